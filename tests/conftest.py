@@ -1,0 +1,31 @@
+"""Shared test options.
+
+Random-playout and leak-property tests run a small count of games in CI.
+Run thousands with, for example::
+
+    pytest --games 2000 -k random
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--games",
+        type=int,
+        default=None,
+        help="random games (or positions) per configuration in the playout and leak tests",
+    )
+
+
+@pytest.fixture
+def game_count(request: pytest.FixtureRequest):
+    """How many random games a playout test runs: ``--games N`` or the test's own CI default."""
+
+    def count(ci_default: int) -> int:
+        chosen = request.config.getoption("--games")
+        return ci_default if chosen is None else chosen
+
+    return count
