@@ -185,11 +185,12 @@ def parse_header(data: bytes) -> tuple[Header, int]:
         text, pos = data[pos:end], end + 1
         return text
 
-    intro = line() + b"\n" if data.find(b"\n") >= 0 else b""
-    if intro != INTRO:
+    if not data.startswith(INTRO):
         if data.startswith(VERSION_PREFIX):
-            raise AgeHeaderError(f"unsupported age version line {intro[:80]!r}")
+            first = data.split(b"\n", 1)[0]
+            raise AgeHeaderError(f"unsupported age version line {first[:80]!r}")
         raise AgeHeaderError("not an age file: it does not start with 'age-encryption.org/v1'")
+    pos = len(INTRO)
     stanzas: list[Stanza] = []
     while True:
         if len(data) - pos < len(FOOTER_PREFIX):
@@ -311,7 +312,8 @@ def _ssh_tag(ed25519_public: bytes) -> str:
 
 
 def _ssh_tweak(ed25519_public: bytes) -> bytes:
-    return _hkdf(openssh.public_blob(ed25519_public), b"", SSH_ED25519_LABEL)
+    # HKDF with an empty secret, salted with the SSH public key blob (agessh).
+    return _hkdf(b"", openssh.public_blob(ed25519_public), SSH_ED25519_LABEL)
 
 
 class SshEd25519Recipient:

@@ -193,13 +193,25 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _safe_int(text: str) -> int:
-    if len(text.lstrip("-")) > 16:
-        raise MalformedError(f"integer {text[:40]} is outside the exactly representable range ±(2**53-1)")
+def _safe_int(text: str) -> int | float:
+    """An integer literal: exact within ±(2**53-1); beyond, the double it denotes, but
+    only if it is that double's canonical text (as JCS writes 1e16 or 2**68), so that no
+    integer is silently rounded."""
+    if len(text) > 400:
+        raise MalformedError(f"integer {text[:40]}… is too large for an IEEE 754 double")
     value = int(text)
-    if abs(value) > MAX_SAFE_INTEGER:
-        raise MalformedError(f"integer {text} is outside the exactly representable range ±(2**53-1)")
-    return value
+    if abs(value) <= MAX_SAFE_INTEGER:
+        return value
+    try:
+        as_double = float(value)
+    except OverflowError:
+        raise MalformedError(f"integer {text[:40]}… is too large for an IEEE 754 double") from None
+    if format_number(as_double) != text:
+        raise MalformedError(
+            f"integer {text[:40]} is outside the exactly representable range ±(2**53-1) "
+            "and is not the canonical text of a double"
+        )
+    return as_double
 
 
 def _check_strings(value: Any) -> None:
@@ -222,7 +234,8 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     Refused, with :class:`MalformedError`: more than ``max_bytes`` bytes;
     bytes that are not UTF-8 (a byte order mark included); text that is not
     JSON; an object naming a member twice; ``NaN`` and ``Infinity``; numbers
-    beyond the range of a double and integers beyond ±(2**53-1); arrays and
+    beyond the range of a double, and integers beyond ±(2**53-1) unless they
+    are the canonical text of a double (read as that double); arrays and
     objects nested deeper than ``max_depth`` (checked before parsing, so deep
     input cannot exhaust the stack); strings holding lone surrogates.
     """

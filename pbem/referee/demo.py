@@ -52,7 +52,7 @@ def default_game() -> str:
     for name in list(GAMES) + [n for n in game_names() if n not in GAMES]:
         try:
             find_game(name)
-        except (ImportError, EngineError):
+        except (ImportError, AttributeError, EngineError):
             continue
         return name
     raise SetupError("no game module is installed")
@@ -71,13 +71,14 @@ def run_demo(
     name = game_name or default_game()
     try:
         game = find_game(name)
-    except (ImportError, EngineError) as error:
+    except (ImportError, AttributeError, EngineError) as error:
         raise SetupError(f"cannot load game {name!r}: {error}") from error
     count = players if players is not None else game.min_players
     if not game.min_players <= count <= min(game.max_players, len(PLAYER_NAMES)):
         raise SetupError(f"{name} seats {game.min_players}-{game.max_players} players, not {count}")
     seats = list(PLAYER_NAMES[:count])
 
+    keys_dir.mkdir(parents=True, exist_ok=True)
     keys: dict[str, PrivateKey] = {}
     for who in ["referee", *seats]:
         key_path, _ = write_keypair(generate(who), keys_dir)

@@ -37,7 +37,7 @@ def on_answer(name: str) -> Callable[[Answer], Answer]:
     return register
 
 
-def push(state: State, name: str, **args: Any) -> None:
+def push(state: State, name: str, /, **args: Any) -> None:
     """Do ``name`` next (before anything already waiting)."""
     state["tasks"].append({"op": name, **args})
 
@@ -48,7 +48,7 @@ def push_all(state: State, tasks: Iterable[dict[str, Any]]) -> None:
         state["tasks"].append(task)
 
 
-def task(name: str, **args: Any) -> dict[str, Any]:
+def task(name: str, /, **args: Any) -> dict[str, Any]:
     return {"op": name, **args}
 
 
