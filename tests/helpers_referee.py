@@ -106,7 +106,8 @@ def validate_directory(directory: Path, keys: dict[str, PrivateKey] | None = Non
                         assert sealing.open_with_seed(text, seed) == opened
                 else:
                     opened = open_sealed(text, keys[section])
-                    assert formats.format_problem(opened, formats.PLAYER_VIEW) is None, formats.format_problem(opened, formats.PLAYER_VIEW)
+                    problem = formats.format_problem(opened, formats.PLAYER_VIEW)
+                    assert problem is None, problem
                 checked += 1
         if fmt == formats.MOVE and seed is not None:
             payload = sealing.open_with_seed(data["sealed_choices"], seed)

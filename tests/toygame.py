@@ -143,11 +143,12 @@ class HighCard:
         state["drawer"] = 0
 
     def _next_round(self, state: dict[str, Any]) -> None:
-        state["round"] += 1
         state["phase"] = "play"
         state["drawer"] = 0
-        if state["round"] > state["rounds"] or any(not h for h in state["hands"].values()):
+        if state["round"] == state["rounds"] or any(not h for h in state["hands"].values()):
             state["over"] = True
+        else:
+            state["round"] += 1
 
     # --- information -------------------------------------------------------
 

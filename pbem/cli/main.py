@@ -23,7 +23,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game, game_names, register
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
-from pbem.referee.errors import REFUSALS, AlreadyApplied, LockBusy, Refusal, RefereeError
+from pbem.referee.errors import REFUSALS, AlreadyApplied, LockBusy, Refusal, RefereeError, VerificationFailed
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee.player import AUTO_PASS_MODES, make_move, read_view
@@ -65,20 +65,27 @@ def _fail(message: str, code: int) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _exit_for(error: Exception) -> NoReturn:
+    """Print a library error and exit with its code; re-raise what is not ours (a bug)."""
+    if isinstance(error, RefereeError):
+        _fail(str(error), error.exit_code)
+    if isinstance(error, KeyFileError):
+        _fail(f"key file: {error}", 7)
+    if isinstance(error, CryptoError):
+        _fail(str(error), 3)
+    if isinstance(error, EngineError):
+        _fail(str(error), 6)
+    if isinstance(error, OSError):
+        _fail(str(error), 1)
+    raise error
+
+
 def _guard(action: Callable[[], Any]) -> Any:
     """Run a library call; turn its errors into a message and an exit code."""
     try:
         return action()
-    except RefereeError as error:
-        _fail(str(error), error.exit_code)
-    except KeyFileError as error:
-        _fail(f"key file: {error}", 7)
-    except CryptoError as error:
-        _fail(str(error), 3)
-    except EngineError as error:
-        _fail(str(error), 6)
-    except OSError as error:
-        _fail(str(error), 1)
+    except (RefereeError, CryptoError, EngineError, OSError) as error:
+        _exit_for(error)
 
 
 def _emit_json(doc: dict[str, Any]) -> None:
@@ -144,7 +151,7 @@ def _split_pair(text: str, what: str) -> tuple[str, str]:
 @app.command()
 def new(
     directory: Path = typer.Argument(..., help="The game directory to create (must be new or empty)."),
-    game: str = typer.Option(..., "--game", help="Which game: " + ", ".join(sorted({"nightfall", "nightlancer"})) + ", ..."),
+    game: str = typer.Option(..., "--game", help="Which game: nightfall, nightlancer (see `pbem games`)."),
     player: list[str] = typer.Option(..., "--player", help="NAME=PUBFILE, once per seat, in seat order."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
     scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario name; default: the game's standard set-up."),
@@ -206,10 +213,8 @@ def submit(
         except Refusal as error:
             entry.update(status="refused", exit_code=error.exit_code, reason=error.reason, message=error.message,
                          move=error.move_hash, player=error.player, rejection=error.rejection)
-        except RefereeError as error:
-            _fail(str(error), error.exit_code)
-        except KeyFileError as error:
-            _fail(f"key file: {error}", 7)
+        except (RefereeError, CryptoError, EngineError, OSError) as error:
+            _exit_for(error)
         else:
             auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
             entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
@@ -261,8 +266,6 @@ def verify(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-verify.schema.json)."),
 ) -> None:
     """Check every signature, the hash chain and the move files; name the first bad file."""
-    from pbem.referee.errors import VerificationFailed
-
     try:
         report = verify_game(directory)
     except VerificationFailed as error:

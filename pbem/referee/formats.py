@@ -12,8 +12,10 @@ from functools import lru_cache
 from typing import Any
 
 import jsonschema
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
-from pbem.resources import schema_path
+from pbem.resources import data_dir, schema_path
 
 GAME = "pbem-game/1"
 TURN = "pbem-turn/1"
@@ -46,12 +48,23 @@ SCHEMAS: dict[str, str] = {
 
 
 @lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """Every shipped schema under its ``$id``, so that ``$ref`` between them resolves offline."""
+    resources = []
+    for path in sorted(data_dir("schemas").glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        if "$id" in schema:
+            resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
 def _validator(name: str) -> jsonschema.protocols.Validator:
     with open(schema_path(name), encoding="utf-8") as handle:
         schema = json.load(handle)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, registry=_registry(), format_checker=cls.FORMAT_CHECKER)
 
 
 def format_problem(doc: Any, expected: str) -> str | None:

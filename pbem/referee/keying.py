@@ -12,8 +12,8 @@ game) and kept in the referee's sealed section of every turn. From it:
   during the game only the referee reads them, and once the seed is revealed
   anyone can open them all and replay the game;
 * the **sealing streams**: the random bytes age needs (file keys, ephemeral
-  keys, nonces) come from ``Rng(HMAC(seed, "seal" 0 turn 0 section))``, so
-  the same game gives byte-identical files;
+  keys, nonces) come from ``Rng(HMAC(seed, "seal" 0 turn 0 move-hash 0
+  section))``, so the same game gives byte-identical files;
 * the **engine's generator** for turn N: :func:`pbem.engine.rng.step_rng`.
 """
 
@@ -44,9 +44,16 @@ def game_key_bytes(seed: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"pbem-game-key").derive(seed)
 
 
-def seal_stream(seed: bytes, turn: int, section: str) -> Callable[[int], bytes]:
-    """The byte source that makes sealing section ``section`` of turn ``turn`` reproducible."""
-    key = hmac.new(seed, b"seal\x00" + str(turn).encode() + b"\x00" + section.encode(), hashlib.sha256).digest()
+def seal_stream(seed: bytes, turn: int, move_hash: str | None, section: str) -> Callable[[int], bytes]:
+    """The byte source that makes sealing section ``section`` of turn ``turn`` reproducible.
+
+    The hash of the move that produced the turn is part of the key: should a
+    step die after writing a temporary turn file and a different move then
+    make that turn, the two sealings must not share file keys and nonces
+    (that would expose the XOR of two plaintexts to whoever kept the first).
+    """
+    message = b"\x00".join([b"seal", str(turn).encode(), (move_hash or "").encode(), section.encode()])
+    key = hmac.new(seed, message, hashlib.sha256).digest()
     rng = Rng(key)
     return lambda nbytes: rng.token(nbytes, label="seal")
 

@@ -71,7 +71,6 @@ MOVE_MAX_DEPTH = 64
 #: standing orders answer at most this many decisions in one step (a guard
 #: against a game that would offer the same pass for ever)
 AUTO_CHOICE_LIMIT = 10_000
-AUTO_PASS_MODES = ("always", "when-only-option", "off")
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,9 @@ class PlayerView:
 def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
     seat = gamefile.player_key(player)
     if seat is None:
-        raise KeyMismatch(f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})")
+        raise KeyMismatch(
+            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})"
+        )
     if seat.fingerprint != key.public.fingerprint:
         raise KeyMismatch(
             f"this key ({key.public.fingerprint}) is not {player}'s key in game {gamefile.game_id} ({seat.fingerprint})"

@@ -56,7 +56,8 @@ def apply_options(scenario: Any, options: dict[str, str]) -> dict[str, Any]:
     chosen: dict[str, Any] = {}
     for key, text in options.items():
         if not isinstance(scenario, dict) or key not in scenario:
-            known = ", ".join(sorted(k for k, v in scenario.items() if isinstance(v, (bool, int, str)))) if isinstance(scenario, dict) else ""
+            settings = scenario.items() if isinstance(scenario, dict) else []
+            known = ", ".join(sorted(k for k, v in settings if isinstance(v, (bool, int, str))))
             raise SetupError(f"the scenario has no setting {key!r}; settings: {known or 'none'}")
         chosen[key] = _coerce(key, text, scenario[key])
         scenario[key] = chosen[key]

@@ -32,8 +32,12 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` by ``data`` atomically and durably."""
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = True) -> None:
+    """Replace ``path`` by ``data`` atomically and durably.
+
+    ``sync_dir=False`` leaves flushing the directory to the caller, who then
+    calls :func:`fsync_dir` once after several writes in one directory.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.parent / f"{TEMP_PREFIX}{path.name}.{os.getpid()}"
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
@@ -46,7 +50,8 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    if sync_dir:
+        fsync_dir(path.parent)
 
 
 def remove_temp_files(directory: Path) -> list[Path]:

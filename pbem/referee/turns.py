@@ -22,7 +22,7 @@ from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
-from pbem.referee.storage import atomic_write, dump_json
+from pbem.referee.storage import atomic_write, dump_json, fsync_dir
 
 REFEREE_SECTION = "referee"
 
@@ -152,12 +152,12 @@ def build_turn(
     for player, public_key in gamefile.players:
         doc = player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
         sealed[player] = sealing.seal_json(
-            doc, [public_key.recipient], keying.seal_stream(seed, number, player)
+            doc, [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
         )
     sealed[REFEREE_SECTION] = sealing.seal_json(
         position.to_section(gamefile.game_id),
         [gamefile.referee.recipient, gamefile.game_recipient],
-        keying.seal_stream(seed, number, REFEREE_SECTION),
+        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
     )
     result = game.result(position.state)
     turn = {
@@ -202,8 +202,9 @@ def view_wrapper(
 
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
     for player, wrapper in views.items():
-        atomic_write(gamedir.view_json(player), dump_json(wrapper))
-        atomic_write(gamedir.view_age(player), wrapper["sealed"].encode("ascii"))
+        atomic_write(gamedir.view_json(player), dump_json(wrapper), sync_dir=False)
+        atomic_write(gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync_dir=False)
+        fsync_dir(gamedir.view_json(player).parent)
 
 
 def write_turn(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -89,6 +92,8 @@ def test_new_refuses_a_bad_set_up(tmp_path: Path, game: Path) -> None:
     assert "unknown game" in pbem("new", tmp_path / "b", "--game", "chess", "--player", alice, *base, code=6)
     assert "not empty" in pbem("new", game, "--game", "highcard", "--player", alice,
                                "--player", f"bob={keys / 'bob.pub'}", *base, code=6)
+    assert "no scenario 'short'" in pbem("new", tmp_path / "e", "--game", "highcard", "--player", alice,
+                                        "--player", f"bob={keys / 'bob.pub'}", "--scenario", "short", *base, code=6)
     assert "no setting 'speed'" in pbem("new", tmp_path / "c", "--game", "highcard", "--player", alice,
                                        "--player", f"bob={keys / 'bob.pub'}", "--option", "speed=3", *base, code=6)
     assert "belongs to 'bob'" in pbem("new", tmp_path / "d", "--game", "highcard", "--player", f"alice={keys / 'bob.pub'}",
@@ -101,9 +106,9 @@ def test_new_takes_scenario_options_and_a_card_file(tmp_path: Path, game: Path) 
     cards.write_text("cards = [1, 2, 3, 4, 5, 6, 7, 8]\n")
     pbem("new", tmp_path / "g", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
          "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key",
-         "--option", "rounds=1", "--cards", cards)
+         "--scenario", "long", "--option", "rounds=1", "--cards", cards)
     toml = (tmp_path / "g" / "game.toml").read_text()
-    assert "rounds = 1" in toml and 'file = "cards.toml"' in toml
+    assert "rounds = 1" in toml and 'file = "cards.toml"' in toml and 'scenario = "long"' in toml
     status = as_json(pbem("status", tmp_path / "g", "--json"), formats.CLI_STATUS)
     assert status["awaiting"] == ["alice", "bob"]
 
@@ -221,3 +226,48 @@ def test_every_exit_code_is_documented() -> None:
     doc = (REPO / "docs" / "referee.md").read_text()
     for code in EXIT_CODES:
         assert re.search(rf"^\| {code} \|", doc, re.M), f"exit code {code} missing from docs/referee.md"
+
+
+def test_an_openssh_ed25519_key_can_play(tmp_path: Path, game: Path) -> None:
+    """A player may use an existing OpenSSH ed25519 key; `age -d -i` opens their view with it."""
+    ssh_keygen, age = shutil.which("ssh-keygen"), shutil.which("age")
+    if ssh_keygen is None or age is None:
+        pytest.fail("ssh-keygen and age are needed (apt-get install openssh-client age); .ci/run installs them")
+    ssh_key = tmp_path / "id_ed25519"
+    subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "", "-C", "carol@laptop", "-f", str(ssh_key)], check=True)
+    keys = keys_of(game)
+    pbem("new", tmp_path / "g", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
+         "--player", f"carol={ssh_key}.pub", "--referee-key", keys / "referee.key")
+    g = tmp_path / "g"
+    doc = as_json(pbem("view", g, "--as", "carol", "--key", ssh_key, "--json"), formats.CLI_VIEW)
+    assert doc["awaited"]
+    out = tmp_path / "carol-move.json"
+    pbem("move", g, "--as", "carol", "--key", ssh_key, "--choose", doc["options"][0]["id"], "--out", out)
+    submit(g, out)
+    opened = subprocess.run([age, "-d", "-i", str(ssh_key), str(g / "views" / "carol" / "latest.age")],
+                            capture_output=True, check=True)
+    assert json.loads(opened.stdout)["view"]["my_pick"] == int(doc["options"][0]["id"].removeprefix("card-"))
+    assert as_json(pbem("verify", g, "--json"), formats.CLI_VERIFY)["ok"]
+
+
+def test_the_demo_plays_the_first_game_that_imports_by_default() -> None:
+    from pbem.engine.registry import GAMES
+    from pbem.referee import default_game
+
+    installed = [n for n in GAMES if hasattr(importlib.import_module(GAMES[n]), "GAME")]
+    assert default_game() == (installed[0] if installed else "highcard")
+
+
+def test_an_unknown_format_version_is_refused_by_name(game: Path) -> None:
+    toml = game / "game.toml"
+    original = toml.read_text()
+    toml.write_text(original.replace('format = "pbem-game/1"', 'format = "pbem-game/2"'))
+    assert "unknown format version 'pbem-game/2': this pbem reads 'pbem-game/1'" in pbem("status", game, code=3)
+    toml.write_text(original)
+    turn = game / "turns" / "000000.json"
+    turn.write_text(turn.read_text().replace('"pbem-turn/1"', '"pbem-turn/2"'))
+    assert "unknown format version 'pbem-turn/2'" in pbem("status", game, code=3)
+
+
+def test_games_lists_the_known_games() -> None:
+    assert "highcard: 2-4 players; scenarios: standard, long" in pbem("games")

@@ -30,7 +30,7 @@ def leak_check(game, state) -> None:
         hand = state["zones"][player]["hand"]
         if hand:
             changed = json.loads(json.dumps(state))
-            changed["zones"][player]["hand"] = hand[1:] + ["wound-x#1"] if False else hand[:-1]
+            changed["zones"][player]["hand"] = hand[:-1]
             changed["zones"][player]["discard"] = state["zones"][player]["discard"] + hand[-1:]
             assert dump(game.view(changed, player)) != seen, "a change of the own hand must show in the view"
 

@@ -11,7 +11,7 @@ from pbem.bots import RandomBot
 from pbem.engine import Rng, find_game
 from pbem.referee import make_move, new_game, read_view, status, submit, verify
 
-STEPS = 40
+STEPS = 30
 
 
 @pytest.mark.parametrize("name", ["nightfall", "nightlancer"])

@@ -89,8 +89,9 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
         return
     last = state["chain"]["entries"][-1]["card"]
     prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
+    # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
     ask(state, player, "link", prompt, options + [("pass", "link no more")], "chain:link", {"player": player},
-        pass_id="pass")
+        pass_id=None if starter else "pass")
 
 
 @on_answer("chain:link")

@@ -30,7 +30,7 @@ Ctx = dict[str, Any]
 
 def multiplier(state: State, ctx: Ctx) -> int:
     """Damage of a card in the chain may have been doubled by the card that
-    resolved before it (Relentless Grinder's kicker, DE 93)."""
+    resolved before it (a "double all damage" kicker, DE 93)."""
     entry = ctx.get("entry")
     if entry is None or state.get("chain") is None:
         return 1

@@ -143,9 +143,9 @@ def _order_next(state, data, option_id, rng):
     if option_id is not None:
         target = option_id.split(":", 1)[1]
         data["left"].remove(target)
-        flow.push(state, "effect", name="_damage_one", params={"player": target, "amount": data["amount"]}, ctx=data["ctx"])
         if data["left"]:
             flow.push(state, "effect", name="_order_rest", params=data, ctx=data["ctx"])
+        flow.push(state, "effect", name="_damage_one", params={"player": target, "amount": data["amount"]}, ctx=data["ctx"])
         return
     choose(state, data["ctx"]["player"], "order", "which player takes the damage next?",
            [(f"player:{p}", p) for p in data["left"]], "fx:damage_each_player", data)

@@ -1,0 +1,18 @@
+"""The ``random`` bot: chooses uniformly among the options it is offered."""
+
+from __future__ import annotations
+
+from pbem.engine.protocol import Decision
+from pbem.engine.rng import Rng
+
+
+class RandomBot:
+    """Picks any legal option, from its own replayable generator."""
+
+    name = "random"
+
+    def __init__(self, rng: Rng) -> None:
+        self._rng = rng
+
+    def choose(self, view: object, decision: Decision) -> str:
+        return self._rng.choice(decision.options, label=decision.kind).id

@@ -1,0 +1,406 @@
+"""``pbem``: the command line of the referee.
+
+Every command is thin: arguments in, one library call, output out. Only
+here do errors become messages and exit codes (the table is in
+``docs/referee.md`` and in :data:`EXIT_CODES`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Optional
+
+import typer
+
+from pbem.crypto.errors import CryptoError, KeyFileError
+from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
+from pbem.engine.errors import EngineError
+from pbem.engine.registry import find_game, game_names, register
+from pbem.referee import formats
+from pbem.referee.demo import default_game, run_demo
+from pbem.referee.errors import REFUSALS, AlreadyApplied, LockBusy, Refusal, RefereeError, VerificationFailed
+from pbem.referee.lock import DEFAULT_WAIT
+from pbem.referee.pipeline import submit as submit_move
+from pbem.referee.player import AUTO_PASS_MODES, make_move, read_view
+from pbem.referee.public import public_log, status as game_status
+from pbem.referee.setup import new_game
+from pbem.referee.storage import atomic_write
+from pbem.referee.verify import verify as verify_game
+from pbem.cli import text
+
+#: exit code -> meaning (documented in docs/referee.md and README)
+EXIT_CODES: dict[int, str] = {
+    0: "success",
+    1: "unexpected error (a file could not be read or written)",
+    2: "usage error (bad or missing arguments)",
+    3: "not a game directory, or a damaged one (unreadable turn, unknown format version, bad signature)",
+    4: "the key given is not the referee's or that player's key in this game",
+    5: "verify found a bad file",
+    6: "the game cannot be set up (unknown game or scenario, seats, options, directory not empty)",
+    7: "a key file is unreadable, malformed or readable by others",
+    **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
+    LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
+}
+
+#: extra game modules to import before running (tests, plug-ins): each
+#: module named here is imported and its ``GAME`` registered
+GAMES_ENV = "PBEM_GAMES"
+
+app = typer.Typer(
+    name="pbem",
+    help="Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    typer.echo(f"pbem: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _exit_for(error: Exception) -> NoReturn:
+    """Print a library error and exit with its code; re-raise what is not ours (a bug)."""
+    if isinstance(error, RefereeError):
+        _fail(str(error), error.exit_code)
+    if isinstance(error, KeyFileError):
+        _fail(f"key file: {error}", 7)
+    if isinstance(error, CryptoError):
+        _fail(str(error), 3)
+    if isinstance(error, EngineError):
+        _fail(str(error), 6)
+    if isinstance(error, OSError):
+        _fail(str(error), 1)
+    raise error
+
+
+def _guard(action: Callable[[], Any]) -> Any:
+    """Run a library call; turn its errors into a message and an exit code."""
+    try:
+        return action()
+    except (RefereeError, CryptoError, EngineError, OSError) as error:
+        _exit_for(error)
+
+
+def _emit_json(doc: dict[str, Any]) -> None:
+    problem = formats.format_problem(doc, doc["format"])
+    assert problem is None, problem  # the output schema is a promise
+    typer.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def _load_games_from_env() -> None:
+    for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", 6)
+        register(module.GAME)
+
+
+@app.callback()
+def _root() -> None:
+    """Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.
+
+    Players make keys (keygen), the referee creates a game (new); players read
+    their view (view) and write signed moves (move); the referee applies them
+    (submit); anyone checks the record (status, log, verify).
+    """
+    _load_games_from_env()
+
+
+# --- keys -------------------------------------------------------------------
+
+
+@app.command()
+def keygen(
+    name: str = typer.Argument(..., help="Name of the key's owner (a player name or 'referee')."),
+    out: Path = typer.Option(Path("."), "--out", help="Directory to write NAME.key (mode 0600) and NAME.pub into."),
+) -> None:
+    """Make a key pair: an Ed25519 signing key and an X25519 encryption key.
+
+    Keep NAME.key private; give NAME.pub to the referee (players) or to the
+    players (the referee).
+    """
+    key = _guard(lambda: generate(name))
+    _guard(lambda: out.mkdir(parents=True, exist_ok=True))
+    if (out / f"{name}.key").exists():
+        _fail(f"{out / (name + '.key')} exists; refusing to overwrite a private key", 6)
+    key_path, pub_path = _guard(lambda: write_keypair(key, out))
+    typer.echo(f"private key: {key_path} (keep it secret)")
+    typer.echo(f"public key:  {pub_path}")
+    typer.echo(f"fingerprint: {key.public.fingerprint}")
+    typer.echo(f"age recipient: {key.public.recipient}")
+
+
+# --- the referee ------------------------------------------------------------
+
+
+def _split_pair(text: str, what: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        _fail(f"{what} {text!r}: expected NAME=VALUE", 2)
+    return name, value
+
+
+@app.command()
+def new(
+    directory: Path = typer.Argument(..., help="The game directory to create (must be new or empty)."),
+    game: str = typer.Option(..., "--game", help="Which game: nightfall, nightlancer (see `pbem games`)."),
+    player: list[str] = typer.Option(..., "--player", help="NAME=PUBFILE, once per seat, in seat order."),
+    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario name; default: the game's standard set-up."),
+    seed: Optional[str] = typer.Option(
+        None, "--seed", help="Secret seed as hex, FOR TEST GAMES ONLY: it is published in game.toml."
+    ),
+    cards: Optional[Path] = typer.Option(None, "--cards", help="A card file replacing the shipped card data."),
+    option: list[str] = typer.Option([], "--option", help="KEY=VALUE: change one setting of the scenario."),
+) -> None:
+    """Create a game directory and deal turn 0."""
+    seats = []
+    for item in player:
+        name, pub_file = _split_pair(item, "--player")
+        seats.append((name, _guard(lambda: load_public_key(Path(pub_file), name=name))))
+    options = dict(_split_pair(item, "--option") for item in option)
+    key = _guard(lambda: load_private_key(referee_key))
+    seed_bytes = None
+    if seed is not None:
+        try:
+            seed_bytes = bytes.fromhex(seed)
+        except ValueError:
+            _fail(f"--seed {seed!r} is not hex", 2)
+    gamefile = _guard(
+        lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards, options=options)
+    )
+    typer.echo(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
+    if seed_bytes is not None:
+        typer.echo("test game: the seed is published in game.toml")
+    typer.echo(text.awaiting_line(game_status_doc(directory)["decisions"]))
+
+
+def game_status_doc(directory: Path) -> dict[str, Any]:
+    return _guard(lambda: game_status(directory)).to_json()
+
+
+@app.command()
+def submit(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    move_files: list[Path] = typer.Argument(..., help="Move files to apply, in order."),
+    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
+) -> None:
+    """Check and apply move files (one referee step each); refusals go to rejected/."""
+    key = _guard(lambda: load_private_key(referee_key))
+    results: list[dict[str, Any]] = []
+    exit_code = 0
+    for path in move_files:
+        entry: dict[str, Any] = {"file": str(path), "turn": None, "move": None, "player": None, "rejection": None}
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            _fail(f"{path}: {error}", 1)
+        try:
+            step = submit_move(directory, data, key, wait=wait)
+        except AlreadyApplied as error:
+            entry.update(status="already-applied", exit_code=error.exit_code, reason=error.reason,
+                         message=error.message, move=error.move_hash, player=error.player)
+        except Refusal as error:
+            entry.update(status="refused", exit_code=error.exit_code, reason=error.reason, message=error.message,
+                         move=error.move_hash, player=error.player, rejection=error.rejection)
+        except (RefereeError, CryptoError, EngineError, OSError) as error:
+            _exit_for(error)
+        else:
+            auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
+            entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
+                         player=step.player, message=f"{step.player}'s move applied: turn {step.turn}{auto}")
+        results.append(entry)
+        if entry["exit_code"] and not exit_code:
+            exit_code = entry["exit_code"]
+        if not as_json:
+            stream_err = entry["status"] != "applied"
+            line = f"{path}: {entry['message']}"
+            if entry["rejection"]:
+                line += f" (notice: {entry['rejection']})"
+            typer.echo(line, err=stream_err)
+    now = game_status_doc(directory)
+    if as_json:
+        _emit_json({
+            "format": formats.CLI_SUBMIT,
+            "game_id": now["game_id"],
+            "turn": now["turn"],
+            "exit_code": exit_code,
+            "results": results,
+            "awaiting": now["awaiting"],
+            "result": now["result"],
+        })
+    else:
+        typer.echo(text.result_line(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
+    raise typer.Exit(exit_code)
+
+
+# --- for anyone ---------------------------------------------------------------
+
+
+@app.command()
+def status(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
+) -> None:
+    """The turn number, whose decision is awaited and of what kind, or the result."""
+    current = _guard(lambda: game_status(directory))
+    if as_json:
+        _emit_json(current.to_json())
+    else:
+        typer.echo(text.status_text(current))
+
+
+@app.command()
+def verify(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-verify.schema.json)."),
+) -> None:
+    """Check every signature, the hash chain and the move files; name the first bad file."""
+    try:
+        report = verify_game(directory)
+    except VerificationFailed as error:
+        if as_json:
+            _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
+                        "files": 0, "error": {"path": error.path, "message": str(error)}})
+        else:
+            typer.echo(f"pbem: verification FAILED: {error}", err=True)
+        raise typer.Exit(error.exit_code)
+    if as_json:
+        _emit_json({"format": formats.CLI_VERIFY, "ok": True, "game_id": report.game_id, "turns": report.turns,
+                    "moves": report.moves, "files": report.files, "error": None})
+    else:
+        typer.echo(
+            f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
+        )
+
+
+@app.command()
+def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
+    """The public record of the game, turn by turn."""
+    entries = _guard(lambda: list(public_log(directory)))
+    typer.echo(text.log_text(entries))
+
+
+# --- the player ----------------------------------------------------------------
+
+
+@app.command()
+def view(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    player: str = typer.Option(..., "--as", help="Your player name."),
+    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
+) -> None:
+    """Your view of the game: your hand, the table, and your options when it is your decision."""
+    private = _guard(lambda: load_private_key(key, name=player))
+    seen = _guard(lambda: read_view(directory, player, private))
+    decision = seen.decision
+    if as_json:
+        _emit_json({
+            "format": formats.CLI_VIEW,
+            "game_id": seen.gamefile.game_id,
+            "turn": seen.number,
+            "player": player,
+            "view": seen.view,
+            "awaited": decision is not None,
+            "kind": decision.kind if decision else None,
+            "prompt": decision.prompt if decision else None,
+            "pass_id": decision.pass_id if decision else None,
+            "options": [o.to_json() for o in decision.options] if decision else [],
+            "since": seen.doc["since"],
+            "standing_orders": seen.doc["standing_orders"],
+            "result": seen.result,
+        })
+        return
+    rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.view))
+    typer.echo(text.view_text(seen, rendered, seen.turn.doc["awaiting"]))
+
+
+@app.command()
+def move(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    player: str = typer.Option(..., "--as", help="Your player name."),
+    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    choose: list[str] = typer.Option(
+        [], "--choose", help="An option id, or its number as `pbem view` shows it; repeat for several choices in order."
+    ),
+    auto_pass: list[str] = typer.Option(
+        [], "--auto-pass", help="KIND=MODE standing order: MODE is always, when-only-option or off."
+    ),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
+) -> None:
+    """Write a signed move file answering the current turn; send it to the referee."""
+    orders: dict[str, Any] = {}
+    for item in auto_pass:
+        kind, mode = _split_pair(item, "--auto-pass")
+        if mode not in AUTO_PASS_MODES:
+            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(AUTO_PASS_MODES)}", 2)
+        orders.setdefault("auto_pass", {})[kind] = mode
+    if not choose and not orders:
+        _fail("give at least one --choose (or an --auto-pass standing order)", 2)
+    private = _guard(lambda: load_private_key(key, name=player))
+    seen = _guard(lambda: read_view(directory, player, private))
+    data = _guard(lambda: make_move(seen, private, list(choose), standing_orders=orders or None))
+    target = out or Path(f"move-{seen.number:06d}-{player}.json")
+    _guard(lambda: atomic_write(target.resolve(), data))
+    typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
+
+
+# --- the demo ------------------------------------------------------------------
+
+
+@app.command()
+def demo(
+    game: Optional[str] = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
+    directory: Optional[Path] = typer.Option(None, "--dir", help="Where to play; default: a new temporary directory."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
+) -> None:
+    """Random bots play a whole game through the real files, then verify it."""
+    seed_bytes = None
+    if seed is not None:
+        try:
+            seed_bytes = bytes.fromhex(seed)
+        except ValueError:
+            _fail(f"--seed {seed!r} is not hex", 2)
+    root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    name = game or _guard(default_game)
+    typer.echo(f"demo: {name} in {root}")
+    report = _guard(lambda: run_demo(root, name, players, seed_bytes))
+    typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
+    typer.echo(text.result_line(report.result) if report.result else "the game did not finish")
+    typer.echo(
+        f"verified: {report.verified.turns} turns, {report.verified.moves} moves, {report.verified.files} files OK"
+    )
+    typer.echo(f"game directory: {report.directory / 'game'}; keys: {report.directory / 'keys'}")
+
+
+@app.command()
+def games() -> None:
+    """List the games this pbem knows."""
+    for name in game_names():
+        try:
+            game = find_game(name)
+        except (ImportError, AttributeError, EngineError):
+            typer.echo(f"{name} (not installed)")
+            continue
+        typer.echo(f"{name}: {game.min_players}-{game.max_players} players; scenarios: {', '.join(game.scenarios())}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="pbem")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,271 @@
+"""Canonical JSON (RFC 8785, "JCS"), document hashes and a strict JSON reader.
+
+Everything pbem signs or hashes is first put in the one canonical form of
+RFC 8785: no insignificant whitespace, object members sorted by the UTF-16
+code units of their names, strings with the minimal JSON escaping, and
+numbers written as ECMAScript's ``Number.prototype.toString`` writes an IEEE
+754 double. Two parties who agree on the data therefore agree on the bytes,
+whatever JSON library wrote the file they received.
+
+:func:`parse_json_strict` is the only way pbem reads JSON that came from
+elsewhere. It refuses everything RFC 8785 (by way of I-JSON, RFC 7493) says an
+interoperable document must not contain, so that whatever it accepts has a
+canonical form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from itertools import accumulate
+from typing import Any, Iterable
+
+from pbem.crypto.errors import MalformedError
+
+# I-JSON (RFC 7493 section 2.2): integers outside this range are not exactly
+# representable as IEEE 754 doubles, so they have no reliable canonical form.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    char = match.group()
+    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def _string(value: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise MalformedError(f"string {value!r} holds a lone surrogate, which has no UTF-8 form") from exc
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+
+
+def format_number(value: float | int) -> str:
+    """Write a number as ECMAScript ``Number.prototype.toString`` does (RFC 8785 section 3.2.2.3).
+
+    Integers must lie within I-JSON's exact range; floats must be finite.
+    ``-0`` is written ``0``.
+    """
+    if isinstance(value, bool):
+        raise MalformedError("a boolean is not a number")
+    if isinstance(value, int):
+        if abs(value) > MAX_SAFE_INTEGER:
+            raise MalformedError(
+                f"integer {value} is outside the exactly representable range ±(2**53-1) (RFC 7493)"
+            )
+        return str(value)
+    if not isinstance(value, float):
+        raise MalformedError(f"{value!r} is not a JSON number")
+    if math.isnan(value) or math.isinf(value):
+        raise MalformedError(f"{value!r} is not allowed in JSON (RFC 8785 section 3.2.2.3)")
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest digit string that reads back as the same
+    # double, which is the digit string ECMAScript chooses; only the layout
+    # of those digits differs.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0")
+    k, n = len(digits), point
+    # The four cases of ECMA-262 Number::toString, steps 6 to 10.
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        exp = ("+" if e >= 0 else "-") + str(abs(e))
+        text = digits + "e" + exp if k == 1 else digits[0] + "." + digits[1:] + "e" + exp
+    return sign + text
+
+
+def _utf16_key(name: str) -> bytes:
+    # Big-endian UTF-16 bytes compare in the same order as the code units.
+    return name.encode("utf-16-be")
+
+
+def _serialise(value: Any, out: list[str]) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(_string(value))
+    elif isinstance(value, (int, float)):
+        out.append(format_number(value))
+    elif isinstance(value, dict):
+        for name in value:
+            if not isinstance(name, str):
+                raise MalformedError(f"object member name {name!r} is not a string")
+            _string(name)  # refuse lone surrogates before sorting
+        out.append("{")
+        for index, name in enumerate(sorted(value, key=_utf16_key)):
+            if index:
+                out.append(",")
+            out.append(_string(name))
+            out.append(":")
+            _serialise(value[name], out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(",")
+            _serialise(item, out)
+        out.append("]")
+    else:
+        raise MalformedError(f"a {type(value).__name__} has no JSON form: {value!r}")
+
+
+def canonical_json(obj: Any) -> bytes:
+    """The RFC 8785 canonical form of ``obj``, as UTF-8 bytes.
+
+    ``obj`` is made of dicts with string keys, lists (or tuples), strings,
+    integers within ±(2**53-1), finite floats, booleans and None. Anything
+    else raises :class:`MalformedError`.
+    """
+    out: list[str] = []
+    _serialise(obj, out)
+    return "".join(out).encode("utf-8")
+
+
+def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
+    """``"sha256:"`` and the hex SHA-256 of the canonical form of ``doc`` without the ``exclude`` top-level members."""
+    if not isinstance(doc, dict):
+        raise MalformedError(f"only a JSON object has a document hash, not a {type(doc).__name__}")
+    excluded = set(exclude)
+    body = {name: value for name, value in doc.items() if name not in excluded}
+    return "sha256:" + hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+# --- the strict reader ----------------------------------------------------
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _max_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects, counted outside strings, without recursion."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    obj: dict = {}
+    for name, value in pairs:
+        if name in obj:
+            raise MalformedError(f"duplicate object member name {name!r}")
+        obj[name] = value
+    return obj
+
+
+def _refuse_constant(name: str) -> None:
+    raise MalformedError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise MalformedError(f"number {text[:40]} is too large for an IEEE 754 double")
+    return value
+
+
+def _safe_int(text: str) -> int | float:
+    """An integer literal: exact within ±(2**53-1); beyond, the double it denotes, but
+    only if it is that double's canonical text (as JCS writes 1e16 or 2**68), so that no
+    integer is silently rounded."""
+    if len(text) > 400:
+        raise MalformedError(f"integer {text[:40]}… is too large for an IEEE 754 double")
+    value = int(text)
+    if abs(value) <= MAX_SAFE_INTEGER:
+        return value
+    try:
+        as_double = float(value)
+    except OverflowError:
+        raise MalformedError(f"integer {text[:40]}… is too large for an IEEE 754 double") from None
+    if format_number(as_double) != text:
+        raise MalformedError(
+            f"integer {text[:40]} is outside the exactly representable range ±(2**53-1) "
+            "and is not the canonical text of a double"
+        )
+    return as_double
+
+
+def _check_strings(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            _string(item)
+        elif isinstance(item, dict):
+            for name, member in item.items():
+                _string(name)
+                stack.append(member)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64) -> Any:
+    """Read one JSON value from ``data``, refusing anything without a canonical form.
+
+    Refused, with :class:`MalformedError`: more than ``max_bytes`` bytes;
+    bytes that are not UTF-8 (a byte order mark included); text that is not
+    JSON; an object naming a member twice; ``NaN`` and ``Infinity``; numbers
+    beyond the range of a double, and integers beyond ±(2**53-1) unless they
+    are the canonical text of a double (read as that double); arrays and
+    objects nested deeper than ``max_depth`` (checked before parsing, so deep
+    input cannot exhaust the stack); strings holding lone surrogates.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise MalformedError(f"JSON input must be bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if len(data) > max_bytes:
+        raise MalformedError(f"JSON input of {len(data)} bytes exceeds the limit of {max_bytes} bytes")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise MalformedError("JSON input starts with a byte order mark")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedError(f"JSON input is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
+    depth = _max_depth(text)
+    if depth > max_depth:
+        raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_refuse_duplicates,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            parse_int=_safe_int,
+        )
+    except json.JSONDecodeError as exc:
+        raise MalformedError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise MalformedError("JSON input is nested too deeply") from None
+    _check_strings(value)
+    return value

@@ -1,0 +1,21 @@
+"""The engine's errors, split by meaning (as python-chess splits them)."""
+
+
+class EngineError(Exception):
+    """Base of every error a game or the engine raises on a player's input."""
+
+
+class NotAwaitedError(EngineError):
+    """The player has no decision awaited now."""
+
+
+class IllegalMoveError(EngineError):
+    """The choice is not among the options of the awaited decision."""
+
+
+class ScenarioError(EngineError):
+    """A scenario or card file is malformed or does not fit the game."""
+
+
+class UnknownGameError(EngineError):
+    """No game of that name is registered."""

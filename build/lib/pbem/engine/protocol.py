@@ -1,0 +1,210 @@
+"""The small protocol every game implements.
+
+Shaped like OpenSpiel's Python games: a game says which decisions are
+awaited, applies one chosen option, and gives the public state, one player's
+view and the result. The referee (files, keys, e-mail) knows only this
+protocol; a game knows nothing of files or keys.
+
+Rules of the protocol:
+
+* **State is plain data**: a ``dict`` that survives ``json.dumps`` /
+  ``json.loads`` unchanged (str keys; str, int, bool, None, list, dict
+  values; no floats, no tuples, no sets). The referee stores it whole, sealed
+  to the referee.
+* **Transitions are deterministic** given the state, the choice and the
+  injected :class:`~pbem.engine.rng.Rng`. No global state, no clock, no
+  :mod:`random`.
+* **Decisions are data.** :meth:`Game.awaiting` lists every decision open
+  now. Usually one; several when players choose at once (a draft pick, the
+  crew deciding to assist). A game holds an early simultaneous choice in its
+  own state, hidden from the others' views, and applies all of them together
+  when the last arrives.
+* **Options** carry ids that are stable (the same situation gives the same
+  ids, so a player can send several choices in one move file) and that
+  reveal nothing a player may not know. Labels are readable: card names,
+  targets.
+* **Legality** is owned by the framework: :func:`apply_choice` refuses an id
+  that is not among the awaited player's options before the game sees it, so
+  :meth:`Game.apply` may assume the choice is legal.
+* **Information**: :meth:`Game.public` is what everyone may know;
+  :meth:`Game.view` what one player may know (it includes the public part).
+  Two states that differ only in what player P may not know give P the same
+  view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+from pbem.engine.errors import IllegalMoveError, NotAwaitedError
+from pbem.engine.rng import Rng
+
+State = dict[str, Any]
+JSON = Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing a player may choose: a stable ``id`` and a readable ``label``."""
+
+    id: str
+    label: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "label": self.label}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision awaited from one player.
+
+    ``kind`` names the decision in the rulebook's words (``"link"``,
+    ``"block"``, ``"draft-pick"``, ``"assist"``, ``"reaction"``).
+    ``prompt`` says what is being decided. ``pass_id``, when set, is the
+    option that declines (pass, no link, no reaction); the referee uses it to
+    carry out a player's standing order to pass decisions of this kind.
+    ``simultaneous`` is true when other players decide at the same time and
+    the choices are applied together.
+    """
+
+    player: str
+    kind: str
+    options: tuple[Option, ...]
+    prompt: str = ""
+    pass_id: str | None = None
+    simultaneous: bool = False
+
+    def option(self, option_id: str) -> Option | None:
+        for option in self.options:
+            if option.id == option_id:
+                return option
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "player": self.player,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "options": [o.to_json() for o in self.options],
+            "simultaneous": self.simultaneous,
+        }
+        if self.pass_id is not None:
+            data["pass_id"] = self.pass_id
+        return data
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``winners`` lists the winning players (several for a shared victory, all
+    of them for a cooperative win, none when everybody loses). ``scores``
+    maps each player to the figure the rules rank by; ``summary`` is one
+    readable line; ``details`` holds anything else the rules print at the end
+    (tie-breaks used, series totals).
+    """
+
+    winners: tuple[str, ...]
+    scores: Mapping[str, int] = field(default_factory=dict)
+    summary: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+            "summary": self.summary,
+            "details": dict(self.details),
+        }
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game the referee can run. One module-level instance per game."""
+
+    #: registry name, e.g. ``"nightfall"``
+    name: str
+    #: smallest and largest number of seats
+    min_players: int
+    max_players: int
+
+    def scenarios(self) -> Sequence[str]:
+        """Names of the shipped scenarios; the first is the standard set-up."""
+        ...
+
+    def load_scenario(self, name: str, cards: str | None = None) -> JSON:
+        """The scenario as plain data (from ``scenarios/GAME/NAME.toml``).
+
+        ``cards`` is an optional path to a card file that replaces the
+        shipped card data (for owners who enter the printed cards).
+        """
+        ...
+
+    def new_state(self, scenario: JSON, players: Sequence[str], rng: Rng) -> State:
+        """Set up a game for the players in seat order."""
+        ...
+
+    def awaiting(self, state: State) -> list[Decision]:
+        """The decisions open now; empty exactly when the game is over."""
+        ...
+
+    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
+        """Apply one legal choice and return the next state.
+
+        May change ``state`` in place and return it. Runs on until the next
+        decision that needs a player (or the end).
+        """
+        ...
+
+    def public(self, state: State) -> JSON:
+        """What every player and every onlooker may know."""
+        ...
+
+    def view(self, state: State, player: str) -> JSON:
+        """What ``player`` may know: the public part plus their own secrets."""
+        ...
+
+    def result(self, state: State) -> Result | None:
+        """The result when the game is over, else ``None``."""
+        ...
+
+    def render(self, view: JSON) -> str:
+        """A player's view as text for a terminal."""
+        ...
+
+    # --- for the test suite (leak property, random playouts) -------------
+
+    def conceal(self, state: State, player: str, rng: Rng) -> State:
+        """A copy of ``state`` with everything ``player`` may not know redrawn.
+
+        Shuffle every deck, swap the other players' hidden cards among
+        themselves keeping zone sizes, redraw the other players' pending
+        simultaneous choices: all that ``player`` cannot see. The leak test
+        requires ``view(conceal(s, p, rng), p) == view(s, p)`` and the same
+        of ``public``.
+        """
+        ...
+
+    def check_invariants(self, state: State) -> None:
+        """Raise ``AssertionError`` if the state breaks a conservation rule
+        (cards conserved across zones, tokens never negative, ...)."""
+        ...
+
+
+def decision_for(game: Game, state: State, player: str) -> Decision:
+    """The decision awaited from ``player``; raise if none is."""
+    for decision in game.awaiting(state):
+        if decision.player == player:
+            return decision
+    raise NotAwaitedError(f"no decision of {player!r} is awaited")
+
+
+def apply_choice(game: Game, state: State, player: str, option_id: str, rng: Rng) -> State:
+    """Check that ``option_id`` is legal for ``player`` now, then apply it."""
+    decision = decision_for(game, state, player)
+    if decision.option(option_id) is None:
+        raise IllegalMoveError(
+            f"{option_id!r} is not an option of {player!r} in this {decision.kind} decision"
+        )
+    return game.apply(state, player, option_id, rng)

@@ -1,0 +1,41 @@
+"""The explicit list of games (like python-chess's ``VARIANTS``).
+
+A new game is one subpackage under :mod:`pbem.games` exposing ``GAME`` and
+one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pbem.engine.errors import UnknownGameError
+from pbem.engine.protocol import Game
+
+#: registry name -> module that defines ``GAME``
+GAMES: dict[str, str] = {
+    "nightfall": "pbem.games.nightfall",
+    "nightlancer": "pbem.games.nightlancer",
+}
+
+#: extra games registered at run time (tests register a toy game here)
+_EXTRA: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    """Register a game object under its own name (tests, plug-ins)."""
+    _EXTRA[game.name] = game
+
+
+def game_names() -> list[str]:
+    return sorted(set(GAMES) | set(_EXTRA))
+
+
+def find_game(name: str) -> Game:
+    """The game registered as ``name``."""
+    if name in _EXTRA:
+        return _EXTRA[name]
+    module_name = GAMES.get(name)
+    if module_name is None:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+    module = importlib.import_module(module_name)
+    return module.GAME

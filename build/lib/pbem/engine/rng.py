@@ -1,0 +1,113 @@
+"""The deterministic random generator every game draws from.
+
+A game never imports :mod:`random`. The referee hands each step a
+:class:`Rng` keyed by the game's committed seed, the players' entropy and
+the step number (see :func:`step_rng`); tests and bots key one from a plain
+seed. The output for a key is fixed by this module's algorithm, not by the
+Python version, and is pinned by golden values in ``tests/engine``.
+
+Algorithm (``pbem-rng-v1``): an HMAC-SHA256 counter-mode stream. Block *i*
+of the stream for purpose ``label`` is ``HMAC-SHA256(key, "pbem-rng-v1" ||
+0x00 || label || 0x00 || i as 8 bytes big-endian)``. Integers below *n* are
+drawn by rejection sampling from the smallest number of whole bytes that
+covers *n*, so every value is exactly equally likely. Each label has its own
+stream and counter, so a draw for one purpose never shifts another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import MutableSequence, Sequence, TypeVar
+
+T = TypeVar("T")
+
+ALGORITHM = "pbem-rng-v1"
+_PREFIX = ALGORITHM.encode() + b"\x00"
+
+
+class Rng:
+    """A replayable stream of random numbers, keyed by 32 bytes."""
+
+    __slots__ = ("_key", "_streams")
+
+    def __init__(self, key: bytes) -> None:
+        if not isinstance(key, (bytes, bytearray)) or len(key) < 16:
+            raise ValueError("an Rng key must be at least 16 bytes")
+        self._key = bytes(key)
+        # label -> (counter, unread bytes)
+        self._streams: dict[str, tuple[int, bytes]] = {}
+
+    @classmethod
+    def from_seed(cls, seed: int | str | bytes) -> "Rng":
+        """An Rng for tests, bots and simulations, from any small seed."""
+        if isinstance(seed, int):
+            seed = seed.to_bytes(16, "big", signed=True)
+        elif isinstance(seed, str):
+            seed = seed.encode()
+        return cls(hashlib.sha256(b"pbem-seed\x00" + seed).digest())
+
+    def _bytes(self, count: int, label: str) -> bytes:
+        counter, buffer = self._streams.get(label, (0, b""))
+        while len(buffer) < count:
+            block = hmac.new(
+                self._key,
+                _PREFIX + label.encode() + b"\x00" + counter.to_bytes(8, "big"),
+                hashlib.sha256,
+            ).digest()
+            buffer += block
+            counter += 1
+        self._streams[label] = (counter, buffer[count:])
+        return buffer[:count]
+
+    def randbelow(self, n: int, label: str = "") -> int:
+        """A uniformly random integer in ``range(n)``."""
+        if n <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        if n == 1:
+            return 0
+        width = (n - 1).bit_length()
+        nbytes = (width + 7) // 8
+        mask = (1 << width) - 1
+        while True:
+            value = int.from_bytes(self._bytes(nbytes, label), "big") & mask
+            if value < n:
+                return value
+
+    def randint(self, low: int, high: int, label: str = "") -> int:
+        """A uniformly random integer with ``low <= x <= high``."""
+        return low + self.randbelow(high - low + 1, label)
+
+    def choice(self, items: Sequence[T], label: str = "") -> T:
+        """One item of a non-empty sequence, uniformly."""
+        return items[self.randbelow(len(items), label)]
+
+    def shuffle(self, items: MutableSequence[T], label: str = "") -> None:
+        """Shuffle in place (Fisher-Yates, from the last position down)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1, label)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Sequence[T], label: str = "") -> list[T]:
+        """A shuffled copy."""
+        copy = list(items)
+        self.shuffle(copy, label)
+        return copy
+
+    def token(self, nbytes: int = 16, label: str = "token") -> bytes:
+        """Raw random bytes (salts for commitments, nonces)."""
+        return self._bytes(nbytes, label)
+
+
+def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
+    """The generator for one referee step.
+
+    Keyed by the secret seed, every player's entropy (in seat order) and the
+    step number, so that nobody who lacks the seed can predict a draw and the
+    referee, committed to the seed before the entropy arrives, cannot steer one.
+    """
+    h = hmac.new(seed, b"pbem-step\x00", hashlib.sha256)
+    for part in entropy:
+        h.update(len(part).to_bytes(4, "big") + part)
+    h.update(step.to_bytes(8, "big"))
+    return Rng(h.digest())

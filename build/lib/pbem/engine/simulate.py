@@ -1,0 +1,61 @@
+"""Play a game in memory, without files or keys: for tests, bots and benchmarks.
+
+Each step gets its own generator keyed by the seed and the step number, as
+the referee keys one per turn, so a simulated game is a pure function of its
+seed and its bots' choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from pbem.bots.random_bot import RandomBot
+from pbem.engine.protocol import Game, Result, State, apply_choice
+from pbem.engine.rng import Rng, step_rng
+
+
+@dataclass
+class Playout:
+    """The record of a simulated game."""
+
+    state: State
+    result: Result | None
+    steps: int
+    choices: list[tuple[str, str]] = field(default_factory=list)
+
+
+Check = Callable[[Game, State], None]
+
+
+def play(
+    game: Game,
+    players: Sequence[str],
+    seed: int,
+    scenario: object | None = None,
+    max_steps: int = 100_000,
+    check: Check | None = None,
+) -> Playout:
+    """Play one game with random bots; ``check`` runs on every state (invariants)."""
+    seed_bytes = hashlib.sha256(f"pbem-sim-{seed}".encode()).digest()
+    if scenario is None:
+        scenario = game.load_scenario(game.scenarios()[0])
+    state = game.new_state(scenario, list(players), step_rng(seed_bytes, [], 0))
+    bots = {p: RandomBot(Rng.from_seed(f"{seed}-{p}")) for p in players}
+    choices: list[tuple[str, str]] = []
+    step = 0
+    while True:
+        if check is not None:
+            check(game, state)
+        decisions = game.awaiting(state)
+        if not decisions:
+            break
+        step += 1
+        if step > max_steps:
+            raise RuntimeError(f"{game.name}: no end after {max_steps} steps (seed {seed})")
+        decision = decisions[0]
+        option_id = bots[decision.player].choose(game.view(state, decision.player), decision)
+        choices.append((decision.player, option_id))
+        state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step))
+    return Playout(state=state, result=game.result(state), steps=step, choices=choices)

@@ -1,0 +1,218 @@
+"""The chain phase (EN 172-216).
+
+Start a chain with any card from your hand; link more, each by colour to the
+LAST card only; then each opponent, clockwise from your left, gets one
+chance to link one or more. The chain resolves last in, first out: chain
+text (and "Your Chain" text only for the player who started the chain),
+then the kicker if the card was linked directly from a card of its kicker
+colour, each followed by its feed as often as it is paid. Actions then go
+to their owner's discard pile; minions come into play. The rules core names
+no card: everything a card does is in its data and in :mod:`.effects`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.effects import schedule
+from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.state import (
+    State,
+    card,
+    clockwise_from,
+    discard_from_hand,
+    event,
+    is_order,
+    name,
+    put_into_play,
+    zones,
+)
+from pbem.games.nightfall.state import receive_wounds
+
+
+def can_link(state: State, card_id: str, last_id: str) -> bool:
+    """A card links if its colour is a link colour of the last card (EN 177)."""
+    return is_order(state, card_id) and card(state, card_id)["colour"] in card(state, last_id)["links"]
+
+
+def linkable(state: State, player: str) -> list[str]:
+    last = state["chain"]["entries"][-1]["card"]
+    return [c for c in zones(state, player)["hand"] if can_link(state, c, last)]
+
+
+def add_to_chain(state: State, player: str, card_id: str) -> None:
+    chain = state["chain"]
+    zones(state, player)["hand"].remove(card_id)
+    kicker = False
+    if chain["entries"]:
+        last = chain["entries"][-1]["card"]
+        kicker = card(state, card_id).get("kicker_colour") == card(state, last)["colour"] and bool(card(state, card_id)["kicker"])
+    chain["entries"].append({"card": card_id, "owner": player, "controller": player, "kicker": kicker,
+                             "force_kicker": False, "cancelled": False, "resolved": False, "multiplier": 1})
+    verb = "starts the chain with" if len(chain["entries"]) == 1 else "links"
+    event(state, f"{player} {verb} {name(state, card_id)}" + (" (kicker)" if kicker else ""))
+
+
+@op("chain_phase")
+def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
+    state["turn"]["phase"] = "chain"
+    player = state["turn"]["player"]
+    options = [(f"play:{c}", name(state, c)) for c in zones(state, player)["hand"] if is_order(state, c)]
+    # always asked, even with no order in hand: whether you could play stays hidden
+    ask(state, player, "chain-start", "start a chain with a card from your hand, or pass",
+        options + [("pass", "start no chain")], "chain:start")
+
+
+@on_answer("chain:start")
+def _start(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    player = state["turn"]["player"]
+    if option_id == "pass":
+        event(state, f"{player} starts no chain")
+        return
+    state["chain"] = {"starter": player, "entries": []}
+    add_to_chain(state, player, option_id.split(":", 1)[1])
+    opportunities = [flow.task("link_opportunity", player=p) for p in clockwise_from(state, player)]
+    flow.push_all(state, [flow.task("link_opportunity", player=player), *opportunities, flow.task("resolve_chain")])
+
+
+@op("link_opportunity")
+def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """One chance to link one or more cards. Always offered to every
+    opponent (with a pass), so that whether they could link stays hidden,
+    unless they chose to auto-pass when they cannot link."""
+    player = task["player"]
+    options = [(f"link:{c}", name(state, c)) for c in linkable(state, player)]
+    starter = player == state["chain"]["starter"]
+    if not options and not starter and player in state["options"].get("auto_pass_when_unable", []):
+        return
+    last = state["chain"]["entries"][-1]["card"]
+    prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
+    # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
+    ask(state, player, "link", prompt, options + [("pass", "link no more")], "chain:link", {"player": player},
+        pass_id=None if starter else "pass")
+
+
+@on_answer("chain:link")
+def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id == "pass":
+        event(state, f"{data['player']} links no more")
+        return
+    add_to_chain(state, data["player"], option_id.split(":", 1)[1])
+    flow.push(state, "link_opportunity", player=data["player"])
+
+
+@op("resolve_chain")
+def resolve_chain(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """Resolve the last unresolved card, then come back (LIFO, EN 187)."""
+    entries = state["chain"]["entries"]
+    waiting = [i for i, e in enumerate(entries) if not e["resolved"]]
+    if not waiting:
+        state["chain"] = None
+        event(state, "the chain is complete")
+        return
+    index = waiting[-1]
+    flow.push_all(state, [flow.task("resolve_entry", index=index), flow.task("resolve_chain")])
+
+
+@op("resolve_entry")
+def resolve_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
+    index = task["index"]
+    entry = state["chain"]["entries"][index]
+    data = card(state, entry["card"])
+    if entry["cancelled"]:
+        flow.push(state, "place_entry", index=index)
+        return
+    event(state, f"{name(state, entry['card'])} ({entry['controller']}) resolves")
+    ctx = {"player": entry["controller"], "entry": index, "card": entry["card"]}
+    steps = [flow.task("run_text", index=index, part="chain", ctx=ctx)]
+    if entry["controller"] == state["chain"]["starter"]:
+        steps.append(flow.task("run_text", index=index, part="your_chain", ctx=ctx))
+    if (entry["kicker"] or entry["force_kicker"]) and data["kicker"]:
+        steps.append(flow.task("run_text", index=index, part="kicker", ctx=ctx))
+    steps.append(flow.task("place_entry", index=index))
+    flow.push_all(state, steps)
+
+
+@op("run_text")
+def run_text(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """Carry out one text of a card, then offer its feed (EN 202)."""
+    data = card(state, state["chain"]["entries"][task["index"]]["card"])
+    steps = data.get(task["part"], [])
+    if not steps:
+        return
+    tasks = schedule(state, steps, task["ctx"])
+    feed = data.get("feed")
+    if feed and feed["text"] == task["part"]:
+        tasks.append(flow.task("offer_feed", index=task["index"], part=task["part"], ctx=task["ctx"], feed=feed))
+    flow.push_all(state, tasks)
+
+
+def can_pay(state: State, player: str, feed: dict[str, Any]) -> bool:
+    if feed["cost"] == "discard":
+        return len(zones(state, player)["hand"]) >= feed["amount"]
+    return True
+
+
+def feed_label(feed: dict[str, Any]) -> str:
+    if feed["cost"] == "discard":
+        return f"discard {feed['amount']} card{'s' if feed['amount'] != 1 else ''}"
+    return f"receive {feed['amount']} wound{'s' if feed['amount'] != 1 else ''}"
+
+
+@op("offer_feed")
+def offer_feed(state: State, task: dict[str, Any], rng: Rng) -> None:
+    player = task["ctx"]["player"]
+    if not can_pay(state, player, task["feed"]):
+        return
+    ask(state, player, "feed", f"feed {name(state, task['ctx']['card'])}: {feed_label(task['feed'])} to carry out its text again?",
+        [("feed", f"feed: {feed_label(task['feed'])}"), ("stop", "do not feed")], "chain:feed", task)
+
+
+@on_answer("chain:feed")
+def _feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id == "stop":
+        return
+    player = data["ctx"]["player"]
+    feed = data["feed"]
+    again = flow.task("run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
+    if feed["cost"] == "discard":
+        flow.push_all(state, [flow.task("pay_discard", player=player, left=feed["amount"]), again])
+    else:
+        receive_wounds(state, player, feed["amount"])
+        flow.push(state, "run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
+
+
+@op("pay_discard")
+def pay_discard(state: State, task: dict[str, Any], rng: Rng) -> None:
+    hand = zones(state, task["player"])["hand"]
+    if task["left"] <= 0 or not hand:
+        return
+    ask(state, task["player"], "feed-payment", "discard a card to pay the feed",
+        [(f"discard:{c}", name(state, c)) for c in hand], "chain:pay", task)
+
+
+@on_answer("chain:pay")
+def _pay(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    discard_from_hand(state, data["player"], option_id.split(":", 1)[1])
+    flow.push(state, "pay_discard", player=data["player"], left=data["left"] - 1)
+
+
+@op("place_entry")
+def place_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """A resolved action goes to its owner's discard pile, a minion comes
+    into play for the player who controls it (EN 190-191). A card whose text
+    was not carried out goes to its owner's discard pile (DE 61)."""
+    entry = state["chain"]["entries"][task["index"]]
+    entry["resolved"] = True
+    if entry.get("moved"):
+        return
+    card_id = entry["card"]
+    if entry["cancelled"]:
+        zones(state, entry["owner"])["discard"].append(card_id)
+        event(state, f"{name(state, card_id)} is not carried out and goes to {entry['owner']}'s discard pile")
+    elif card(state, card_id)["type"] == "minion":
+        put_into_play(state, card_id, entry["owner"], entry["controller"])
+    else:
+        zones(state, entry["owner"])["discard"].append(card_id)

@@ -1,0 +1,298 @@
+"""The combat phase (EN 146-171, DE 31-35).
+
+Every minion you control must attack. You assign each to an opponent, all
+before any combat resolves, then resolve the combats (one per defending
+player) in the order you choose. In a combat: "when it attacks" texts
+trigger; the defender assigns blockers (each blocks one attacker, several
+may block one) and orders each attacker's blockers; then, attacker by
+attacker in the order you choose, damage fills the blockers one at a time
+and the rest is inflicted on the defender. Blockers deal no damage. At any
+point before a strike you may use a Martial Law wound (once per turn, fed by
+any wound). Afterwards you discard your minions, except those that stay in
+play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import damage, flow
+from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.state import (
+    State,
+    abilities,
+    card,
+    clockwise_from,
+    event,
+    has_ability,
+    health,
+    is_wound,
+    leave_play,
+    minion,
+    minions_of,
+    name,
+    strength,
+    zones,
+)
+
+
+def combat_state(state: State) -> dict[str, Any]:
+    return state["turn"]["combat"]
+
+
+@op("combat_phase")
+def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
+    player = state["turn"]["player"]
+    state["turn"]["phase"] = "combat"
+    # start-of-turn in-play texts come first (DE 72)
+    for record in list(minions_of(state, player)):
+        if has_ability(state, record["card"], "destroyed_at_turn_start_if_alone") and len(minions_of(state, player)) == 1:
+            damage.destroy(state, record, {"player": player, "entry": None, "card": record["card"]})
+    attackers = [m["card"] for m in minions_of(state, player)]
+    if not attackers:
+        return
+    state["turn"]["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
+                               "blocks": {}, "asked": [], "order": {}, "struck": []}
+    flow.push_all(state, [flow.task("assign_attacks"), flow.task("choose_combat"), flow.task("end_combat")])
+
+
+@op("assign_attacks")
+def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
+    combat = combat_state(state)
+    player = state["turn"]["player"]
+    for attacker in combat["attackers"]:
+        if attacker not in combat["assign"]:
+            break
+    else:
+        for attacker in combat["attackers"]:
+            event(state, f"{name(state, attacker)} attacks {combat['assign'][attacker]}")
+        return
+    opponents = clockwise_from(state, player)
+    flow.push(state, "assign_attacks")
+    options = [(f"target:{p}", p) for p in opponents]
+    if len(options) == 1:
+        combat["assign"][attacker] = opponents[0]
+        return
+    ask(state, player, "attack", f"{name(state, attacker)} must attack: which opponent?", options, "combat:assign",
+        {"attacker": attacker})
+
+
+@on_answer("combat:assign")
+def _assign(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    combat_state(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
+
+
+def attackers_against(state: State, defender: str) -> list[str]:
+    combat = combat_state(state)
+    return [a for a in combat["attackers"] if combat["assign"].get(a) == defender and minion(state, a) is not None]
+
+
+@op("choose_combat")
+def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
+    combat = combat_state(state)
+    defenders = []
+    for attacker in combat["attackers"]:
+        defender = combat["assign"][attacker]
+        if defender not in defenders and defender not in combat["done"]:
+            defenders.append(defender)
+    if not defenders:
+        return
+    flow.push(state, "choose_combat")
+    if len(defenders) == 1:
+        _choose(state, {}, f"combat:{defenders[0]}", rng)
+        return
+    ask(state, state["turn"]["player"], "combat-order", "resolve which combat next?",
+        [(f"combat:{d}", f"the attack on {d}") for d in defenders], "combat:choose")
+
+
+@on_answer("combat:choose")
+def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    defender = option_id.split(":", 1)[1]
+    combat = combat_state(state)
+    combat["done"].append(defender)
+    combat["defender"] = defender
+    player = state["turn"]["player"]
+    triggers = []
+    for attacker in attackers_against(state, defender):
+        for ability in abilities(state, attacker, "on_attack"):
+            ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
+            triggers.append(flow.task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx))
+    flow.push_all(state, [*triggers, flow.task("declare_blocks"), flow.task("order_blocks"), flow.task("strike_step")])
+
+
+@op("attack_trigger")
+def attack_trigger(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """"When this minion attacks": before blockers are chosen (EN 308)."""
+    if minion(state, task["attacker"]) is None:
+        return
+    flow.push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
+
+
+def can_block(state: State, record: dict[str, Any]) -> bool:
+    return health(state, record) > 0
+
+
+@op("declare_blocks")
+def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
+    combat = combat_state(state)
+    defender = combat["defender"]
+    attackers = attackers_against(state, defender)
+    if not attackers:
+        return
+    for record in minions_of(state, defender):
+        blocker = record["card"]
+        if blocker in combat["blocks"] or blocker in combat["asked"] or not can_block(state, record):
+            continue
+        combat["asked"].append(blocker)
+        flow.push(state, "declare_blocks")
+        options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, minion(state, a))})") for a in attackers]
+        ask(state, defender, "block", f"does {name(state, blocker)} block?", options + [("no-block", "do not block")],
+            "combat:block", {"blocker": blocker})
+        return
+
+
+@on_answer("combat:block")
+def _block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id != "no-block":
+        combat_state(state)["blocks"][data["blocker"]] = option_id.split(":", 1)[1]
+        event(state, f"{name(state, data['blocker'])} blocks {name(state, option_id.split(':', 1)[1])}")
+
+
+def blockers_of(state: State, attacker: str) -> list[str]:
+    combat = combat_state(state)
+    unordered = [b for b, a in combat["blocks"].items() if a == attacker and minion(state, b) is not None]
+    ordered = [b for b in combat["order"].get(attacker, []) if b in unordered]
+    return ordered + [b for b in unordered if b not in ordered]
+
+
+@op("order_blocks")
+def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """The defender orders the blockers of each attacker (EN 155)."""
+    combat = combat_state(state)
+    for attacker in attackers_against(state, combat["defender"]):
+        blockers = blockers_of(state, attacker)
+        placed = combat["order"].setdefault(attacker, [])
+        rest = [b for b in blockers if b not in placed]
+        if len(rest) >= 2:
+            flow.push(state, "order_blocks")
+            ask(state, combat["defender"], "block-order",
+                f"which blocker takes {name(state, attacker)}'s damage next?",
+                [(f"first:{b}", name(state, b)) for b in rest], "combat:order", {"attacker": attacker})
+            return
+
+
+@on_answer("combat:order")
+def _order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    combat_state(state)["order"][data["attacker"]].append(option_id.split(":", 1)[1])
+
+
+def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
+    """Martial Law wounds usable now: your combat phase, one wound effect a turn."""
+    if state["turn"]["wound_used"]:
+        return []
+    return [(f"wound:{c}", f"use {name(state, c)}: +1 strength to one of your minions")
+            for c in zones(state, player)["hand"] if card(state, c).get("kind") == "martial-law"]
+
+
+@op("strike_step")
+def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
+    combat = combat_state(state)
+    player = state["turn"]["player"]
+    waiting = [a for a in attackers_against(state, combat["defender"]) if a not in combat["struck"]]
+    if not waiting:
+        return
+    options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, minion(state, a))} damage") for a in waiting]
+    # always asked, so that whether you hold a Martial Law wound stays hidden
+    ask(state, player, "strike", f"the attack on {combat['defender']}: which attacker strikes next?",
+        options + wound_effect_options(state, player), "combat:strike")
+
+
+@on_answer("combat:strike")
+def _strike(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    kind, _, which = option_id.partition(":")
+    flow.push(state, "strike_step")
+    if kind == "wound":
+        player = state["turn"]["player"]
+        zones(state, player)["hand"].remove(which)
+        zones(state, player)["discard"].append(which)
+        state["turn"]["wound_used"] = True
+        event(state, f"{player} discards {name(state, which)} for its wound effect")
+        flow.push(state, "boost")
+        return
+    strike(state, which)
+
+
+def strike(state: State, attacker: str) -> None:
+    """One attacker deals its strength: blockers absorb one at a time, the
+    rest is inflicted on the defender (EN 155-156)."""
+    combat = combat_state(state)
+    combat["struck"].append(attacker)
+    record = minion(state, attacker)
+    if record is None:
+        return
+    defender = combat["defender"]
+    ctx = {"player": state["turn"]["player"], "entry": None, "card": attacker}
+    amount = strength(state, record)
+    blockers = blockers_of(state, attacker)
+    for blocker in blockers:
+        for reduction in abilities(state, blocker, "blocked_damage_reduction"):
+            amount = max(amount - reduction["amount"], 0)
+    event(state, f"{name(state, attacker)} deals {amount} damage")
+    for blocker in blockers:
+        if amount <= 0:
+            break
+        blocker_record = minion(state, blocker)
+        if blocker_record is not None:
+            amount -= damage.damage_minion(state, blocker_record, amount, ctx)
+    if amount > 0:
+        damage.damage_player(state, defender, amount, ctx)
+
+
+@op("boost")
+def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """+1 strength to one of your minions (DE 33-34: your own, P11)."""
+    player = state["turn"]["player"]
+    records = minions_of(state, player)
+    if records:
+        ask(state, player, "target", "which of your minions gets +1 strength?",
+            [(f"minion:{m['card']}", f"{name(state, m['card'])} (strength {strength(state, m)})") for m in records],
+            "combat:boost")
+
+
+@on_answer("combat:boost")
+def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    target = option_id.split(":", 1)[1]
+    bonus = state["turn"]["bonus"]
+    bonus[target] = bonus.get(target, 0) + 1
+    event(state, f"{name(state, target)} gets +1 strength")
+    player = state["turn"]["player"]
+    wounds = [c for c in zones(state, player)["hand"] if is_wound(state, c)]
+    # the feed is always offered, so that whether you hold a wound stays hidden
+    ask(state, player, "feed", "feed the wound effect: discard 1 wound for another +1 strength?",
+        [(f"feed:{c}", f"discard {name(state, c)}") for c in wounds] + [("stop", "do not feed")], "combat:wound-feed")
+
+
+@on_answer("combat:wound-feed")
+def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id == "stop":
+        return
+    player = state["turn"]["player"]
+    wound = option_id.split(":", 1)[1]
+    zones(state, player)["hand"].remove(wound)
+    zones(state, player)["discard"].append(wound)
+    event(state, f"{player} discards {name(state, wound)} to feed the wound effect")
+    flow.push(state, "boost")
+
+
+@op("end_combat")
+def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """Discard your minions from play, except those that stay in play
+    (EN 170-171); a starting minion that says so is exiled (EN 127)."""
+    player = state["turn"]["player"]
+    for record in list(minions_of(state, player)):
+        if has_ability(state, record["card"], "stays_in_play"):
+            continue
+        where = leave_play(state, record, "discarded")
+        event(state, f"{name(state, record['card'])} is discarded from play" + (" and exiled" if where == "exiled" else ""))
+    state["turn"]["combat"] = None

@@ -1,0 +1,158 @@
+"""Choosing the archives: drafts, Quick Start and their variants (EN 72-90,
+EN 246-250, DE 41-48).
+
+Every player picks at once from the draft cards in hand; a pick stays sealed
+until all picks of the round are in (a simultaneous decision), then the
+rest of each hand passes to the left (to the right in Upstream Draft).
+
+A schedule says where each round's pick goes:
+
+========================  ===========  =========================================
+mode                      cards dealt  picks
+========================  ===========  =========================================
+standard (EN 72-76)       4            private, private, commons; last back
+two-player (EN 81)        4            removed, private, private, commons
+five-card (DE 43, EN 83)  5            private, private, commons; last 2 removed
+open archives (EN 249)    3            private, private; last removed
+========================  ===========  =========================================
+
+Common Ground (EN 250) sends every private pick to the commons instead.
+Except in Open Archives (commons laid out first), the commons are then
+filled to 8 from the draft cards set aside.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.state import State, event, left_of, private_event
+
+COMMONS_SIZE = 8
+
+SCHEDULES = {
+    "standard": (4, ["private", "private", "commons"]),
+    "two-player": (4, ["removed", "private", "private", "commons"]),
+    "five-card": (5, ["private", "private", "commons"]),
+    "open-archives": (3, ["private", "private"]),
+}
+
+QUICK_START_SETS = [
+    ["koi-jiang", "brynna-and-taylor"],
+    ["irresistible-call", "roland-lefontaine"],
+    ["chan-jiang", "queens-bishop"],
+    ["relentless-grinder", "forlorn-hope"],
+    ["hysteria", "all-out-lunge"],
+]
+
+
+def draft_pool(state: State) -> list[str]:
+    """The draft cards in play: one per draft card name (and per promo if used)."""
+    groups = ("draft", "promo") if state["options"].get("promos") else ("draft",)
+    return sorted(k for k, c in state["catalog"].items() if c.get("group") in groups)
+
+
+def draft_mode(state: State) -> str:
+    variants = state["options"]["variants"]
+    if "open-archives" in variants:
+        return "open-archives"
+    mode = state["options"]["draft"]
+    if mode == "standard" and len(state["players"]) == 2:
+        return "two-player"
+    return mode
+
+
+def start_draft(state: State, rng: Rng) -> None:
+    """Deal the draft cards and open the first round of picks."""
+    variants = state["options"]["variants"]
+    mode = draft_mode(state)
+    dealt, schedule = SCHEDULES[mode]
+    if "common-ground" in variants:
+        schedule = ["commons" if d == "private" else d for d in schedule]
+    pool = rng.shuffled(draft_pool(state), label="draft")
+    commons_first: list[str] = []
+    if mode == "open-archives":
+        commons_first, pool = pool[:COMMONS_SIZE], pool[COMMONS_SIZE:]
+    needed = dealt * len(state["players"])
+    if needed > len(pool):
+        raise ValueError(f"the {mode} draft needs {needed} draft cards for {len(state['players'])} players; "
+                         f"only {len(pool)} are in play (set options.promos = true for more)")
+    hands = {p: pool[i * dealt:(i + 1) * dealt] for i, p in enumerate(state["players"])}
+    state["draft"] = {
+        "mode": mode,
+        "schedule": schedule,
+        "round": 0,
+        "hands": hands,
+        "chosen": {},
+        "private": {p: [] for p in state["players"]},
+        "commons": commons_first,
+        "face_down": [],
+        "set_aside": pool[needed:],
+        "direction": -1 if "upstream" in variants else 1,
+    }
+    event(state, f"draft ({mode}): {dealt} draft cards dealt to each player"
+          + (f"; commons laid out first: {', '.join(state['catalog'][k]['name'] for k in commons_first)}" if commons_first else ""))
+    flow.push(state, "draft_round")
+
+
+@op("draft_round")
+def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
+    draft = state["draft"]
+    destination = draft["schedule"][draft["round"]]
+    for player in state["players"]:
+        hand = draft["hands"][player]
+        ask(state, player, "draft-pick", f"draft round {draft['round'] + 1}: pick a card for {destination}",
+            [(f"pick:{k}", state["catalog"][k]["name"]) for k in hand], "draft:pick", {"player": player},
+            simultaneous=True)
+
+
+@on_answer("draft:pick")
+def _pick(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    draft = state["draft"]
+    draft["chosen"][data["player"]] = option_id.split(":", 1)[1]
+    if len(draft["chosen"]) == len(state["players"]):
+        flow.push(state, "draft_resolve")
+
+
+@op("draft_resolve")
+def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """All picks are in: place them face down and pass the rest on."""
+    draft = state["draft"]
+    destination = draft["schedule"][draft["round"]]
+    for player in state["players"]:
+        key = draft["chosen"][player]
+        draft["hands"][player].remove(key)
+        if destination == "private":
+            draft["private"][player].append(key)
+        elif destination == "commons":
+            draft["face_down"].append(key)
+        private_event(state, player, f"you pick {state['catalog'][key]['name']} for {destination}")
+    event(state, f"draft round {draft['round'] + 1}: every player has picked")
+    draft["chosen"] = {}
+    draft["round"] += 1
+    draft["hands"] = {left_of(state, p, draft["direction"]): hand for p, hand in draft["hands"].items()}
+    if draft["round"] < len(draft["schedule"]):
+        flow.push(state, "draft_round")
+        return
+    commons = draft["commons"] + sorted(draft["face_down"])
+    if draft["mode"] != "open-archives":
+        while len(commons) < COMMONS_SIZE and draft["set_aside"]:
+            commons.append(draft["set_aside"].pop())
+    from pbem.games.nightfall.game_setup import finish_setup
+    finish_setup(state, commons, draft["private"], rng)
+
+
+def quick_start(state: State, rng: Rng) -> None:
+    """Each player gets one Quick Start set for his private archives (EN 84-90);
+    the referee deals the sets at random and fills the commons with 8 random
+    draft cards from the rest (the book is silent on the commons)."""
+    if len(state["players"]) > len(QUICK_START_SETS):
+        raise ValueError("Quick Start has 5 sets: at most 5 players")
+    sets = rng.shuffled(QUICK_START_SETS, label="quick-start")
+    private = {p: list(sets[i]) for i, p in enumerate(state["players"])}
+    used = {k for s in private.values() for k in s}
+    rest = rng.shuffled([k for k in draft_pool(state) if k not in used], label="quick-start")
+    from pbem.games.nightfall.game_setup import finish_setup
+    finish_setup(state, rest[:COMMONS_SIZE], private, rng)

@@ -1,0 +1,102 @@
+"""Nightfall: Martial Law as a :class:`pbem.engine.protocol.Game`."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Sequence
+
+from pbem.engine.protocol import Decision, Option, Result
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
+from pbem.games.nightfall.cards import read_cards
+from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
+from pbem.games.nightfall.invariants import check_invariants
+from pbem.resources import scenario_dir
+
+SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
+             "common-ground", "series", "promos")
+
+
+class Nightfall:
+    """The rules of Nightfall: Martial Law, for 2 to 5 players."""
+
+    name = "nightfall"
+    min_players = 2
+    max_players = 5
+
+    def scenarios(self) -> Sequence[str]:
+        return SCENARIOS
+
+    def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
+        path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"
+        with open(path, "rb") as handle:
+            scenario = tomllib.load(handle)
+        validate_scenario(scenario, str(path))
+        card_file = cards if cards is not None else scenario_dir("nightfall") / scenario.get("cards", "cards.toml")
+        scenario["card_data"] = read_cards(card_file)
+        return scenario
+
+    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"nightfall is for 2 to 5 players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ValueError("player names must be distinct")
+        state = empty_state(scenario, players)
+        if "series" in state["options"]["variants"]:
+            state["series"] = {"target": state["options"]["series_target"], "totals": {p: 0 for p in players},
+                               "games": []}
+        if "pin" in scenario:
+            pinned_setup(state, scenario["pin"], rng)
+        else:
+            start_game(state, rng)
+        flow.run(state, rng)
+        return state
+
+    def awaiting(self, state: dict[str, Any]) -> list[Decision]:
+        return [
+            Decision(
+                player=d["player"], kind=d["kind"], prompt=d["prompt"],
+                options=tuple(Option(o["id"], o["label"]) for o in d["options"]),
+                pass_id=d["pass_id"], simultaneous=d["simultaneous"],
+            )
+            for d in state["pending"]
+        ]
+
+    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
+        state["events"] = []
+        state["private_events"] = {}
+        flow.answer(state, player, option_id, rng)
+        return state
+
+    def public(self, state: dict[str, Any]) -> Any:
+        return view.public(state)
+
+    def view(self, state: dict[str, Any], player: str) -> Any:
+        return view.view(state, player)
+
+    def result(self, state: dict[str, Any]) -> Result | None:
+        return scoring.result(state)
+
+    def render(self, data: Any) -> str:
+        return view.render(data)
+
+    def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
+        return view.conceal(state, player, rng)
+
+    def check_invariants(self, state: dict[str, Any]) -> None:
+        check_invariants(state)
+
+
+def validate_scenario(scenario: dict[str, Any], where: str) -> None:
+    import json
+
+    import jsonschema
+
+    from pbem.resources import schema_path
+
+    schema = json.loads(schema_path("scenario-nightfall").read_text())
+    try:
+        jsonschema.validate(scenario, schema)
+    except jsonschema.ValidationError as error:
+        raise ValueError(f"{where}: {error.message} at {list(error.absolute_path)}") from None

@@ -1,0 +1,210 @@
+"""Setting up a game (EN 60-79, DE 28-30).
+
+The wound stack (the Martial Law mix by default: 45 Nightfall wounds, 5 of
+each type taken out, plus 15 Martial Law wounds), 10 face up per player;
+starting decks of 12 (two of each starting minion); the archives (by draft,
+Quick Start or a pinned set-up); each player shuffles and draws 5; the
+referee picks the first player at random.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import drafts
+from pbem.games.nightfall.cards import WOUND_TYPES, build_catalog
+from pbem.games.nightfall.state import State, draw, event, new_id
+from pbem.games.nightfall.turn import begin_turn
+
+FACE_UP_PER_PLAYER = 10
+STARTER_COPIES = 2
+
+VARIANTS = ("upstream", "secret-archives", "open-archives", "common-ground", "series")
+DRAFTS = ("standard", "five-card", "quick-start")
+WOUND_MIXES = ("martial-law", "nightfall", "all")
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "draft": "standard",
+    "variants": [],
+    "promos": False,
+    "wounds": "martial-law",
+    "count_face_up": False,
+    "auto_pass_when_unable": [],
+    "series_target": 100,
+    "first_player": None,
+}
+
+
+def game_options(scenario: dict[str, Any]) -> dict[str, Any]:
+    options = dict(DEFAULT_OPTIONS)
+    options.update(scenario.get("options", {}))
+    variant = options.pop("variant", None)
+    if variant:
+        options["variants"] = list(options["variants"]) + ([variant] if isinstance(variant, str) else list(variant))
+    for name in options["variants"]:
+        if name not in VARIANTS:
+            raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    if options["draft"] not in DRAFTS:
+        raise ValueError(f"unknown draft {options['draft']!r}; known: {', '.join(DRAFTS)}")
+    if options["wounds"] not in WOUND_MIXES:
+        raise ValueError(f"unknown wound mix {options['wounds']!r}; known: {', '.join(WOUND_MIXES)}")
+    if "open-archives" in options["variants"] and "common-ground" in options["variants"]:
+        raise ValueError("Open Archives and Common Ground cannot be combined")
+    return options
+
+
+def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
+    return {
+        "format": "nightfall-state/1",
+        "scenario": scenario.get("name", ""),
+        "players": list(players),
+        "options": game_options(scenario),
+        "catalog": build_catalog(scenario["card_data"]),
+        "counters": {},
+        "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},
+        "archives": [],
+        "in_play": [],
+        "chain": None,
+        "wound_stack": [],
+        "face_up": 0,
+        "exiled": [],
+        "tasks": [],
+        "pending": [],
+        "events": [],
+        "private_events": {},
+        "ending": False,
+        "over": False,
+        "turn": None,
+        "first": None,
+        "draft": None,
+        "census": [],
+        "series": None,
+    }
+
+
+def wound_keys(state: State) -> list[str]:
+    """The wound cards of the chosen mix (EN 9, DE 30)."""
+    mix = state["options"]["wounds"]
+    keys: list[str] = []
+    for key, data in sorted(state["catalog"].items()):
+        if data["type"] != "wound":
+            continue
+        count = data["per_type"]
+        if data["kind"] == "nightfall" and mix == "martial-law":
+            count -= 5
+        if data["kind"] == "martial-law" and mix == "nightfall":
+            count = 0
+        keys += [key] * count
+    return keys
+
+
+def start_game(state: State, rng: Rng) -> None:
+    """Wound stack, starting decks, archives; then the draw and the first turn."""
+    stack = [new_id(state, key) for key in wound_keys(state)]
+    state["wound_stack"] = rng.shuffled(stack, label="wounds")
+    state["face_up"] = min(FACE_UP_PER_PLAYER * len(state["players"]), len(stack))
+    starters = sorted(k for k, c in state["catalog"].items() if c.get("group") == "starter")
+    for player in state["players"]:
+        state["zones"][player]["deck"] = [new_id(state, k) for k in starters for _ in range(STARTER_COPIES)]
+    if state["options"]["draft"] == "quick-start":
+        drafts.quick_start(state, rng)
+    else:
+        drafts.start_draft(state, rng)
+
+
+def make_archive(state: State, archive_id: str, key: str, owner: str | None) -> dict[str, Any]:
+    copies = state["catalog"][key]["copies"]
+    return {"id": archive_id, "owner": owner, "cards": [new_id(state, key) for _ in range(copies)], "hidden": False}
+
+
+def finish_setup(state: State, commons: list[str], private: dict[str, list[str]], rng: Rng) -> None:
+    """Replace the draft cards with their piles of order cards, shuffle,
+    draw 5 and begin (EN 77-79)."""
+    state["draft"] = None
+    secret = "secret-archives" in state["options"]["variants"]
+    for i, key in enumerate(commons):
+        state["archives"].append(make_archive(state, f"commons-{i + 1}", key, None))
+    for player in state["players"]:
+        for i, key in enumerate(private.get(player, [])):
+            archive = make_archive(state, f"{player}-{i + 1}", key, player)
+            archive["secret"] = secret
+            state["archives"].append(archive)
+    names = ", ".join(state["catalog"][k]["name"] for k in commons)
+    event(state, f"the commons: {names}")
+    for player in state["players"]:
+        z = state["zones"][player]
+        rng.shuffle(z["deck"], label="deck")
+        draw(state, player, 5, rng)
+    state["census"] = sorted(all_cards(state))
+    first = state["options"]["first_player"] or rng.choice(state["players"], label="first")
+    state["first"] = first
+    event(state, f"{first} is the first player")
+    begin_turn(state, first)
+
+
+def all_cards(state: State) -> list[str]:
+    """Every card instance wherever it is (for the conservation invariant)."""
+    cards: list[str] = []
+    for z in state["zones"].values():
+        cards += z["hand"] + z["deck"] + z["discard"]
+    for archive in state["archives"]:
+        cards += archive["cards"]
+    cards += [m["card"] for m in state["in_play"]]
+    if state["chain"]:
+        cards += [e["card"] for e in state["chain"]["entries"] if not e["resolved"] and not e.get("moved")]
+    cards += state["wound_stack"] + state["exiled"]
+    return cards
+
+
+PHASES = ("combat", "chain", "claim", "cleanup")
+
+
+def pinned_setup(state: State, pin: dict[str, Any], rng: Rng) -> None:
+    """A set-up fixed card by card, so that worked examples are tests.
+
+    ``pin`` gives, per player, ``hand``, ``deck`` (top card first),
+    ``discard`` (top card last), ``in_play`` (``{card, damage, owner}``) and
+    ``archives``; ``commons``; the wound stack (``wound_stack`` of wound keys,
+    top last, or the scenario's mix shuffled) and ``face_up``; ``first``,
+    ``active`` and the ``phase`` the game starts in.
+    """
+    if "wound_stack" in pin:
+        state["wound_stack"] = [new_id(state, k) for k in pin["wound_stack"]]
+    else:
+        state["wound_stack"] = rng.shuffled([new_id(state, k) for k in wound_keys(state)], label="wounds")
+    state["face_up"] = min(pin.get("face_up", FACE_UP_PER_PLAYER * len(state["players"])), len(state["wound_stack"]))
+    for i, key in enumerate(pin.get("commons", [])):
+        state["archives"].append(make_archive(state, f"commons-{i + 1}", key, None))
+    for player in state["players"]:
+        setup = pin.get("players", {}).get(player, {})
+        z = state["zones"][player]
+        z["hand"] = [new_id(state, k) for k in setup.get("hand", [])]
+        z["deck"] = [new_id(state, k) for k in reversed(setup.get("deck", []))]
+        z["discard"] = [new_id(state, k) for k in setup.get("discard", [])]
+        for item in setup.get("in_play", []):
+            item = {"card": item} if isinstance(item, str) else item
+            state["in_play"].append({"card": new_id(state, item["card"]), "owner": item.get("owner", player),
+                                     "controller": player, "damage": item.get("damage", 0)})
+        for i, key in enumerate(setup.get("archives", [])):
+            state["archives"].append(make_archive(state, f"{player}-{i + 1}", key, player))
+    state["census"] = sorted(all_cards(state))
+    state["first"] = pin.get("first", state["players"][0])
+    active = pin.get("active", state["first"])
+    begin_turn(state, active)
+    phase = pin.get("phase", "combat")
+    state["turn"].update(pin.get("turn", {}))
+    # drop the phases before the pinned one
+    skip = 2 * PHASES.index(phase) if phase in ("combat", "chain") else {"claim": 4, "cleanup": 5}[phase]
+    for _ in range(skip):
+        state["tasks"].pop()
+
+
+def next_series_game(state: State, rng: Rng) -> None:
+    """End-of-the-World Series: the next game, with the totals kept (EN 251)."""
+    for player in state["players"]:
+        state["zones"][player] = {"hand": [], "deck": [], "discard": []}
+    state.update({"archives": [], "in_play": [], "chain": None, "wound_stack": [], "face_up": 0, "exiled": [],
+                  "tasks": [], "ending": False, "turn": None, "counters": {}, "census": []})
+    event(state, f"End-of-the-World Series: game {len(state['series']['games']) + 1}")
+    start_game(state, rng)

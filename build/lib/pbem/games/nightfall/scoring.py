@@ -1,0 +1,81 @@
+"""The end of the game and scoring (EN 236-242, EN 251).
+
+Fewest wounds (deck, hand and discard pile) wins. Ties: each player's
+bite/burn/bleed counts, highest first, compared in turn; the lower wins.
+Still tied: the player closest to the right of the first player wins.
+End-of-the-World Series: totals across games; when someone reaches the
+target (100), the lowest total wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.protocol import Result
+from pbem.engine.rng import Rng
+from pbem.games.nightfall.flow import op
+from pbem.games.nightfall.state import State, card, event, is_wound, wound_count, zones
+
+
+def wound_types(state: State, player: str) -> dict[str, int]:
+    counts = {"bite": 0, "burn": 0, "bleed": 0}
+    z = zones(state, player)
+    for zone in ("hand", "deck", "discard"):
+        for c in z[zone]:
+            if is_wound(state, c):
+                counts[card(state, c)["wound_type"]] += 1
+    return counts
+
+
+def seat_from_right_of_first(state: State, player: str) -> int:
+    """0 for the player to the first player's right, and so on counter-
+    clockwise; the first player comes last."""
+    seats = state["players"]
+    first = seats.index(state["first"])
+    return (first - seats.index(player) - 1) % len(seats)
+
+
+def ranking_key(state: State, player: str) -> tuple:
+    return (wound_count(state, player), sorted(wound_types(state, player).values(), reverse=True),
+            seat_from_right_of_first(state, player))
+
+
+def standings(state: State) -> list[str]:
+    """Players from winner to last."""
+    return sorted(state["players"], key=lambda p: ranking_key(state, p))
+
+
+@op("game_over")
+def game_over(state: State, task: dict[str, Any], rng: Rng) -> None:
+    scores = {p: wound_count(state, p) for p in state["players"]}
+    order = standings(state)
+    event(state, "the game is over: " + ", ".join(f"{p} {scores[p]} wounds" for p in order) + f"; {order[0]} wins")
+    series = state["series"]
+    if series is None:
+        state["over"] = True
+        state["final"] = {"winner": order[0], "scores": scores,
+                          "types": {p: wound_types(state, p) for p in state["players"]}}
+        return
+    series["games"].append(scores)
+    for p, score in scores.items():
+        series["totals"][p] += score
+    if max(series["totals"].values()) >= series["target"]:
+        state["over"] = True
+        winner = min(state["players"], key=lambda p: (series["totals"][p], order.index(p)))
+        state["final"] = {"winner": winner, "scores": dict(series["totals"]), "types": {}}
+        event(state, "the series is over: " + ", ".join(f"{p} {t}" for p, t in series["totals"].items()) + f"; {winner} wins")
+        return
+    from pbem.games.nightfall.game_setup import next_series_game
+    next_series_game(state, rng)
+
+
+def result(state: State) -> Result | None:
+    if not state["over"]:
+        return None
+    final = state["final"]
+    details: dict[str, Any] = {"wound_types": final["types"], "first_player": state["first"]}
+    if state["series"] is not None:
+        details["series_games"] = state["series"]["games"]
+    summary = ", ".join(f"{p}: {s}" for p, s in final["scores"].items())
+    return Result(winners=(final["winner"],), scores=final["scores"], summary=f"{final['winner']} wins ({summary} wounds)",
+                  details=details)

@@ -1,0 +1,218 @@
+"""The game state as plain data, and the small moves every rule uses.
+
+Stacks (deck, discard pile, archive, wound stack) keep their top card LAST.
+Card instance ids are ``key#n``; they are given out before any shuffle, so an
+id says nothing about a card's place in a deck. The owner of a card in a
+player's hand, deck or discard pile is that player; minions in play and
+orders in the chain carry ``owner`` and ``controller``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+
+State = dict[str, Any]
+
+
+# ------------------------------------------------------------------ cards
+
+def key_of(card_id: str) -> str:
+    return card_id.split("#", 1)[0]
+
+
+def card(state: State, card_id: str) -> dict[str, Any]:
+    """The catalog entry of a card instance."""
+    return state["catalog"][key_of(card_id)]
+
+
+def name(state: State, card_id: str) -> str:
+    return card(state, card_id)["name"]
+
+
+def is_wound(state: State, card_id: str) -> bool:
+    return card(state, card_id)["type"] == "wound"
+
+
+def is_order(state: State, card_id: str) -> bool:
+    return card(state, card_id)["type"] in ("minion", "action")
+
+
+def is_minion_card(state: State, card_id: str) -> bool:
+    return card(state, card_id)["type"] == "minion"
+
+
+def abilities(state: State, card_id: str, ability: str) -> list[dict[str, Any]]:
+    """The in-play abilities of a card with this name."""
+    return [a for a in card(state, card_id)["in_play"] if a.get("ability") == ability]
+
+
+def has_ability(state: State, card_id: str, ability: str) -> bool:
+    return bool(abilities(state, card_id, ability))
+
+
+def new_id(state: State, key: str) -> str:
+    """A fresh instance id for a card made during set-up."""
+    counters = state["counters"]
+    counters[key] = counters.get(key, 0) + 1
+    return f"{key}#{counters[key]}"
+
+
+# ---------------------------------------------------------------- players
+
+def players(state: State) -> list[str]:
+    return state["players"]
+
+
+def left_of(state: State, player: str, step: int = 1) -> str:
+    seats = state["players"]
+    return seats[(seats.index(player) + step) % len(seats)]
+
+
+def clockwise_from(state: State, player: str) -> list[str]:
+    """The other players, starting with the one to ``player``'s left."""
+    return [left_of(state, player, i) for i in range(1, len(state["players"]))]
+
+
+def zones(state: State, player: str) -> dict[str, list[str]]:
+    return state["zones"][player]
+
+
+def active(state: State) -> str:
+    return state["turn"]["player"]
+
+
+# ----------------------------------------------------------------- events
+
+def event(state: State, text: str) -> None:
+    """A public line about what happened."""
+    state["events"].append(text)
+
+
+def private_event(state: State, player: str, text: str) -> None:
+    state["private_events"].setdefault(player, []).append(text)
+
+
+# -------------------------------------------------------------- card moves
+
+def reshuffle(state: State, player: str, rng: Rng) -> None:
+    """Shuffle the discard pile to make a new deck (EN 106)."""
+    z = zones(state, player)
+    z["deck"] = rng.shuffled(z["discard"], label="reshuffle") + z["deck"]
+    z["discard"] = []
+    event(state, f"{player} shuffles the discard pile into a new deck")
+
+
+def draw(state: State, player: str, count: int, rng: Rng) -> list[str]:
+    """Draw ``count`` cards; reshuffle the discard pile only when a draw needs it."""
+    z = zones(state, player)
+    drawn: list[str] = []
+    for _ in range(count):
+        if not z["deck"]:
+            if not z["discard"]:
+                break
+            reshuffle(state, player, rng)
+        drawn.append(z["deck"].pop())
+    z["hand"].extend(drawn)
+    if drawn:
+        event(state, f"{player} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}")
+        private_event(state, player, "you draw " + ", ".join(name(state, c) for c in drawn))
+    return drawn
+
+
+def discard_from_hand(state: State, player: str, card_id: str) -> None:
+    """Discard a card from hand (a starter is not exiled: it was never in play)."""
+    z = zones(state, player)
+    z["hand"].remove(card_id)
+    z["discard"].append(card_id)
+    event(state, f"{player} discards {name(state, card_id)}")
+
+
+def exile(state: State, card_id: str) -> None:
+    state["exiled"].append(card_id)
+
+
+# ----------------------------------------------------------------- minions
+
+def minion(state: State, card_id: str) -> dict[str, Any] | None:
+    for record in state["in_play"]:
+        if record["card"] == card_id:
+            return record
+    return None
+
+
+def minions_of(state: State, player: str) -> list[dict[str, Any]]:
+    """Minions ``player`` controls, in the order they came into play."""
+    return [m for m in state["in_play"] if m["controller"] == player]
+
+
+def health(state: State, record: dict[str, Any]) -> int:
+    return card(state, record["card"])["health"] - record["damage"]
+
+
+def strength(state: State, record: dict[str, Any]) -> int:
+    """Printed strength + every friendly strength aura (stacking, the
+    minion's own included: DE 79) + bonuses for this turn."""
+    value = card(state, record["card"])["strength"]
+    for other in minions_of(state, record["controller"]):
+        for aura in abilities(state, other["card"], "strength_aura"):
+            value += aura["amount"]
+    value += state["turn"]["bonus"].get(record["card"], 0)
+    return max(value, 0)
+
+
+def put_into_play(state: State, card_id: str, owner: str, controller: str) -> None:
+    state["in_play"].append({"card": card_id, "owner": owner, "controller": controller, "damage": 0})
+    event(state, f"{name(state, card_id)} comes into play for {controller}")
+
+
+def leave_play(state: State, record: dict[str, Any], how: str) -> str:
+    """Move a minion out of play to its owner's pile (DE 83).
+
+    ``how`` is ``"destroyed"`` or ``"discarded"``; a starting minion whose
+    exile line names it is exiled instead (EN 127). Returns where it went.
+    """
+    state["in_play"].remove(record)
+    card_id = record["card"]
+    for line in abilities(state, card_id, "exile_when"):
+        if how in line["when"].split("_or_"):
+            exile(state, card_id)
+            return "exiled"
+    zones(state, record["owner"])["discard"].append(card_id)
+    return "discard"
+
+
+# ------------------------------------------------------------------ wounds
+
+def wound_count(state: State, player: str) -> int:
+    z = zones(state, player)
+    return sum(1 for zone in ("hand", "deck", "discard") for c in z[zone] if is_wound(state, c))
+
+
+def receive_wounds(state: State, player: str, count: int) -> int:
+    """Take ``count`` wounds from the top of the wound stack onto the
+    discard pile (EN 287). When the face-up ones are gone the game is ending;
+    face-down wounds and then exiled ones keep counting (EN 237)."""
+    received = 0
+    for _ in range(count):
+        if state["wound_stack"]:
+            wound = state["wound_stack"].pop()
+            if state["face_up"] > 0:
+                state["face_up"] -= 1
+                if state["face_up"] == 0 and not state["ending"]:
+                    state["ending"] = True
+                    event(state, "the last face-up wound is taken: the game ends when this "
+                          + ("chain" if state["turn"].get("phase") == "chain" else "phase") + " is over")
+        else:
+            exiled = [c for c in state["exiled"] if is_wound(state, c)]
+            if not exiled:
+                event(state, f"no wound is left for {player}")
+                break
+            wound = exiled[0]
+            state["exiled"].remove(wound)
+        zones(state, player)["discard"].append(wound)
+        received += 1
+    if received:
+        event(state, f"{player} receives {received} wound{'s' if received != 1 else ''}")
+    return received

@@ -1,0 +1,193 @@
+"""Turns and their phases: combat, chain, claim, cleanup (EN 133-235).
+
+The game ends when the last face-up wound is taken, once the chain or the
+combat in progress has finished (EN 237); no further phase is played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.effects import archive_label, find_archive
+from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.state import (
+    State,
+    abilities,
+    card,
+    draw,
+    event,
+    is_wound,
+    left_of,
+    minions_of,
+    name,
+    zones,
+)
+
+STARTING_INFLUENCE = 2
+HAND_SIZE = 5
+
+
+def fresh_turn(player: str, number: int) -> dict[str, Any]:
+    return {"player": player, "number": number, "phase": "start", "influence": STARTING_INFLUENCE,
+            "action_influence": 1, "wound_used": False, "bonus": {}, "protected": [], "combat": None}
+
+
+def turn_tasks() -> list[dict[str, Any]]:
+    return [
+        flow.task("combat_phase"),
+        flow.task("check_end"),
+        flow.task("chain_phase"),
+        flow.task("check_end"),
+        flow.task("claim_phase"),
+        flow.task("cleanup_phase"),
+        flow.task("end_turn"),
+    ]
+
+
+def begin_turn(state: State, player: str) -> None:
+    state["turn"] = fresh_turn(player, state["turn"]["number"] + 1 if state.get("turn") else 1)
+    event(state, f"turn {state['turn']['number']}: {player}")
+    flow.push_all(state, turn_tasks())
+
+
+@op("check_end")
+def check_end(state: State, task: dict[str, Any], rng: Rng) -> None:
+    if state["ending"]:
+        state["tasks"] = []
+        flow.push(state, "game_over")
+
+
+# -------------------------------------------------------------------- claim
+
+def influence_for(state: State, card_id: str) -> int:
+    """A discarded card gives 1 influence; a discarded action more while an
+    effect says so (DE 76, DE 82)."""
+    if card(state, card_id)["type"] == "action":
+        return max(1, state["turn"]["action_influence"], *[
+            a["amount"] for m in minions_of(state, state["turn"]["player"])
+            for a in abilities(state, m["card"], "action_discard_influence")
+        ])
+    return 1
+
+
+def claim_cost(state: State, archive: dict[str, Any]) -> int:
+    """The top card's cost; a face-down archive made by a card costs 1 (its
+    top card is unseen)."""
+    if archive["hidden"]:
+        return 1
+    return card(state, archive["cards"][-1])["cost"]
+
+
+def claimable(state: State, player: str) -> list[dict[str, Any]]:
+    """The commons and your own private archives, never opposing ones (EN 220)."""
+    return [a for a in state["archives"] if a["cards"] and a["owner"] in (None, player)]
+
+
+@op("claim_phase")
+def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
+    turn = state["turn"]
+    turn["phase"] = "claim"
+    player = turn["player"]
+    options = []
+    for archive in claimable(state, player):
+        cost = claim_cost(state, archive)
+        if cost <= turn["influence"]:
+            label = archive_label(state, archive) if not archive.get("secret") else f"{name(state, archive['cards'][-1])} (your face-down archive)"
+            options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
+    for card_id in zones(state, player)["hand"]:
+        options.append((f"discard:{card_id}", f"discard {name(state, card_id)} for {influence_for(state, card_id)} influence"))
+    ask(state, player, "claim", f"claim phase: {turn['influence']} influence", options + [("done", "end the claim phase")],
+        "turn:claim")
+
+
+@on_answer("turn:claim")
+def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    turn = state["turn"]
+    player = turn["player"]
+    kind, _, which = option_id.partition(":")
+    if kind == "done":
+        if turn["influence"]:
+            event(state, f"{player}'s {turn['influence']} unused influence is lost")
+        return
+    flow.push(state, "claim_phase")
+    if kind == "discard":
+        gained = influence_for(state, which)
+        zones(state, player)["hand"].remove(which)
+        zones(state, player)["discard"].append(which)
+        turn["influence"] += gained
+        event(state, f"{player} discards {name(state, which)} for {gained} influence")
+        return
+    archive = find_archive(state, which)
+    cost = claim_cost(state, archive)
+    top = archive["cards"].pop()
+    archive["secret"] = False
+    turn["influence"] -= cost
+    zones(state, player)["discard"].append(top)
+    event(state, f"{player} claims {name(state, top)} from archive {archive['id']} for {cost}")
+
+
+# ------------------------------------------------------------------ cleanup
+
+@op("cleanup_phase")
+def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """Draw up to 5, then you may use one wound effect (EN 231-232)."""
+    turn = state["turn"]
+    turn["phase"] = "cleanup"
+    player = turn["player"]
+    hand = zones(state, player)["hand"]
+    if len(hand) < HAND_SIZE:
+        draw(state, player, HAND_SIZE - len(hand), rng)
+    options = []
+    if not turn["wound_used"]:
+        options = [(f"wound:{c}", f"use {name(state, c)}: discard wounds, draw 2 cards per wound")
+                   for c in hand if card(state, c).get("kind") == "nightfall"]
+    # always asked, so that whether you hold a wound stays hidden
+    ask(state, player, "wound-effect", "use a wound effect?", options + [("pass", "use no wound effect")],
+        "turn:wound", pass_id="pass")
+    flow.push(state, "cleanup_draws")
+
+
+@on_answer("turn:wound")
+def _wound(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id == "pass":
+        return
+    player = state["turn"]["player"]
+    state["turn"]["wound_used"] = True
+    _wound_discard(state, {"discarded": [], "first": option_id.split(":", 1)[1]}, option_id, rng)
+
+
+@on_answer("turn:wound-more")
+def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    player = state["turn"]["player"]
+    hand = zones(state, player)["hand"]
+    if option_id != "done":
+        wound = option_id.split(":", 1)[1]
+        hand.remove(wound)
+        zones(state, player)["discard"].append(wound)
+        data["discarded"].append(wound)
+        event(state, f"{player} discards {name(state, wound)}")
+        others = [c for c in hand if is_wound(state, c)]
+        ask(state, player, "wound-effect", "discard another wound to draw 2 more cards?",
+            [(f"wound:{c}", f"discard {name(state, c)}") for c in others] + [("done", "draw now")],
+            "turn:wound-more", data)
+        return
+    # the cards drawn now cannot be used for another wound effect (EN 232, EN 234)
+    draw(state, player, 2 * len(data["discarded"]), rng)
+
+
+@op("cleanup_draws")
+def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """"Draw 1 card at the end of your cleanup phase" texts, after the wound
+    effect (DE 73)."""
+    player = state["turn"]["player"]
+    for record in minions_of(state, player):
+        for ability in abilities(state, record["card"], "cleanup_draw"):
+            draw(state, player, ability["amount"], rng)
+
+
+@op("end_turn")
+def end_turn(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """All card effects end (EN 235); the player to the left goes next."""
+    begin_turn(state, left_of(state, state["turn"]["player"]))

@@ -1,0 +1,100 @@
+"""Free actions offered inside some of a player's decisions.
+
+* Sell an Item (3 "Sell items"): "At any time a player may sell Item cards
+  (Armour, Gear or Weapon cards)" for half the cost, rounded down.
+* Use a Contact on yourself whose effect applies at any time (heal, KC,
+  Heat, draw).
+* Give KC to another player (6.1 cooperative: "The players may exchange KC
+  amongst themselves at any time"), once per Streets phase.
+
+These do not end the decision: the same decision is asked again. Where they
+are offered is a ruling (docs/rulings-nightlancer.md): in the Streets phase,
+Loan costs, Skill purchases and the game end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import effects, tokens
+from pbem.games.nightlancer.flow import FREE
+from pbem.games.nightlancer.zones import card, discard
+
+State = dict[str, Any]
+GIFTS = (1, 5)
+
+
+def sale_price(state: State, item: str) -> int:
+    return card(state, item)["cost"] // 2
+
+
+def sell(state: State, player: str, item: str) -> None:
+    p = tokens.seat(state, player)
+    p["items"].remove(item)
+    if item in p["loadout"]:
+        p["loadout"].remove(item)
+    if item in p["spent"]:
+        p["spent"].remove(item)
+    discard(state, item)
+    p["kc"] += sale_price(state, item)
+    tokens.say(state, f"{player} sells {card(state, item)['name']} for {sale_price(state, item)} KC.")
+
+
+def sell_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f"sell:{c}", f"Sell {card(state, c)['name']} for {sale_price(state, c)} KC")
+            for c in tokens.seat(state, player)["items"]]
+
+
+def use_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    if not entry.get("contacts"):
+        return []
+    offers = []
+    for c in tokens.seat(state, player)["hand"]:
+        data = card(state, c)
+        if data["kind"] != "contact":
+            continue
+        for n, effect in enumerate(data["self"], start=1):
+            if effects.self_applies(effect, "anytime"):
+                offers.append((f"use:{c}:{n}", f"Play {data['name']}: {effects.describe(effect)}"))
+    return offers
+
+
+def give_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    p = tokens.seat(state, player)
+    if state["mode"] != "cooperative" or not entry.get("gifts") or p["gifted"]:
+        return []
+    return [(f"give:{other}:{n}", f"Give {n} KC to {other}")
+            for other in state["order"] if other != player for n in GIFTS if p["kc"] >= n]
+
+
+def offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    return sell_offers(state, player, entry) + use_offers(state, player, entry) + give_offers(state, player, entry)
+
+
+def act(state: State, rng: Rng, player: str, option: str) -> bool:
+    """Apply a free action; ``False`` when the option is not one."""
+    parts = option.split(":")
+    if parts[0] == "sell":
+        sell(state, player, parts[1])
+        return True
+    if parts[0] == "use":
+        contact, n = parts[1], int(parts[2])
+        data = card(state, contact)
+        tokens.seat(state, player)["hand"].remove(contact)
+        discard(state, contact)
+        effect = data["self"][n - 1]
+        tokens.say(state, f"{player} plays {data['name']}: {effects.describe(effect)}.")
+        effects.apply_self(state, player, effect, effects.new_mods(), rng)
+        return True
+    if parts[0] == "give":
+        other, n = parts[1], int(parts[2])
+        tokens.seat(state, player)["kc"] -= n
+        tokens.seat(state, other)["kc"] += n
+        tokens.seat(state, player)["gifted"] = True
+        tokens.say(state, f"{player} gives {n} KC to {other}.")
+        return True
+    return False
+
+
+FREE.append((offers, act))

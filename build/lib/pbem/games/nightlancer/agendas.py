@@ -1,0 +1,73 @@
+"""Agenda cards: requirements, costs and rewards (rulebook 3.2 "Fulfil an Agenda").
+
+"An Agenda card may be fulfilled if the conditions on the card are met. To
+fulfil it the costs must be paid in full." KC costs must be affordable;
+Health and Resolve costs are discarded as far as they go (5.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import tokens
+from pbem.games.nightlancer.cards import ITEM_TYPES
+from pbem.games.nightlancer.effects import draw_contacts
+from pbem.games.nightlancer.zones import card, kind
+
+State = dict[str, Any]
+
+
+def measure(state: State, player: str, need: dict[str, Any]) -> int:
+    p = tokens.seat(state, player)
+    what = need["need"]
+    if what == "cards":
+        return sum(1 for c in p["items"] + p["cyber"] if card(state, c)["type"] == need["of"])
+    if what == "items":
+        return sum(1 for c in p["items"] if card(state, c)["type"] in ITEM_TYPES)
+    if what == "contacts":
+        return sum(1 for c in p["hand"] if kind(state, c) == "contact")
+    if what == "skills":
+        return len(p["skills"])
+    if what == "missions":
+        return p["missions_done"]
+    return p[what]  # heat, kc, loans, ideals, prospects
+
+
+def requirements_met(state: State, player: str, agenda: str) -> bool:
+    for need in card(state, agenda)["requires"]:
+        value = measure(state, player, need)
+        if "at_least" in need and value < need["at_least"]:
+            return False
+        if "at_most" in need and value > need["at_most"]:
+            return False
+    return True
+
+
+def can_fulfil(state: State, player: str, agenda: str) -> bool:
+    cost = card(state, agenda)["cost"]
+    return requirements_met(state, player, agenda) and tokens.seat(state, player)["kc"] >= cost.get("kc", 0)
+
+
+def fulfil(state: State, player: str, agenda: str, rng: Rng) -> None:
+    """Pay the cost, place the Agenda face-up beside the Nightlancer, take the reward."""
+    data = card(state, agenda)
+    p = tokens.seat(state, player)
+    p["hand"].remove(agenda)
+    p["fulfilled"].append(agenda)
+    cost, reward = data["cost"], data["reward"]
+    p["kc"] -= cost.get("kc", 0)
+    tokens.say(state, f"{player} fulfils the Agenda {data['name']}.")
+    if cost.get("health") or cost.get("resolve"):
+        tokens.lose(state, player, health=cost.get("health", 0), resolve=cost.get("resolve", 0))
+    if state.get("over"):
+        return
+    p["prospects"] += reward.get("prospects", 0)
+    p["kc"] += reward.get("kc", 0)
+    tokens.cool(state, player, reward.get("cool", 0))
+    if reward.get("heal"):
+        tokens.heal(state, player, reward["heal"], reward["heal"])
+    for _ in range(reward.get("ideals", 0)):
+        tokens.gain_ideal(state, player)
+    if reward.get("draw"):
+        draw_contacts(state, player, reward["draw"], rng)

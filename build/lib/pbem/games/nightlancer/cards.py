@@ -1,0 +1,131 @@
+"""Card data: loading a card file, the catalogue kept in the state, card instances.
+
+Cards are data (``scenarios/nightlancer/cards.toml``, schema
+``schemas/cards-nightlancer.schema.json``) naming effects from the small
+vocabulary in :mod:`.effects`. Copies of a card get instance ids
+``"design#1"``, ``"design#2"`` ... assigned in file order *before* any
+shuffle, so an id says nothing about where a card lies in a deck.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pbem.engine.errors import ScenarioError
+from pbem.resources import schema_path
+
+#: rulebook 5.2 "Challenge types": each challenge uses the named ability
+CHALLENGE_ABILITY = {
+    "covert": "covert",
+    "streetwise": "streetwise",
+    "technical": "technical",
+    "cracking": "technical",
+    "demolitions": "technical",
+    "distraction": "covert",
+    "close": "close",
+    "gunfighter": "gunfighter",
+    "marksman": "marksman",
+}
+NORMAL_CHALLENGES = ("covert", "streetwise", "technical")
+SPECIAL_CHALLENGES = ("cracking", "demolitions", "distraction")
+COMBAT_CHALLENGES = ("close", "gunfighter", "marksman")
+#: rulebook 5.2 "Combat challenges": Health paid before the roll
+COMBAT_COST = {"close": 3, "gunfighter": 2, "marksman": 1}
+
+ITEM_TYPES = ("armour", "weapon", "gear")
+CYBER_TYPES = ("cyberware", "cyberweapon")
+WEAPON_TYPES = ("weapon", "cyberweapon")
+
+#: card-file section -> card kind stored in the catalogue
+SECTIONS = {
+    "nightlancer": "nightlancer",
+    "starting_item": "starting_item",
+    "black_market": "black_market",
+    "contact": "contact",
+    "skill": "skill",
+    "agenda": "agenda",
+    "personal_agenda": "personal_agenda",
+    "event": "event",
+    "mission": "mission",
+}
+#: kinds whose copies get ``#n`` instance ids
+COPIED_KINDS = ("black_market", "contact", "skill", "agenda")
+
+#: component counts of rulebook 1.2
+COMPONENT_COUNTS = {
+    "nightlancer": 8,
+    "starting_item": 8,
+    "personal_agenda": 8,
+    "contact": 60,
+    "black_market": 60,
+    "skill": 36,
+    "agenda": 42,
+}
+
+
+def design(instance: str) -> str:
+    """The design id of a card instance (``"beat-cop#2"`` -> ``"beat-cop"``)."""
+    return instance.split("#", 1)[0]
+
+
+def read_card_file(path: str | Path) -> dict[str, Any]:
+    """Parse and validate a card file; raise :class:`ScenarioError` naming the problem."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ScenarioError(f"cannot read Nightlancer card file {str(path)!r}: {error}") from error
+    validate_cards(data, str(path))
+    return data
+
+
+def validate_cards(data: dict[str, Any], where: str = "card data") -> None:
+    schema = json.loads(schema_path("cards-nightlancer").read_text())
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as error:
+        location = "/".join(str(p) for p in error.absolute_path)
+        raise ScenarioError(f"{where}: {location}: {error.message}") from error
+    ids: set[str] = set()
+    for section in SECTIONS:
+        for entry in data.get(section, []):
+            if entry["id"] in ids:
+                raise ScenarioError(f"{where}: card id {entry['id']!r} is used twice")
+            ids.add(entry["id"])
+    for nightlancer in data["nightlancer"]:
+        if nightlancer["item"] not in {i["id"] for i in data["starting_item"]}:
+            raise ScenarioError(f"{where}: {nightlancer['id']}: no starting item {nightlancer['item']!r}")
+        if nightlancer["agenda"] not in {a["id"] for a in data["personal_agenda"]}:
+            raise ScenarioError(f"{where}: {nightlancer['id']}: no personal agenda {nightlancer['agenda']!r}")
+    events = data["event"]
+    for deck in ("early", "late"):
+        if sum(1 for e in events if e["deck"] == deck) < 5:
+            raise ScenarioError(f"{where}: at least 5 {deck} events are needed (two-player set-up)")
+
+
+def catalogue(data: dict[str, Any]) -> dict[str, Any]:
+    """The card catalogue stored in the state: design id -> card (with its ``kind``)."""
+    cards: dict[str, Any] = {}
+    for section, kind in SECTIONS.items():
+        for entry in data.get(section, []):
+            card = dict(entry)
+            card["kind"] = kind
+            cards[entry["id"]] = card
+    return {"set": data["set"], "die": data["die"]["faces"], "cards": cards}
+
+
+def instances(data: dict[str, Any], section: str) -> list[str]:
+    """Instance ids of one section, in file order (before any shuffle)."""
+    result: list[str] = []
+    for entry in data.get(section, []):
+        if section in COPIED_KINDS:
+            result.extend(f"{entry['id']}#{n}" for n in range(1, entry.get("copies", 1) + 1))
+        else:
+            result.append(entry["id"])
+    return result

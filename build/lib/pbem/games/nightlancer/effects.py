@@ -1,0 +1,242 @@
+"""The effect vocabulary: what card data may name, and what each name does.
+
+A card names effects (``{effect = "bonus", amount = 2, challenges = [...]}``);
+this module gives each name its rule. No card is named here.
+
+* Permanent (Nightlancer special, Skill, Cyberware, Items): ``bonus``,
+  ``enables`` (provides a special challenge's requirement), ``armour``
+  (combat challenges cost that much less Health), ``max_health``,
+  ``max_resolve``, ``income`` (KC in Downtime), ``extra_contacts`` (Draw
+  cards step), ``discount`` (black market cost).
+* Contact, played on yourself: in a challenge ``bonus``, ``enables``,
+  ``armour``, ``steady`` (ignore a Resolve symbol); at any of your
+  decisions ``heal``, ``gain_kc``, ``cool`` (lose Heat), ``draw`` (Contact
+  cards); on starting a First Crew ``deal`` (place the Deal token).
+* Contact, played against an opponent: on a challenge ``penalty``,
+  ``drain`` (discard Health/Resolve), ``heat``; on a black market buy
+  ``cancel_buy``; as they complete a mission ``skim`` (KC reward reduced)
+  and ``payment_heat``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import tokens
+from pbem.games.nightlancer.cards import COMBAT_CHALLENGES, CYBER_TYPES, WEAPON_TYPES
+from pbem.games.nightlancer.zones import card, draw
+
+State = dict[str, Any]
+Effect = dict[str, Any]
+
+CHALLENGE_SELF = ("bonus", "enables", "armour", "steady")
+ANYTIME_SELF = ("heal", "gain_kc", "cool", "draw")
+CHALLENGE_AGAINST = ("penalty", "drain", "heat")
+BUY_AGAINST = ("cancel_buy",)
+PAYMENT_AGAINST = ("skim", "payment_heat")
+
+
+def new_mods() -> dict[str, Any]:
+    """Modifiers contacts put on one attempt, buy or payment."""
+    return {"bonus": 0, "penalty": 0, "enables": [], "armour": 0, "steady": False,
+            "cancel": False, "skim": 0, "heat": 0}
+
+
+# --- cards in use ----------------------------------------------------------
+
+
+def usable_cards(state: State, player: str, ctx: dict[str, Any]) -> list[str]:
+    """Item and Cyber cards the player may use in this challenge.
+
+    On a mission only the Loadout (3.3 "Gear up") and Cyberware/Cyberweapons;
+    in an Event every card but those with Obvious (3.1 "Event step");
+    Stealthy bars Loud, Incognito bars Obvious (3.3 "Mission traits");
+    Spent cards can't be used (5.2).
+    """
+    p = tokens.seat(state, player)
+    items = list(p["items"]) if ctx.get("event") else list(p["loadout"])
+    cards = items + list(p["cyber"])
+    traits = ctx.get("traits", [])
+    result = []
+    for c in cards:
+        data = card(state, c)
+        if c in p["spent"]:
+            continue
+        if "loud" in data["traits"] and "stealthy" in traits:
+            continue
+        if "obvious" in data["traits"] and ("incognito" in traits or ctx.get("event")):
+            continue
+        result.append(c)
+    return result
+
+
+def _bonus(effects: list[Effect], ctype: str) -> int:
+    return sum(e["amount"] for e in effects if e["effect"] == "bonus" and ctype in e["challenges"])
+
+
+def _enables(effects: list[Effect], ctype: str) -> bool:
+    return any(e["effect"] == "enables" and ctype in e["challenges"] for e in effects)
+
+
+def _armour(effects: list[Effect]) -> int:
+    return sum(e["amount"] for e in effects if e["effect"] == "armour")
+
+
+def kit(state: State, player: str, ctype: str, ctx: dict[str, Any]) -> dict[str, Any]:
+    """What the player's cards add to an attempt.
+
+    Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards;
+    at most one Weapon or Cyberweapon and at most one Armour card. The best
+    weapon and armour for the challenge are used (ties: the one without Loud).
+    """
+    combat = ctype in COMBAT_CHALLENGES
+    permanent = tokens.permanent_effects(state, player)
+    result = {"bonus": _bonus(permanent, ctype), "enables": _enables(permanent, ctype),
+              "armour": _armour(permanent) if combat else 0, "used": []}
+    weapons, armours = [], []
+    for c in usable_cards(state, player, ctx):
+        data = card(state, c)
+        effects = data["effects"]
+        loud = "loud" in data["traits"]
+        if data["type"] in WEAPON_TYPES:
+            if _bonus(effects, ctype):
+                weapons.append((_bonus(effects, ctype), not loud, c))
+            continue
+        if data["type"] == "armour":
+            if combat and _armour(effects):
+                armours.append((_armour(effects), not loud, c))
+            continue
+        useful = bool(_bonus(effects, ctype) or _enables(effects, ctype) or (combat and _armour(effects)))
+        if useful:
+            result["bonus"] += _bonus(effects, ctype)
+            result["enables"] = result["enables"] or _enables(effects, ctype)
+            if combat:
+                result["armour"] += _armour(effects)
+            result["used"].append(c)
+    if weapons:
+        best = max(weapons)
+        result["bonus"] += best[0]
+        result["used"].append(best[2])
+    if armours:
+        best = max(armours)
+        result["armour"] += best[0]
+        result["used"].append(best[2])
+    return result
+
+
+# --- contacts ---------------------------------------------------------------
+
+
+def self_applies(effect: Effect, when: str, ctype: str | None = None) -> bool:
+    """Whether a positive contact effect can apply now ("A Contact can be played
+    at any time it can apply", 5.1)."""
+    name = effect["effect"]
+    if when == "challenge":
+        if name in ("bonus", "enables"):
+            return ctype in effect["challenges"]
+        if name == "armour":
+            return ctype in COMBAT_CHALLENGES
+        if name == "steady":
+            return True
+        return name in ANYTIME_SELF
+    if when == "anytime":
+        return name in ANYTIME_SELF
+    if when == "first-crew":
+        return name == "deal"
+    return False
+
+
+def against_applies(effect: Effect, trigger: str, ctype: str | None = None) -> bool:
+    name = effect["effect"]
+    if trigger == "challenge":
+        if name == "penalty":
+            return ctype in effect["challenges"]
+        return name in ("drain", "heat")
+    if trigger == "buy":
+        return name in BUY_AGAINST
+    if trigger == "payment":
+        return name in PAYMENT_AGAINST
+    return False
+
+
+def apply_self(state: State, player: str, effect: Effect, mods: dict[str, Any] | None, rng: Rng) -> None:
+    name = effect["effect"]
+    p = tokens.seat(state, player)
+    if name == "bonus":
+        mods["bonus"] += effect["amount"]
+    elif name == "enables":
+        mods["enables"].extend(effect["challenges"])
+    elif name == "armour":
+        mods["armour"] += effect["amount"]
+    elif name == "steady":
+        mods["steady"] = True
+    elif name == "heal":
+        tokens.heal(state, player, effect["health"], effect["resolve"])
+    elif name == "gain_kc":
+        p["kc"] += effect["amount"]
+    elif name == "cool":
+        tokens.cool(state, player, effect["amount"])
+    elif name == "draw":
+        draw_contacts(state, player, effect["amount"], rng)
+    elif name == "deal":
+        pass  # the take-missions step places the Deal token
+    else:  # pragma: no cover - the schema admits no other name
+        raise ValueError(f"unknown self effect {name!r}")
+
+
+def apply_against(state: State, target: str, effect: Effect, mods: dict[str, Any]) -> None:
+    name = effect["effect"]
+    if name == "penalty":
+        mods["penalty"] += effect["amount"]
+    elif name == "drain":
+        tokens.lose(state, target, health=effect["health"], resolve=effect["resolve"])
+    elif name == "heat":
+        tokens.gain_heat(state, target, effect["amount"])
+    elif name == "cancel_buy":
+        mods["cancel"] = True
+    elif name == "skim":
+        mods["skim"] += effect["amount"]
+    elif name == "payment_heat":
+        mods["heat"] += effect["amount"]
+    else:  # pragma: no cover
+        raise ValueError(f"unknown against effect {name!r}")
+
+
+def describe(effect: Effect) -> str:
+    """A short readable text of one effect."""
+    name = effect["effect"]
+    amount = effect.get("amount")
+    chs = "/".join(c.title() for c in effect.get("challenges", []))
+    texts = {
+        "bonus": f"+{amount} {chs}", "enables": f"provides {chs}", "armour": f"Armour {amount}",
+        "steady": "ignore a Resolve symbol", "gain_kc": f"take {amount} KC", "cool": f"lose {amount} Heat",
+        "draw": f"draw {amount} Contact", "deal": "place your Deal token on a First Crew",
+        "penalty": f"-{amount} {chs}", "heat": f"target gains {amount} Heat",
+        "cancel_buy": "cancel a black market buy (card discarded)", "skim": f"-{amount} KC mission reward",
+        "payment_heat": f"+{amount} Heat on mission payment", "income": f"+{amount} KC in Downtime",
+        "extra_contacts": f"+{amount} Contact draw", "max_health": f"+{amount} max Health",
+        "max_resolve": f"+{amount} max Resolve",
+        "discount": f"-{amount} KC on {'/'.join(effect.get('types', []))}",
+    }
+    if name in ("heal", "drain"):
+        parts = [f"{effect[k]} {k.title()}" for k in ("health", "resolve") if effect.get(k)]
+        return ("recover " if name == "heal" else "target discards ") + " and ".join(parts)
+    return texts.get(name, name)
+
+
+def draw_contacts(state: State, player: str, count: int, rng: Rng) -> None:
+    p = tokens.seat(state, player)
+    for _ in range(count):
+        c = draw(state, "contact", rng)
+        if c is not None:
+            p["hand"].append(c)
+            tokens.tell(state, player, f"You draw {card(state, c)['name']} ({c}).")
+
+
+def cyber_duplicate(state: State, player: str, instance: str) -> bool:
+    """3.2 "Buy a Black Market card": no duplicate of Cyberware/Cyberweapon already owned."""
+    data = card(state, instance)
+    if data["type"] not in CYBER_TYPES:
+        return False
+    return any(card(state, c)["id"] == data["id"] for c in tokens.seat(state, player)["cyber"])

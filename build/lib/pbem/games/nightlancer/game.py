@@ -1,0 +1,80 @@
+"""The Nightlancer game object: the engine protocol over this package's modules."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any, Sequence
+
+import jsonschema
+
+from pbem.engine.errors import ScenarioError
+from pbem.engine.protocol import Decision, Result
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import flow, invariants, scoring, set_up, view
+from pbem.games.nightlancer.cards import read_card_file
+from pbem.resources import scenario_dir, schema_path
+
+State = dict[str, Any]
+SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
+             "cooperative-hardened", "solitaire-hardened")
+
+
+class Nightlancer:
+    """Nightlancer, 1 to 4 players: competitive, cooperative, solitaire, Hardened."""
+
+    name = "nightlancer"
+    min_players = 1
+    max_players = 4
+
+    def scenarios(self) -> Sequence[str]:
+        return SCENARIOS
+
+    def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
+        path = scenario_dir("nightlancer") / f"{name}.toml"
+        if not path.is_file():
+            path = Path(name)
+            if not path.is_file():
+                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(SCENARIOS)}")
+        try:
+            setup = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as error:
+            raise ScenarioError(f"{path}: {error}") from error
+        schema = json.loads(schema_path("scenario-nightlancer").read_text())
+        try:
+            jsonschema.validate(setup, schema)
+        except jsonschema.ValidationError as error:
+            raise ScenarioError(f"{path}: {'/'.join(map(str, error.absolute_path))}: {error.message}") from error
+        card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")
+        return {"scenario": setup, "cards": read_card_file(card_path)}
+
+    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
+        return set_up.new_state(scenario, players, rng)
+
+    def awaiting(self, state: State) -> list[Decision]:
+        return [] if state["over"] else flow.decisions(state)
+
+    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
+        state["events"] = []
+        state["private"] = {}
+        flow.apply(state, player, option_id, rng)
+        return state
+
+    def public(self, state: State) -> Any:
+        return view.public(state)
+
+    def view(self, state: State, player: str) -> Any:
+        return view.view(state, player)
+
+    def result(self, state: State) -> Result | None:
+        return scoring.result(state)
+
+    def render(self, data: Any) -> str:
+        return view.render(data)
+
+    def conceal(self, state: State, player: str, rng: Rng) -> State:
+        return view.conceal(state, player, rng)
+
+    def check_invariants(self, state: State) -> None:
+        invariants.check_invariants(state)

@@ -1,0 +1,394 @@
+"""The round (rulebook 3) and the Prep phase (3.1).
+
+Prep: Draw cards, Downtime (with Loan costs last), Take missions, Event,
+then missions with no Crew are discarded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import tokens
+from pbem.games.nightlancer.challenges import start_challenge
+from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, leave_mission, on_mission, slot_by_card
+from pbem.games.nightlancer.effects import self_applies
+from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
+from pbem.games.nightlancer.set_up import table_size
+from pbem.games.nightlancer.zones import card, discard, draw
+
+State = dict[str, Any]
+MAX_CREW = 4
+#: 3.1 "Take missions step": "If a player is Shaken or has 5 Heat then they must pass"
+HEAT_LIMIT = 5
+
+
+@runner("round")
+def run_round(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    step = frame["step"]
+    if step == "start":
+        state["round"] += 1
+        state["phase"] = "prep"
+        tokens.say(state, f"Round {state['round']} begins.")
+        draw_cards_step(state, rng)
+        downtime_step(state)
+        frame["step"] = "take"
+        push(state, "loans", queue=list(state["order"]), stage="interest", paid=0)
+    elif step == "take":
+        frame["step"] = "event"
+        push(state, "take-missions", idx=0, lastcall=None)
+    elif step == "event":
+        frame["step"] = "prep-end"
+        push(state, "event", queue=None, part=0)
+    elif step == "prep-end":
+        discard_idle_missions(state)
+        state["phase"] = "streets"
+        frame["step"] = "missions"
+        push(state, "streets", idx=0, passes=0)
+    elif step == "missions":
+        state["phase"] = "missions"
+        frame["step"] = "end"
+        push(state, "missions-phase", done=[])
+    elif step == "end":
+        state["phase"] = "end"
+        frame["step"] = "over"
+        push(state, "end")
+    elif step == "over":
+        finish(state)
+
+
+def draw_cards_step(state: State, rng: Rng) -> None:
+    """3.1 "Draw cards step"."""
+    if state["event"]:
+        state["discards"]["event"].append(state["event"])
+    state["event"] = state["decks"]["event"].pop(0)
+    event = card(state, state["event"])
+    counts = event["missions"][str(min(table_size(state), 4))]
+    tokens.say(state, f"Event: {event['name']} ({event['text']}) Prospects cost {event['price']} KC this round.")
+    for profile in ("low", "high"):
+        for _ in range(counts[profile]):
+            mission = draw(state, profile, rng)
+            if mission is not None:
+                state["missions"].append({"card": mission, "crews": [], "deal": None})
+                tokens.say(state, f"Mission available: {card(state, mission)['name']} ({profile}-profile).")
+    market = 4 if state["mode"] == "solitaire" else 2 * len(state["players"]) + 2
+    for _ in range(market):
+        c = draw(state, "black_market", rng)
+        if c is not None:
+            state["market"].append(c)
+    from pbem.games.nightlancer.effects import draw_contacts
+
+    for player in state["order"]:
+        draw_contacts(state, player, 2 + tokens.extra_contacts(state, player), rng)
+        tokens.seat(state, player)["spent"] = []
+
+
+def downtime_step(state: State) -> None:
+    """3.1 "Downtime step" (Loan costs follow in the ``loans`` frame, always last)."""
+    for player in state["order"]:
+        p = tokens.seat(state, player)
+        tokens.heal(state, player, 1, 1)
+        p["kc"] += 1 + tokens.income(state, player)
+        if p["shaken"]:
+            p["shaken"] = False
+            tokens.say(state, f"{player} is no longer Shaken.")
+
+
+def sellable(state: State, player: str) -> bool:
+    return bool(tokens.seat(state, player)["items"])
+
+
+@runner("loans")
+def run_loans(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    """3.1: "for each Loan token a player has they must pay 1 KC in interest or
+    discard 3 Health and 3 Resolve! After paying interest, for each Loan they
+    may pay 10 KC to discard it." """
+    while frame["queue"]:
+        player = frame["queue"][0]
+        p = tokens.seat(state, player)
+        if frame["stage"] == "interest" and frame["paid"] < p["loans"]:
+            if p["kc"] < 1 and not sellable(state, player):
+                interest_apply(state, rng, frame, {"player": player}, "suffer")
+                continue
+            ask(state, player, "interest", free=True,
+                prompt=f"Loan {frame['paid'] + 1} of {p['loans']}: pay 1 KC interest or discard 3 Health and 3 Resolve")
+            return
+        if frame["stage"] == "interest":
+            frame["stage"], frame["paid"] = "repay", 0
+        if frame["stage"] == "repay" and p["loans"] > 0 and (p["kc"] >= 10 or sellable(state, player)):
+            ask(state, player, "repay", free=True, prompt=f"Repay a Loan for 10 KC? ({p['loans']} outstanding)")
+            return
+        frame["queue"].pop(0)
+        frame["stage"], frame["paid"] = "interest", 0
+    finish(state)
+
+
+@decision("interest", "Pay Loan interest")
+def interest_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    options = []
+    if tokens.seat(state, entry["player"])["kc"] >= 1:
+        options.append(("pay", "Pay 1 KC interest"))
+    options.append(("suffer", "Discard 3 Health and 3 Resolve"))
+    return options
+
+
+@interest_options.apply
+def interest_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    player = entry["player"]
+    if option == "pay":
+        tokens.seat(state, player)["kc"] -= 1
+        tokens.say(state, f"{player} pays 1 KC Loan interest.")
+    else:
+        tokens.say(state, f"{player} cannot or will not pay interest: discards 3 Health and 3 Resolve.")
+        tokens.lose(state, player, health=3, resolve=3)
+    frame["paid"] += 1
+
+
+@decision("repay", "Repay a Loan")
+def repay_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    options = []
+    if tokens.seat(state, entry["player"])["kc"] >= 10:
+        options.append(("repay", "Pay 10 KC to discard a Loan"))
+    options.append(("keep", "Keep the Loan"))
+    return options
+
+
+@repay_options.apply
+def repay_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    player = entry["player"]
+    p = tokens.seat(state, player)
+    if option == "repay":
+        p["kc"] -= 10
+        p["loans"] -= 1
+        tokens.say(state, f"{player} repays a Loan.")
+    else:
+        frame["queue"].pop(0)
+        frame["stage"], frame["paid"] = "interest", 0
+
+
+# --- Take missions step -----------------------------------------------------------
+
+
+def must_pass(state: State, player: str) -> bool:
+    p = tokens.seat(state, player)
+    return p["shaken"] or p["heat"] >= HEAT_LIMIT
+
+
+@runner("take-missions")
+def run_take_missions(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    """3.1 "Take missions step": in Turn Order each player starts a First Crew,
+    starts a Second Crew, joins a Crew (with the Boss's consent) or passes.
+    Leaving "at any time during this step" is offered as a last call once
+    every player has had their turn (see docs/rulings-nightlancer.md)."""
+    order = state["order"]
+    if frame["lastcall"] is None:
+        if frame["idx"] >= len(order):
+            frame["lastcall"] = [p for p in order if on_mission(state, p)]
+            return
+        player = order[frame["idx"]]
+        if must_pass(state, player) or not state["missions"]:
+            why = "is Shaken" if tokens.seat(state, player)["shaken"] else (
+                "has 5 Heat" if tokens.seat(state, player)["heat"] >= HEAT_LIMIT else "has no mission to take")
+            tokens.say(state, f"{player} {why} and passes.")
+            frame["idx"] += 1
+            return
+        ask(state, player, "take-mission", prompt="Take missions: start or join a Crew, or pass")
+        return
+    if frame["lastcall"]:
+        player = frame["lastcall"][0]
+        ask(state, player, "stay", prompt="Last call of the Take missions step: stay on your mission or leave it")
+        return
+    finish(state)
+
+
+def deal_contacts(state: State, player: str) -> list[str]:
+    result = []
+    for c in tokens.seat(state, player)["hand"]:
+        data = card(state, c)
+        if data["kind"] == "contact" and any(self_applies(e, "first-crew") for e in data["self"]):
+            result.append(c)
+    return result
+
+
+@decision("take-mission", "Take missions")
+def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    player = entry["player"]
+    competitive = state["mode"] == "competitive"
+    options = []
+    for slot in state["missions"]:
+        m = slot["card"]
+        mname = card(state, m)["name"]
+        first, second = crew_at(slot, FIRST), crew_at(slot, SECOND)
+        if first is None:
+            options.append((f"first:{m}", f"Start a First Crew on {mname}"))
+            if competitive and tokens.seat(state, player)["deal"]:
+                for c in deal_contacts(state, player):
+                    options.append((f"deal:{m}:{c}", f"Start a First Crew on {mname} and play {card(state, c)['name']} to place your Deal token"))
+        elif competitive and second is None and slot["deal"] is None:
+            options.append((f"second:{m}", f"Start a Second Crew on {mname}"))
+        for crew in (first, second):
+            if crew is not None and len(crew["members"]) < MAX_CREW:
+                options.append((f"join:{m}:{crew['pos']}", f"Ask {crew['members'][0]} to join the {crew['pos'].title()} Crew on {mname}"))
+    options.append(("pass", "Pass"))
+    return options
+
+
+@take_options.apply
+def take_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    player = entry["player"]
+    parts = option.split(":")
+    frame["idx"] += 1
+    if parts[0] == "pass":
+        tokens.say(state, f"{player} passes.")
+        return
+    slot = slot_by_card(state, parts[1])
+    mname = card(state, parts[1])["name"]
+    if parts[0] in ("first", "deal"):
+        label = "B" if any(c["label"] == "A" for c in slot["crews"]) else "A"
+        slot["crews"].append({"label": label, "pos": FIRST, "members": [player]})
+        tokens.say(state, f"{player} starts a First Crew on {mname} and is its Boss.")
+        if parts[0] == "deal":
+            contact = parts[2]
+            tokens.seat(state, player)["hand"].remove(contact)
+            discard(state, contact)
+            tokens.seat(state, player)["deal"] = False
+            slot["deal"] = player
+            tokens.say(state, f"{player} plays {card(state, contact)['name']} and places their Deal token: no Second Crew may compete.")
+    elif parts[0] == "second":
+        label = "B" if any(c["label"] == "A" for c in slot["crews"]) else "A"
+        slot["crews"].append({"label": label, "pos": SECOND, "members": [player]})
+        tokens.say(state, f"{player} starts a Second Crew on {mname} and is its Boss.")
+    else:
+        crew = crew_at(slot, parts[2])
+        tokens.say(state, f"{player} asks {crew['members'][0]} to join their Crew on {mname}.")
+        push(state, "consent", joiner=player, card=parts[1], pos=parts[2])
+
+
+@runner("consent")
+def run_consent(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    if frame["step"] == "start":
+        slot = slot_by_card(state, frame["card"])
+        crew = crew_at(slot, frame["pos"])
+        frame["step"] = "done"
+        ask(state, crew["members"][0], "consent",
+            prompt=f"{frame['joiner']} asks to join your Crew on {card(state, frame['card'])['name']}")
+    else:
+        finish(state)
+
+
+@decision("consent", "Let a player join your Crew?")
+def consent_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    return [("accept", f"Accept {frame['joiner']}"), ("refuse", f"Refuse {frame['joiner']}")]
+
+
+@consent_options.apply
+def consent_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    if option == "accept":
+        crew = crew_at(slot_by_card(state, frame["card"]), frame["pos"])
+        crew["members"].append(frame["joiner"])
+        tokens.say(state, f"{entry['player']} accepts {frame['joiner']} into the Crew.")
+    else:
+        tokens.say(state, f"{entry['player']} refuses {frame['joiner']}.")
+
+
+@decision("stay", "Stay on your mission or leave it")
+def stay_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    return [("stay", "Stay on the mission"), ("leave", "Leave the mission")]
+
+
+@stay_options.apply
+def stay_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    player = entry["player"]
+    frame["lastcall"].pop(0)
+    if option == "leave":
+        leave_mission(state, player)
+        tokens.say(state, f"{player} leaves their mission.")
+
+
+# --- Event step -----------------------------------------------------------------
+
+
+def event_applies(state: State, player: str, who: dict[str, Any]) -> bool:
+    p = tokens.seat(state, player)
+    if who.get("all"):
+        return True
+    if "heat_at_least" in who:
+        return p["heat"] >= who["heat_at_least"]
+    if "loans_at_least" in who:
+        return p["loans"] >= who["loans_at_least"]
+    if "ideals_at_most" in who:
+        return p["ideals"] <= who["ideals_at_most"]
+    if "cards_at_least" in who:
+        need = who["cards_at_least"]
+        return sum(1 for c in p["items"] + p["cyber"] if card(state, c)["type"] == need["of"]) >= need["n"]
+    return False
+
+
+def apply_losses(state: State, player: str, losses: dict[str, int]) -> None:
+    p = tokens.seat(state, player)
+    if losses.get("kc"):
+        p["kc"] = max(0, p["kc"] - losses["kc"])
+    tokens.gain_heat(state, player, losses.get("heat", 0))
+    if losses.get("health") or losses.get("resolve"):
+        tokens.lose(state, player, health=losses.get("health", 0), resolve=losses.get("resolve", 0))
+
+
+@runner("event")
+def run_event(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    """3.1 "Event step": players off missions recover to maximum, lose 1 Heat
+    and draw an Agenda; then the Event hits players on missions, in Turn
+    Order, one part after another; a player Shaken stops there."""
+    if frame["queue"] is None:
+        for player in state["order"]:
+            if not on_mission(state, player):
+                p = tokens.seat(state, player)
+                tokens.heal(state, player, 99, 99)
+                tokens.cool(state, player, 1)
+                agenda = draw(state, "agenda", rng)
+                if agenda is not None:
+                    p["hand"].append(agenda)
+                    tokens.tell(state, player, f"You draw the Agenda {card(state, agenda)['name']} ({agenda}).")
+        frame["queue"] = [p for p in state["order"] if on_mission(state, p)]
+        frame["part"] = 0
+        return
+    if "ret" in frame:
+        result = frame.pop("ret")
+        player = frame["queue"][0]
+        part = card(state, state["event"])["parts"][frame["part"]]
+        if not result and not tokens.seat(state, player)["shaken"]:
+            apply_losses(state, player, part["on_fail"])
+        frame["part"] += 1
+        return
+    parts = card(state, state["event"])["parts"]
+    while frame["queue"]:
+        player = frame["queue"][0]
+        if frame["part"] >= len(parts) or tokens.seat(state, player)["shaken"] or not on_mission(state, player):
+            frame["queue"].pop(0)
+            frame["part"] = 0
+            continue
+        part = parts[frame["part"]]
+        if not event_applies(state, player, part["who"]):
+            frame["part"] += 1
+            continue
+        if "challenge" in part:
+            start_challenge(state, part["challenge"], part["difficulty"], {"event": True, "traits": []}, solo=player)
+            return
+        if "lose" in part:
+            tokens.say(state, f"The event hits {player}.")
+            apply_losses(state, player, part["lose"])
+        else:
+            apply_losses(state, player, {"heat": part["heat"]})
+        frame["part"] += 1
+        if state["over"]:
+            return
+    finish(state)
+
+
+def discard_idle_missions(state: State) -> None:
+    """3.1 "End of Prep Phase": discard mission cards with no Crews."""
+    for slot in list(state["missions"]):
+        if not slot["crews"]:
+            state["missions"].remove(slot)
+            discard(state, slot["card"])
+            if slot["deal"]:
+                tokens.seat(state, slot["deal"])["deal"] = True

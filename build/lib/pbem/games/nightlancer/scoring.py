@@ -1,0 +1,148 @@
+"""Game end and final scoring (rulebook 3.4, 4 and 6.1).
+
+Final scoring, in the book's order: sell Items, use Contacts, fulfil
+Agendas (the player's ``final`` decisions), then pay Heat at 2 KC a point,
+Loans at 10 KC, and buy Prospects at 5 KC; +1 Prospect per Ideal, -1 per
+Heat, -5 per Loan. These last payments are made automatically: each one
+raises the final Prospects, so no player would decline them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.protocol import Result
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import agendas, tokens
+from pbem.games.nightlancer.actions import sell
+from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
+from pbem.games.nightlancer.zones import card, discard, kind
+
+State = dict[str, Any]
+HAND_LIMIT = 6
+HEAT_KC, LOAN_KC, PROSPECT_KC, LOAN_PROSPECTS = 2, 10, 5, 5
+#: 6.1: "a combined score of 30 multiplied by the number of players"
+TARGET_PER_PLAYER = 30
+
+
+@runner("end")
+def run_end(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    """3.4 End phase: discard to 6, end game check, turn order by Heat then Prospects."""
+    for player in state["order"]:
+        if len(tokens.seat(state, player)["hand"]) > HAND_LIMIT:
+            ask(state, player, "discard", prompt=f"Discard down to {HAND_LIMIT} cards")
+            return
+    if not state["decks"]["event"]:
+        tokens.say(state, "The Event deck is empty: the game ends.")
+        state["phase"] = "game-end"
+        frame["type"] = "final"
+        frame.update(step="start", queue=list(state["order"]))
+        return
+    before = list(state["order"])
+    # sorted() is stable: "If there are still ties then the order of the tied players does not change."
+    state["order"] = sorted(before, key=lambda p: (tokens.seat(state, p)["heat"], tokens.seat(state, p)["prospects"]))
+    tokens.say(state, f"Turn order: {', '.join(state['order'])}.")
+    finish(state)
+
+
+@decision("discard", "Discard down to 6 cards")
+def discard_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f"discard:{c}", f"Discard {card(state, c)['name']}") for c in tokens.seat(state, entry["player"])["hand"]]
+
+
+@discard_options.apply
+def discard_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    c = option.split(":", 1)[1]
+    tokens.seat(state, entry["player"])["hand"].remove(c)
+    discard(state, c)
+    tokens.say(state, f"{entry['player']} discards {card(state, c)['name']}.")
+
+
+@runner("final")
+def run_final(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    if frame["queue"]:
+        ask(state, frame["queue"][0], "final", free=True, contacts=True,
+            prompt="Game end: sell Items, use Contacts and fulfil Agendas, then score")
+        return
+    score_all(state)
+
+
+@decision("final", "Game end: fulfil Agendas, sell, use Contacts", pass_id="done")
+def final_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    player = entry["player"]
+    options = [(f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}")
+               for c in tokens.seat(state, player)["hand"]
+               if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c)]
+    options.append(("done", "Done: score"))
+    return options
+
+
+@final_options.apply
+def final_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    if option == "done":
+        frame["queue"].pop(0)
+    else:
+        agendas.fulfil(state, entry["player"], option.split(":", 1)[1], rng)
+
+
+def final_score(state: State, player: str) -> dict[str, int]:
+    """Settle one player's account and return their final figures."""
+    p = tokens.seat(state, player)
+    for item in list(p["items"]):
+        sell(state, player, item)
+    heat_paid = min(p["heat"], p["kc"] // HEAT_KC)
+    p["kc"] -= heat_paid * HEAT_KC
+    p["heat"] -= heat_paid
+    loans_paid = min(p["loans"], p["kc"] // LOAN_KC)
+    p["kc"] -= loans_paid * LOAN_KC
+    p["loans"] -= loans_paid
+    bought = p["kc"] // PROSPECT_KC
+    p["kc"] -= bought * PROSPECT_KC
+    p["prospects"] += bought
+    score = p["prospects"] + p["ideals"] - p["heat"] - LOAN_PROSPECTS * p["loans"]
+    return {"score": score, "ideals": p["ideals"], "kc": p["kc"]}
+
+
+def score_all(state: State) -> None:
+    figures = {p: final_score(state, p) for p in state["order"]}
+    scores = {p: f["score"] for p, f in figures.items()}
+    mode = state["mode"]
+    if mode == "competitive":
+        sane = [p for p in state["players"] if figures[p]["ideals"] > 0]
+        candidates = sane or list(state["players"])
+        best = max((figures[p]["score"], figures[p]["ideals"], figures[p]["kc"]) for p in candidates)
+        winners = [p for p in candidates if (figures[p]["score"], figures[p]["ideals"], figures[p]["kc"]) == best]
+        summary = ("Shared victory: " if len(winners) > 1 else "Winner: ") + ", ".join(winners) + \
+            f" with {best[0]} Prospects."
+    else:
+        total = sum(scores.values())
+        target = TARGET_PER_PLAYER * len(state["players"])
+        winners = list(state["players"]) if total >= target else []
+        summary = f"Combined score {total} against a target of {target}: " + ("won." if winners else "lost.")
+    game_over(state, winners, scores, summary, {"final": figures})
+
+
+def game_over(state: State, winners: list[str], scores: dict[str, int], summary: str,
+              details: dict[str, Any]) -> None:
+    state["over"] = True
+    state["phase"] = "over"
+    state["pending"] = []
+    state["outcome"] = {"winners": winners, "scores": scores, "summary": summary, "details": details}
+    tokens.say(state, summary)
+
+
+def techshock_defeat(state: State, player: str) -> None:
+    """6.1: solitaire "If they enter Techshock they lose the game immediately";
+    cooperative "If any player enters Techshock then the players all lose"."""
+    if state["mode"] == "competitive" or state["over"]:
+        return
+    scores = {p: tokens.seat(state, p)["prospects"] for p in state["players"]}
+    game_over(state, [], scores, f"{player} enters Techshock: the game is lost.", {"techshock": player})
+
+
+def result(state: State) -> Result | None:
+    if not state["over"]:
+        return None
+    o = state["outcome"]
+    return Result(winners=tuple(o["winners"]), scores=dict(o["scores"]), summary=o["summary"],
+                  details=dict(o["details"]))

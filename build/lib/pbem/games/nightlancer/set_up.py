@@ -1,0 +1,210 @@
+"""Set-up (rulebook 2.1, 2.2) and the outer game loop.
+
+The event deck is 4 Late event cards under 4 Early ones (5 and 5 with two
+players; solitaire sets up as for two, 6.1). Each player picks a
+Nightlancer; when several pick at once the picks are sealed until all are
+in, and a Nightlancer picked by several goes to one of them at random while
+the others pick again. Random turn order; the last seat takes 1 extra KC.
+Hardened (6.1): every player takes 1 (or 2) Loan tokens without the money.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pbem.engine.errors import ScenarioError
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import tokens
+from pbem.games.nightlancer.cards import catalogue, instances
+from pbem.games.nightlancer.flow import advance, ask, decision, finish, push, runner
+from pbem.games.nightlancer.zones import all_cards, card, draw
+
+State = dict[str, Any]
+MODES = ("competitive", "cooperative", "solitaire")
+
+
+def table_size(state: State) -> int:
+    """Player count used for the card tables: solitaire draws as for two (6.1)."""
+    return max(2, len(state["players"]))
+
+
+def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> State:
+    setup, data = scenario["scenario"], scenario["cards"]
+    players = list(players)
+    if len(set(players)) != len(players) or not 1 <= len(players) <= 4:
+        raise ScenarioError(f"Nightlancer needs 1 to 4 distinct players, not {players!r}")
+    mode = setup["mode"]
+    if len(players) == 1:
+        mode = "solitaire"
+    elif mode == "solitaire":
+        raise ScenarioError(f"the {setup['name']!r} scenario is solitaire play: one player, not {len(players)}")
+    state: State = {
+        "format": "pbem-nightlancer-state-v1",
+        "scenario": setup["name"],
+        "mode": mode,
+        "hardened": setup.get("hardened", 0),
+        "players": players,
+        "order": list(players),
+        "catalogue": catalogue(data),
+        "round": 0,
+        "phase": "setup",
+        "decks": {},
+        "discards": {k: [] for k in ("contact", "black_market", "skill", "agenda", "low", "high",
+                                      "event", "starting_item", "personal_agenda")},
+        "box": [],
+        "market": [],
+        "missions": [],
+        "event": None,
+        "seats": {},
+        "stack": [],
+        "pending": [],
+        "events": [],
+        "private": {},
+        "dice": [],
+        "over": False,
+        "outcome": None,
+    }
+    pin = setup.get("pin", {})
+    for deck, section in (("contact", "contact"), ("black_market", "black_market"), ("skill", "skill"),
+                          ("agenda", "agenda")):
+        state["decks"][deck] = rng.shuffled(instances(data, section), label=f"setup-{deck}")
+    missions = instances(data, "mission")
+    cards = state["catalogue"]["cards"]
+    for profile in ("low", "high"):
+        state["decks"][profile] = rng.shuffled([m for m in missions if cards[m]["profile"] == profile],
+                                               label=f"setup-{profile}")
+    per_deck = 5 if table_size(state) == 2 else 4
+    early = rng.shuffled([e for e in instances(data, "event") if cards[e]["deck"] == "early"], label="setup-early")
+    late = rng.shuffled([e for e in instances(data, "event") if cards[e]["deck"] == "late"], label="setup-late")
+    if "events" in pin:
+        chosen = list(pin["events"])
+        state["decks"]["event"] = chosen
+        state["box"].extend(e for e in early + late if e not in chosen)
+    else:
+        state["decks"]["event"] = early[:per_deck] + late[:per_deck]
+        state["box"].extend(early[per_deck:] + late[per_deck:])
+    state["box"].extend(instances(data, "starting_item"))
+    state["box"].extend(instances(data, "personal_agenda"))
+    state["census"] = sorted(all_cards(state))
+    for deck, top in pin.get("decks", {}).items():
+        for c in top:
+            if c not in state["decks"][deck]:
+                raise ScenarioError(f"pinned card {c!r} is not in the {deck} deck")
+            state["decks"][deck].remove(c)
+        state["decks"][deck][:0] = top
+    state["dice"] = list(pin.get("dice", []))
+    for player in players:
+        state["seats"][player] = blank_seat()
+    if "turn_order" in pin:
+        state["order"] = [players[i] for i in pin["turn_order"]]
+    else:
+        state["order"] = rng.shuffled(players, label="setup-turn-order")
+    for i, hand in enumerate(pin.get("hands", [])):
+        for c in hand:
+            for deck in ("contact", "agenda"):
+                if c in state["decks"][deck]:
+                    state["decks"][deck].remove(c)
+                    break
+            else:
+                raise ScenarioError(f"pinned hand card {c!r} is not in a deck")
+            state["seats"][players[i]]["hand"].append(c)
+    push(state, "game", pin_nightlancers=list(pin.get("nightlancers", [])), pin_kc=list(pin.get("kc", [])),
+         pin_items=[list(x) for x in pin.get("items", [])], picks={})
+    advance(state, rng)
+    return state
+
+
+def blank_seat() -> dict[str, Any]:
+    return {"nightlancer": None, "health": 0, "resolve": 0, "ideals": 0, "kc": 0, "heat": 0, "prospects": 0,
+            "loans": 0, "shaken": False, "deal": True, "items": [], "cyber": [], "skills": [], "fulfilled": [],
+            "hand": [], "spent": [], "loadout": [], "missions_done": 0, "gifted": False}
+
+
+def take_nightlancer(state: State, player: str, nightlancer: str, rng: Rng) -> None:
+    """2.2: Health, Resolve, Ideals, KC, starting item, starting agenda plus two Agenda cards, Deal token."""
+    data = card(state, nightlancer)
+    p = tokens.seat(state, player)
+    p.update(nightlancer=nightlancer, health=data["health"], resolve=data["resolve"], ideals=data["ideals"],
+             kc=data["kc"], deal=True)
+    state["box"].remove(data["item"])
+    p["items"].append(data["item"])
+    state["box"].remove(data["agenda"])
+    p["hand"].append(data["agenda"])
+    for _ in range(2):
+        agenda = draw(state, "agenda", rng)
+        if agenda is not None:
+            p["hand"].append(agenda)
+    tokens.say(state, f"{player} plays {data['name']}.")
+
+
+@runner("game")
+def run_game(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    step = frame["step"]
+    players = state["players"]
+    if step == "start":
+        pinned = frame["pin_nightlancers"]
+        for i, nightlancer in enumerate(pinned):
+            take_nightlancer(state, players[i], nightlancer, rng)
+        frame["step"] = "pick"
+    elif step == "pick":
+        choosers = [p for p in players if tokens.seat(state, p)["nightlancer"] is None]
+        if not choosers:
+            frame["step"] = "ready"
+            return
+        for p in choosers:
+            ask(state, p, "pick", simultaneous=len(choosers) > 1,
+                prompt="Choose your Nightlancer" + (" (picks are sealed until all are in)" if len(choosers) > 1 else ""))
+        frame["step"] = "picked"
+    elif step == "picked":
+        picks = frame["picks"]
+        frame["picks"] = {}
+        wanted: dict[str, list[str]] = {}
+        for player in players:
+            if player in picks:
+                wanted.setdefault(picks[player], []).append(player)
+        for nightlancer, pickers in wanted.items():
+            winner = pickers[0] if len(pickers) == 1 else rng.choice(pickers, label="pick-tie")
+            if len(pickers) > 1:
+                tokens.say(state, f"{', '.join(pickers)} all picked {card(state, nightlancer)['name']}; "
+                           f"it goes to {winner} by lot and the others pick again.")
+            take_nightlancer(state, winner, nightlancer, rng)
+        frame["step"] = "pick"
+    elif step == "ready":
+        for i, kc in enumerate(frame["pin_kc"]):
+            tokens.seat(state, players[i])["kc"] = kc
+        for i, items in enumerate(frame["pin_items"]):
+            for c in items:
+                take_pinned_item(state, players[i], c)
+        last = state["order"][-1]
+        tokens.seat(state, last)["kc"] += 1
+        tokens.say(state, f"Turn order: {', '.join(state['order'])}; {last} takes 1 extra KC.")
+        for player in players:
+            tokens.seat(state, player)["loans"] = state["hardened"]
+        if state["hardened"]:
+            tokens.say(state, f"Hardened Nightlancers: everyone starts with {state['hardened']} Loan(s) and no money for them.")
+        frame["step"] = "round"
+    elif step == "round":
+        push(state, "round")
+    else:  # pragma: no cover
+        raise AssertionError(step)
+
+
+def take_pinned_item(state: State, player: str, instance: str) -> None:
+    if instance not in state["decks"]["black_market"]:
+        raise ScenarioError(f"pinned item {instance!r} is not in the black market deck")
+    state["decks"]["black_market"].remove(instance)
+    zone = "cyber" if card(state, instance)["type"] in ("cyberware", "cyberweapon") else "items"
+    tokens.seat(state, player)[zone].append(instance)
+
+
+@decision("pick", "Choose your Nightlancer")
+def pick_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    taken = {tokens.seat(state, p)["nightlancer"] for p in state["players"]}
+    cards = state["catalogue"]["cards"]
+    return [(f"pick:{c['id']}", f"{c['name']}: {c.get('special_text', '')}".strip())
+            for c in cards.values() if c["kind"] == "nightlancer" and c["id"] not in taken]
+
+
+@pick_options.apply
+def pick_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    frame["picks"][entry["player"]] = option.split(":", 1)[1]

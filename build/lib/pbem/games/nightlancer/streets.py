@@ -1,0 +1,128 @@
+"""The Streets phase (rulebook 3.2).
+
+In Turn Order each player buys a Black Market card, fulfils an Agenda,
+takes a Loan, buys Prospects or passes, until all pass consecutively; then
+the Open Black Market is discarded. Shaken players take no actions (5.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import agendas, tokens
+from pbem.games.nightlancer.cards import CYBER_TYPES
+from pbem.games.nightlancer.challenges import automatic_contact, open_window, others_in_turn_order
+from pbem.games.nightlancer.effects import cyber_duplicate, new_mods
+from pbem.games.nightlancer.flow import ask, decision, finish, runner
+from pbem.games.nightlancer.zones import card, discard, kind
+
+State = dict[str, Any]
+MAX_LOANS = 2
+LOAN_KC = 10
+
+
+def price(state: State, player: str, item: str) -> int:
+    data = card(state, item)
+    return max(0, data["cost"] - tokens.discount(state, player, data["type"]))
+
+
+def prospect_price(state: State) -> int:
+    return card(state, state["event"])["price"]
+
+
+@runner("streets")
+def run_streets(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+    order = state["order"]
+    if frame["step"] == "bought":
+        mods = frame.pop("ret")
+        complete_buy(state, frame.pop("buyer"), frame.pop("item"), mods)
+        frame["step"] = "start"
+        frame["idx"] += 1
+        return
+    if frame["passes"] >= len(order):
+        for c in state["market"]:
+            discard(state, c)
+        if state["market"]:
+            tokens.say(state, "The Open Black Market is discarded.")
+        state["market"] = []
+        for player in order:
+            tokens.seat(state, player)["gifted"] = False
+        finish(state)
+        return
+    player = order[frame["idx"] % len(order)]
+    if tokens.seat(state, player)["shaken"]:
+        frame["passes"] += 1
+        frame["idx"] += 1
+        return
+    ask(state, player, "streets", free=True, contacts=True, gifts=True,
+        prompt="Streets: buy, fulfil an Agenda, take a Loan, buy Prospects or pass")
+
+
+@decision("streets", "Your Streets phase turn", pass_id="pass")
+def streets_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+    player = entry["player"]
+    p = tokens.seat(state, player)
+    options = []
+    for c in state["market"]:
+        if p["kc"] >= price(state, player, c) and not cyber_duplicate(state, player, c):
+            options.append((f"buy:{c}", f"Buy {card(state, c)['name']} for {price(state, player, c)} KC"))
+    for c in p["hand"]:
+        if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c):
+            options.append((f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}"))
+    if p["loans"] < MAX_LOANS:
+        options.append(("loan", f"Take a Loan ({LOAN_KC} KC)"))
+    each = prospect_price(state)
+    for n in range(1, p["kc"] // each + 1):
+        options.append((f"prospects:{n}", f"Buy {n} Prospect{'s' if n > 1 else ''} for {n * each} KC"))
+    options.append(("pass", "Pass"))
+    return options
+
+
+@streets_options.apply
+def streets_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    player = entry["player"]
+    p = tokens.seat(state, player)
+    parts = option.split(":")
+    if parts[0] == "pass":
+        frame["passes"] += 1
+        frame["idx"] += 1
+        tokens.say(state, f"{player} passes.")
+        return
+    frame["passes"] = 0
+    if parts[0] == "buy":
+        item = parts[1]
+        tokens.say(state, f"{player} buys {card(state, item)['name']}.")
+        if state["mode"] == "competitive":
+            frame["step"], frame["buyer"], frame["item"] = "bought", player, item
+            open_window(state, "buy", player, others_in_turn_order(state, player), what=card(state, item)["name"])
+            return
+        mods = new_mods()
+        automatic_contact(state, player, "buy", mods, rng)
+        complete_buy(state, player, item, mods)
+    elif parts[0] == "fulfil":
+        agendas.fulfil(state, player, parts[1], rng)
+    elif parts[0] == "loan":
+        p["loans"] += 1
+        p["kc"] += LOAN_KC
+        tokens.say(state, f"{player} takes a Loan of {LOAN_KC} KC.")
+    elif parts[0] == "prospects":
+        n = int(parts[1])
+        p["kc"] -= n * prospect_price(state)
+        p["prospects"] += n
+        tokens.say(state, f"{player} buys {n} Prospect(s).")
+    frame["idx"] += 1
+
+
+def complete_buy(state: State, player: str, item: str, mods: dict[str, Any]) -> None:
+    """Pay and take the card, unless a contact cancelled the buy: then the
+    black market card is discarded and nothing is paid (6.1, ruling)."""
+    state["market"].remove(item)
+    if mods["cancel"]:
+        discard(state, item)
+        tokens.say(state, f"The sale of {card(state, item)['name']} falls through; the card is discarded.")
+        return
+    p = tokens.seat(state, player)
+    p["kc"] -= price(state, player, item)
+    zone = "cyber" if card(state, item)["type"] in CYBER_TYPES else "items"
+    p[zone].append(item)

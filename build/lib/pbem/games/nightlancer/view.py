@@ -1,0 +1,194 @@
+"""What the table sees and what one player sees (one exit for hidden information).
+
+Public: tokens, tableau cards (Items, Cyber, Skills, fulfilled Agendas,
+Spent cards), counts of hands and decks, discard piles, the Open Black
+Market, the missions and Crews, the current event and the challenge under
+way. Private to a player: their hand, the Skill cards they have drawn and
+not yet bought, their own sealed choices (Nightlancer pick, assist) and
+their private event lines. Secret from all: deck orders, the boxed event
+cards, pinned dice.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer import effects, tokens
+from pbem.games.nightlancer.zones import card, kind
+
+State = dict[str, Any]
+
+
+def _card(state: State, c: str) -> dict[str, Any]:
+    data = card(state, c)
+    out = {"id": c, "name": data["name"]}
+    if data["kind"] in ("black_market", "starting_item"):
+        out.update(type=data["type"], cost=data["cost"], traits=data["traits"],
+                   text="; ".join(effects.describe(e) for e in data["effects"]))
+    elif data["kind"] == "skill":
+        out["text"] = "; ".join(effects.describe(e) for e in data["effects"])
+    elif data["kind"] == "contact":
+        out.update(type=data["type"], self=[effects.describe(e) for e in data["self"]],
+                   against=effects.describe(data["against"]))
+    elif data["kind"] in ("agenda", "personal_agenda"):
+        out.update(requires=data["requires"], cost=data["cost"], reward=data["reward"])
+    return out
+
+
+def _mission(state: State, slot: dict[str, Any]) -> dict[str, Any]:
+    data = card(state, slot["card"])
+    return {"card": slot["card"], "name": data["name"], "profile": data["profile"], "traits": data["traits"],
+            "stages": data["stages"], "rewards": data["rewards"], "deal": slot["deal"],
+            "crews": [{"pos": c["pos"], "members": c["members"]} for c in sorted(slot["crews"], key=lambda c: c["pos"])]}
+
+
+def _challenge(state: State) -> dict[str, Any] | None:
+    for frame in reversed(state["stack"]):
+        if frame["type"] == "attempt":
+            return {"player": frame["player"], "challenge": frame["ctype"], "difficulty": frame["difficulty"],
+                    "contacts": {k: v for k, v in frame["mods"].items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
+    return None
+
+
+def public(state: State) -> dict[str, Any]:
+    players = {}
+    for name in state["players"]:
+        p = tokens.seat(state, name)
+        nl = card(state, p["nightlancer"]) if p["nightlancer"] else None
+        players[name] = {
+            "nightlancer": p["nightlancer"],
+            "nightlancer_name": nl["name"] if nl else None,
+            "abilities": nl["abilities"] if nl else None,
+            "special": nl.get("special_text") if nl else None,
+            "health": p["health"], "max_health": tokens.max_health(state, name) if nl else 0,
+            "resolve": p["resolve"], "max_resolve": tokens.max_resolve(state, name) if nl else 0,
+            "ideals": p["ideals"], "techshock": bool(nl) and p["ideals"] == 0,
+            "kc": p["kc"], "heat": p["heat"], "prospects": p["prospects"], "loans": p["loans"],
+            "shaken": p["shaken"], "deal_token": p["deal"], "missions_completed": p["missions_done"],
+            "items": [_card(state, c) for c in p["items"]], "cyber": [_card(state, c) for c in p["cyber"]],
+            "skills": [_card(state, c) for c in p["skills"]], "fulfilled": [_card(state, c) for c in p["fulfilled"]],
+            "spent": list(p["spent"]), "loadout": list(p["loadout"]),
+            "hand_contacts": sum(1 for c in p["hand"] if kind(state, c) == "contact"),
+            "hand_agendas": sum(1 for c in p["hand"] if kind(state, c) != "contact"),
+        }
+    event = card(state, state["event"]) if state["event"] else None
+    return {
+        "game": "nightlancer",
+        "mode": state["mode"],
+        "hardened": state["hardened"],
+        "card_set": state["catalogue"]["set"]["name"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "turn_order": list(state["order"]),
+        "event": {"id": event["id"], "name": event["name"], "text": event["text"], "prospect_price": event["price"]} if event else None,
+        "decks": {k: len(v) for k, v in state["decks"].items()},
+        "discards": {k: list(v) for k, v in state["discards"].items()},
+        "black_market": [_card(state, c) for c in state["market"]],
+        "missions": [_mission(state, s) for s in state["missions"]],
+        "challenge": _challenge(state),
+        "players": players,
+        "events": list(state["events"]),
+        "result": state["outcome"],
+    }
+
+
+def view(state: State, player: str) -> dict[str, Any]:
+    data = public(state)
+    p = tokens.seat(state, player)
+    secret: dict[str, Any] = {"hand": [_card(state, c) for c in p["hand"]], "private_events": list(state["private"].get(player, []))}
+    for frame in state["stack"]:
+        if frame["type"] == "skills" and frame["player"] == player:
+            secret["skill_draw"] = [_card(state, c) for c in frame["drawn"]]
+        if frame["type"] == "challenge" and player in frame["assist"]:
+            secret["my_assist"] = frame["assist"][player]
+        if frame["type"] == "game" and player in frame.get("picks", {}):
+            secret["my_pick"] = frame["picks"][player]
+    data["you"] = player
+    data["secret"] = secret
+    return data
+
+
+def conceal(state: State, player: str, rng: Rng) -> State:
+    """Redraw everything ``player`` may not know (for the leak test)."""
+    s = copy.deepcopy(state)
+    others = [p for p in s["players"] if p != player]
+    for k in ("contact", "agenda"):
+        pool = list(s["decks"][k])
+        sizes = []
+        for o in others:
+            hand = s["seats"][o]["hand"]
+            mine = [c for c in hand if kind(s, c) == k]
+            sizes.append(len(mine))
+            pool.extend(mine)
+            s["seats"][o]["hand"] = [c for c in hand if kind(s, c) != k]
+        rng.shuffle(pool, label="conceal")
+        for o, n in zip(others, sizes):
+            s["seats"][o]["hand"].extend(pool[:n])
+            pool = pool[n:]
+        s["decks"][k] = pool
+    for k in ("black_market", "low", "high"):
+        rng.shuffle(s["decks"][k], label="conceal")
+    skill_pool = list(s["decks"]["skill"])
+    drawn_frames = [f for f in s["stack"] if f["type"] == "skills" and f["player"] != player]
+    for f in drawn_frames:
+        skill_pool.extend(f["drawn"])
+    rng.shuffle(skill_pool, label="conceal")
+    for f in drawn_frames:
+        n = len(f["drawn"])
+        f["drawn"], skill_pool = skill_pool[:n], skill_pool[n:]
+    s["decks"]["skill"] = skill_pool
+    for deck in ("early", "late"):
+        in_deck = [i for i, e in enumerate(s["decks"]["event"]) if card(s, e)["deck"] == deck]
+        boxed = [e for e in s["box"] if kind(s, e) == "event" and card(s, e)["deck"] == deck]
+        pool = [s["decks"]["event"][i] for i in in_deck] + boxed
+        rng.shuffle(pool, label="conceal")
+        for i in in_deck:
+            s["decks"]["event"][i] = pool.pop(0)
+        s["box"] = [e for e in s["box"] if not (kind(s, e) == "event" and card(s, e)["deck"] == deck)] + pool
+    s["dice"] = [rng.randbelow(6, label="conceal") for _ in s["dice"]]
+    for frame in s["stack"]:
+        if frame["type"] == "challenge":
+            for o in others:
+                if o in frame["assist"]:
+                    frame["assist"][o] = bool(rng.randbelow(2, label="conceal"))
+        if frame["type"] == "game":
+            for o in others:
+                if o in frame.get("picks", {}):
+                    frame["picks"][o] = rng.choice(sorted(c["id"] for c in s["catalogue"]["cards"].values() if c["kind"] == "nightlancer"), label="conceal")
+    for o in others:
+        s["private"].pop(o, None)
+    return s
+
+
+def render(data: dict[str, Any]) -> str:
+    """A view as text for a terminal."""
+    lines = [f"Nightlancer ({data['mode']}{', hardened' if data['hardened'] else ''}) - round {data['round']}, {data['phase']} phase"]
+    if data["event"]:
+        e = data["event"]
+        lines.append(f"Event: {e['name']} - {e['text']} Prospects cost {e['prospect_price']} KC.")
+    lines.append("Turn order: " + ", ".join(data["turn_order"]))
+    for name, p in data["players"].items():
+        flags = [f for f, on in (("Shaken", p["shaken"]), ("Techshock", p["techshock"])) if on]
+        lines.append(f"- {name} ({p['nightlancer_name']}): Health {p['health']}/{p['max_health']}, "
+                     f"Resolve {p['resolve']}/{p['max_resolve']}, Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, "
+                     f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']}C+{p['hand_agendas']}A"
+                     + (f" [{', '.join(flags)}]" if flags else ""))
+        owned = [c["name"] for c in p["items"] + p["cyber"] + p["skills"]]
+        if owned:
+            lines.append("    " + ", ".join(owned))
+    if data["black_market"]:
+        lines.append("Black market: " + "; ".join(f"{c['name']} ({c['cost']} KC)" for c in data["black_market"]))
+    for m in data["missions"]:
+        crews = "; ".join(f"{c['pos']}: {', '.join(c['members'])}" for c in m["crews"]) or "no crew"
+        lines.append(f"Mission {m['name']} ({m['profile']}, {', '.join(m['traits']) or 'no traits'}): {crews}")
+    if "secret" in data:
+        lines.append("Your hand: " + ("; ".join(c["name"] for c in data["secret"]["hand"]) or "empty"))
+        for line in data["secret"]["private_events"]:
+            lines.append("  (private) " + line)
+    for line in data["events"]:
+        lines.append("* " + line)
+    if data["result"]:
+        lines.append("Result: " + data["result"]["summary"])
+    return "\n".join(lines)

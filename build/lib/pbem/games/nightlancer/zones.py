@@ -1,0 +1,84 @@
+"""Decks, discard piles and where every card lies.
+
+Decks are lists with the top card first. Rulebook 5.2 "Discard": "If a
+deck of cards runs out, shuffle the discard pile to make a new deck" (the
+event deck never is: when it is empty the game ends).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.rng import Rng
+from pbem.games.nightlancer.cards import design
+
+State = dict[str, Any]
+
+#: deck name -> discard pile it is rebuilt from
+RESHUFFLED = {
+    "contact": "contact",
+    "black_market": "black_market",
+    "skill": "skill",
+    "agenda": "agenda",
+    "low": "low",
+    "high": "high",
+}
+
+
+def card(state: State, instance: str) -> dict[str, Any]:
+    """The catalogue entry of a card instance."""
+    return state["catalogue"]["cards"][design(instance)]
+
+
+def kind(state: State, instance: str) -> str:
+    return card(state, instance)["kind"]
+
+
+def name(state: State, instance: str) -> str:
+    return card(state, instance)["name"]
+
+
+def draw(state: State, deck: str, rng: Rng) -> str | None:
+    """Draw the top card of ``deck``, rebuilding it from its discard pile if empty."""
+    cards = state["decks"][deck]
+    if not cards and deck in RESHUFFLED:
+        pile = state["discards"][RESHUFFLED[deck]]
+        if pile:
+            cards.extend(rng.shuffled(pile, label=f"reshuffle-{deck}"))
+            pile.clear()
+            state["events"].append(f"The {deck.replace('_', ' ')} discard pile is shuffled into a new deck.")
+    if not cards:
+        return None
+    return cards.pop(0)
+
+
+def discard_pile(state: State, instance: str) -> str:
+    """The discard pile a card goes to (rulebook 5.2: "the discard pile for that card type")."""
+    k = kind(state, instance)
+    if k == "mission":
+        return "low" if card(state, instance)["profile"] == "low" else "high"
+    return k
+
+
+def discard(state: State, instance: str) -> None:
+    state["discards"][discard_pile(state, instance)].append(instance)
+
+
+def all_cards(state: State) -> list[str]:
+    """Every card instance in every zone (for the conservation invariant)."""
+    found: list[str] = []
+    for cards in state["decks"].values():
+        found.extend(cards)
+    for cards in state["discards"].values():
+        found.extend(cards)
+    found.extend(state["box"])
+    found.extend(state["market"])
+    found.extend(slot["card"] for slot in state["missions"])
+    if state["event"]:
+        found.append(state["event"])
+    for p in state["seats"].values():
+        for zone in ("hand", "items", "cyber", "skills", "fulfilled"):
+            found.extend(p[zone])
+    for frame in state["stack"]:
+        found.extend(frame.get("drawn", []))
+    return found

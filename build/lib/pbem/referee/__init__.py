@@ -1,0 +1,40 @@
+"""The referee: read a game directory, check a move, apply it, write the next turn.
+
+The library never prints and never exits; :mod:`pbem.cli` does. Entry points:
+
+* :func:`new_game` — create a game directory and deal turn 0;
+* :func:`submit` — one pipeline step for one move file;
+* :func:`read_view`, :func:`make_move` — the player's side;
+* :func:`status`, :func:`public_log`, :func:`verify` — for anyone;
+* :func:`run_demo` — bots play a game through the files.
+"""
+
+from pbem.referee.demo import DemoReport, default_game, run_demo
+from pbem.referee.errors import REFUSALS, Refusal, RefereeError
+from pbem.referee.pipeline import Step, submit
+from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
+from pbem.referee.public import LogEntry, Status, public_log, status
+from pbem.referee.setup import new_game
+from pbem.referee.verify import VerifyReport, verify
+
+__all__ = [
+    "REFUSALS",
+    "DemoReport",
+    "LogEntry",
+    "PlayerView",
+    "RefereeError",
+    "Refusal",
+    "Status",
+    "Step",
+    "VerifyReport",
+    "default_game",
+    "make_move",
+    "new_game",
+    "public_log",
+    "read_view",
+    "resolve_choice",
+    "run_demo",
+    "status",
+    "submit",
+    "verify",
+]

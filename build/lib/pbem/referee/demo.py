@@ -1,0 +1,110 @@
+"""``pbem demo``: random bots play a whole game through the real files.
+
+Nothing is simulated in memory: the demo writes key files, creates the game
+directory with :func:`~pbem.referee.setup.new_game`, and for every decision
+opens the awaited bot's view with its key, has the bot choose, writes the
+signed move file to ``outbox/`` and submits it with the referee's key, the
+same library calls the commands make. At the end it verifies the directory.
+
+The layout under the demo directory::
+
+    keys/     NAME.key, NAME.pub for the referee and each player (never in the game)
+    game/     the game directory
+    outbox/   every move file the bots wrote
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.bots.random_bot import RandomBot
+from pbem.crypto.keys import PrivateKey, generate, load_private_key, write_keypair
+from pbem.engine.errors import EngineError
+from pbem.engine.registry import GAMES, find_game, game_names
+from pbem.engine.rng import Rng
+from pbem.referee.errors import SetupError
+from pbem.referee.pipeline import submit
+from pbem.referee.player import make_move, read_view
+from pbem.referee.public import status
+from pbem.referee.setup import new_game
+from pbem.referee.storage import atomic_write
+from pbem.referee.verify import VerifyReport, verify
+
+PLAYER_NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+MAX_STEPS = 100_000
+
+
+@dataclass(frozen=True)
+class DemoReport:
+    directory: Path
+    game: str
+    players: list[str]
+    turns: int
+    result: dict[str, Any] | None
+    verified: VerifyReport
+
+
+def default_game() -> str:
+    """The first registered game that imports: Nightfall once it exists, else the next one."""
+    for name in list(GAMES) + [n for n in game_names() if n not in GAMES]:
+        try:
+            find_game(name)
+        except (ImportError, AttributeError, EngineError):
+            continue
+        return name
+    raise SetupError("no game module is installed")
+
+
+def run_demo(
+    directory: str | Path,
+    game_name: str | None = None,
+    players: int | None = None,
+    seed: bytes | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> DemoReport:
+    """Play a whole game with random bots in ``directory``; return what happened."""
+    root = Path(directory)
+    game_dir, keys_dir, outbox = root / "game", root / "keys", root / "outbox"
+    name = game_name or default_game()
+    try:
+        game = find_game(name)
+    except (ImportError, AttributeError, EngineError) as error:
+        raise SetupError(f"cannot load game {name!r}: {error}") from error
+    count = players if players is not None else game.min_players
+    if not game.min_players <= count <= min(game.max_players, len(PLAYER_NAMES)):
+        raise SetupError(f"{name} seats {game.min_players}-{game.max_players} players, not {count}")
+    seats = list(PLAYER_NAMES[:count])
+
+    keys_dir.mkdir(parents=True, exist_ok=True)
+    keys: dict[str, PrivateKey] = {}
+    for who in ["referee", *seats]:
+        key_path, _ = write_keypair(generate(who), keys_dir)
+        keys[who] = load_private_key(key_path, name=who)
+    new_game(game_dir, name, [(p, keys[p].public) for p in seats], keys["referee"], seed=seed)
+
+    bot_seed = seed.hex() if seed is not None else os.urandom(16).hex()
+    bots = {p: RandomBot(Rng.from_seed(f"demo-{bot_seed}-{p}")) for p in seats}
+    for _ in range(MAX_STEPS):
+        now = status(game_dir)
+        if now.over:
+            break
+        player = now.awaiting[0]["player"]
+        view = read_view(game_dir, player, keys[player])
+        assert view.decision is not None, "the status says the player is awaited"
+        choice = bots[player].choose(view.view, view.decision)
+        stream = Rng.from_seed(f"demo-seal-{bot_seed}-{view.number}-{player}")
+        data = make_move(view, keys[player], [choice], rng=lambda n: stream.token(n, "seal"))
+        path = outbox / f"{view.number:06d}-{player}.json"
+        atomic_write(path, data)
+        submit(game_dir, path.read_bytes(), keys["referee"])
+        if progress is not None:
+            progress(f"turn {view.number + 1}: {player} chose")
+    else:
+        raise SetupError(f"the demo game did not end within {MAX_STEPS} steps")
+    final = status(game_dir)
+    return DemoReport(
+        directory=root, game=name, players=seats, turns=final.turn, result=final.result, verified=verify(game_dir)
+    )

@@ -1,0 +1,167 @@
+"""The referee's errors: one class per kind of refusal, each with its exit code.
+
+A :class:`Refusal` is a move the referee will not apply. It carries a
+``reason`` code (written in the signed rejection notice) and the ``exit_code``
+the command line returns. Codes are part of the documented interface
+(``docs/referee.md``); never renumber one.
+
+Errors that are not refusals of a move (a damaged game directory, a key that
+does not fit, a failed verification) have their own classes and codes.
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    """Base of every error the referee library raises."""
+
+    exit_code = 1
+    reason = "error"
+
+
+# --- refusals of a move (pipeline order) -----------------------------------
+
+
+class Refusal(RefereeError):
+    """A move the referee refuses; nothing in the game changes.
+
+    ``index`` is the position of the failing choice in the move's list, when
+    one choice is to blame.
+    """
+
+    def __init__(self, message: str, *, player: str | None = None, move_hash: str | None = None,
+                 index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.player = player
+        self.move_hash = move_hash
+        self.index = index
+        #: path of the signed rejection notice, once written
+        self.rejection: str | None = None
+
+
+class UnreadableMove(Refusal):
+    """Not a JSON document we can read: oversized, too deep, bad UTF-8, duplicate keys."""
+
+    exit_code = 10
+    reason = "unreadable"
+
+
+class SchemaInvalidMove(Refusal):
+    """JSON, but not a ``pbem-move/1`` document (or an unknown format version)."""
+
+    exit_code = 11
+    reason = "schema-invalid"
+
+
+class OtherGameMove(Refusal):
+    """The move names another game id."""
+
+    exit_code = 12
+    reason = "other-game"
+
+
+class UnknownPlayerMove(Refusal):
+    """The move's player is not seated in this game."""
+
+    exit_code = 13
+    reason = "unknown-player"
+
+
+class BadSignatureMove(Refusal):
+    """The signature is not the named player's."""
+
+    exit_code = 14
+    reason = "bad-signature"
+
+
+class GameOverMove(Refusal):
+    """The game has ended; no move is applied any more."""
+
+    exit_code = 15
+    reason = "game-over"
+
+
+class StaleMove(Refusal):
+    """The move answers a turn that is no longer the one its player must answer."""
+
+    exit_code = 16
+    reason = "stale"
+
+
+class NotYourDecisionMove(Refusal):
+    """No decision of this player is awaited."""
+
+    exit_code = 17
+    reason = "not-your-decision"
+
+
+class IllegalMove(Refusal):
+    """A choice is not among the options of the awaited decision."""
+
+    exit_code = 18
+    reason = "illegal"
+
+
+class AlreadyApplied(Refusal):
+    """This very move (same hash) was applied before; nothing to do."""
+
+    exit_code = 19
+    reason = "already-applied"
+
+
+# --- not refusals -----------------------------------------------------------
+
+
+class LockBusy(RefereeError):
+    """Another referee holds the game directory's lock and did not let go in time."""
+
+    exit_code = 20
+    reason = "lock-busy"
+
+
+class GameDirError(RefereeError):
+    """The game directory is missing, damaged or of an unknown format version."""
+
+    exit_code = 3
+    reason = "bad-game-directory"
+
+
+class KeyMismatch(RefereeError):
+    """A key was given that is not the one this game names (referee or player)."""
+
+    exit_code = 4
+    reason = "wrong-key"
+
+
+class VerificationFailed(RefereeError):
+    """``verify`` found a bad file; ``path`` names the first one."""
+
+    exit_code = 5
+    reason = "verification-failed"
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class SetupError(RefereeError):
+    """``new`` cannot create the game (directory exists, wrong seat count, bad option)."""
+
+    exit_code = 6
+    reason = "setup"
+
+
+#: every refusal class, in pipeline order (the documented exit-code table)
+REFUSALS: tuple[type[Refusal], ...] = (
+    UnreadableMove,
+    SchemaInvalidMove,
+    OtherGameMove,
+    UnknownPlayerMove,
+    BadSignatureMove,
+    GameOverMove,
+    StaleMove,
+    NotYourDecisionMove,
+    IllegalMove,
+    AlreadyApplied,
+)

@@ -1,0 +1,94 @@
+"""The file formats of a game directory: their version strings and schemas.
+
+Every document carries ``format`` (``pbem-turn/1`` and so on). A reader
+checks the version first, so that a file from a newer pbem is refused with a
+message that says so rather than a list of schema complaints.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from pbem.resources import data_dir, schema_path
+
+GAME = "pbem-game/1"
+TURN = "pbem-turn/1"
+MOVE = "pbem-move/1"
+CHOICES = "pbem-choices/1"
+VIEW = "pbem-view/1"
+PLAYER_VIEW = "pbem-player-view/1"
+REFEREE = "pbem-referee/1"
+REJECTION = "pbem-rejection/1"
+CLI_STATUS = "pbem-cli-status/1"
+CLI_VIEW = "pbem-cli-view/1"
+CLI_SUBMIT = "pbem-cli-submit/1"
+CLI_VERIFY = "pbem-cli-verify/1"
+
+#: format string -> schema name under ``schemas/``
+SCHEMAS: dict[str, str] = {
+    GAME: "game",
+    TURN: "turn",
+    MOVE: "move",
+    CHOICES: "choices",
+    VIEW: "view",
+    PLAYER_VIEW: "player-view",
+    REFEREE: "referee-section",
+    REJECTION: "rejection",
+    CLI_STATUS: "cli-status",
+    CLI_VIEW: "cli-view",
+    CLI_SUBMIT: "cli-submit",
+    CLI_VERIFY: "cli-verify",
+}
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """Every shipped schema under its ``$id``, so that ``$ref`` between them resolves offline."""
+    resources = []
+    for path in sorted(data_dir("schemas").glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        if "$id" in schema:
+            resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    with open(schema_path(name), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, registry=_registry(), format_checker=cls.FORMAT_CHECKER)
+
+
+def format_problem(doc: Any, expected: str) -> str | None:
+    """Why ``doc`` is not a document of format ``expected``, or ``None``.
+
+    The version is checked before the schema, so that an unknown version
+    gives one clear sentence.
+    """
+    if not isinstance(doc, dict):
+        return f"expected a JSON object of format {expected!r}, found {type(doc).__name__}"
+    found = doc.get("format")
+    if found != expected:
+        family = expected.rsplit("/", 1)[0]
+        if isinstance(found, str) and found.startswith(family + "/"):
+            return f"unknown format version {found!r}: this pbem reads {expected!r}"
+        return f"not a {expected!r} document (format is {found!r})"
+    errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
+        return f"{expected} schema: at {where}: {message}"
+    return None
+
+
+def is_valid(doc: Any, expected: str) -> bool:
+    return format_problem(doc, expected) is None

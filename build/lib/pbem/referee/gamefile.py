@@ -1,0 +1,111 @@
+"""``game.toml``: the set-up of a game, fixed when the game is created.
+
+It names the game and scenario, the options and card file used, the players
+in seat order with their public keys, the referee's public key, the public
+recipient of the game identity, and the commitment to the secret seed. Its
+hash (of the parsed document, RFC 8785) is written into every turn file, so
+the referee's signatures cover it too.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from pbem.crypto.canonical import document_hash
+from pbem.crypto.keys import PublicKey
+from pbem.referee import formats
+from pbem.referee.errors import GameDirError
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """The parsed ``game.toml``."""
+
+    game_id: str
+    game: str
+    scenario: str
+    players: tuple[tuple[str, PublicKey], ...]
+    referee: PublicKey
+    game_recipient: str
+    commitment: str
+    options: dict[str, Any] = field(default_factory=dict)
+    cards: dict[str, str] | None = None
+    test_seed: bytes | None = None
+
+    @property
+    def player_names(self) -> list[str]:
+        return [name for name, _ in self.players]
+
+    def player_key(self, name: str) -> PublicKey | None:
+        for seat, key in self.players:
+            if seat == name:
+                return key
+        return None
+
+    def to_doc(self) -> dict[str, Any]:
+        """The document as TOML parses it (what the schema describes and the hash covers)."""
+        rng: dict[str, Any] = {"commitment": self.commitment, "entropy": "referee-only"}
+        if self.test_seed is not None:
+            rng["test_seed"] = True
+            rng["seed"] = self.test_seed.hex()
+        doc: dict[str, Any] = {
+            "format": formats.GAME,
+            "game_id": self.game_id,
+            "game": self.game,
+            "scenario": self.scenario,
+            "options": dict(self.options),
+            "players": [{"name": name, "key": key.to_json()} for name, key in self.players],
+            "referee": {"key": self.referee.to_json()},
+            "game_recipient": self.game_recipient,
+            "rng": rng,
+        }
+        if self.cards is not None:
+            doc["cards"] = dict(self.cards)
+        return doc
+
+    def to_toml(self) -> bytes:
+        return tomli_w.dumps(self.to_doc()).encode("utf-8")
+
+    def hash(self) -> str:
+        return document_hash(self.to_doc())
+
+    @classmethod
+    def from_doc(cls, doc: Any, where: str = "game.toml") -> "GameFile":
+        problem = formats.format_problem(doc, formats.GAME)
+        if problem:
+            raise GameDirError(f"{where}: {problem}")
+        try:
+            players = tuple((p["name"], PublicKey.from_json(p["key"])) for p in doc["players"])
+            referee = PublicKey.from_json(doc["referee"]["key"])
+        except Exception as error:  # a key table that the key format refuses
+            raise GameDirError(f"{where}: bad public key: {error}") from error
+        seed = doc["rng"].get("seed")
+        return cls(
+            game_id=doc["game_id"],
+            game=doc["game"],
+            scenario=doc["scenario"],
+            players=players,
+            referee=referee,
+            game_recipient=doc["game_recipient"],
+            commitment=doc["rng"]["commitment"],
+            options=dict(doc["options"]),
+            cards=dict(doc["cards"]) if "cards" in doc else None,
+            test_seed=bytes.fromhex(seed) if seed is not None else None,
+        )
+
+    @classmethod
+    def read(cls, path: Path) -> "GameFile":
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise GameDirError(f"{path}: no game.toml here; is this a pbem game directory?") from None
+        try:
+            doc = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise GameDirError(f"{path}: not valid TOML: {error}") from error
+        return cls.from_doc(doc, str(path))

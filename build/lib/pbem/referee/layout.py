@@ -1,0 +1,89 @@
+"""Where each file of a game directory lives.
+
+::
+
+    game.toml                      set-up, seats, keys, RNG commitment
+    turns/NNNNNN.json              one signed turn file per step (000000 is the deal)
+    moves/NNNNNN-PLAYER.json       the move that produced turn NNNNNN, verbatim
+    views/PLAYER/latest.json       the player's latest view, sealed to them (signed wrapper)
+    views/PLAYER/latest.age        the same sealed view as a plain age file
+    rejected/NNNNNN-PLAYER-H.json  signed rejection notices
+    .lock                          the per-directory lock
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+TURN_DIGITS = 6
+_TURN_FILE = re.compile(r"^(\d{6})\.json$")
+_MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
+
+
+@dataclass(frozen=True)
+class GameDir:
+    """The paths of one game directory (nothing here touches the disk but listing)."""
+
+    root: Path
+
+    @classmethod
+    def at(cls, path: str | Path) -> "GameDir":
+        return cls(Path(path))
+
+    @property
+    def game_toml(self) -> Path:
+        return self.root / "game.toml"
+
+    @property
+    def turns(self) -> Path:
+        return self.root / "turns"
+
+    @property
+    def moves(self) -> Path:
+        return self.root / "moves"
+
+    @property
+    def views(self) -> Path:
+        return self.root / "views"
+
+    @property
+    def rejected(self) -> Path:
+        return self.root / "rejected"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / ".lock"
+
+    def turn(self, number: int) -> Path:
+        return self.turns / f"{number:0{TURN_DIGITS}d}.json"
+
+    def move(self, number: int, player: str) -> Path:
+        return self.moves / f"{number:0{TURN_DIGITS}d}-{player}.json"
+
+    def view_json(self, player: str) -> Path:
+        return self.views / player / "latest.json"
+
+    def view_age(self, player: str) -> Path:
+        return self.views / player / "latest.age"
+
+    def rejection(self, number: int, who: str, digest: str) -> Path:
+        return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}-{digest[:12]}.json"
+
+    def turn_numbers(self) -> list[int]:
+        """The numbers of the turn files present, in order."""
+        if not self.turns.is_dir():
+            return []
+        return sorted(int(m.group(1)) for p in self.turns.iterdir() if (m := _TURN_FILE.match(p.name)))
+
+    def move_files(self) -> list[tuple[int, str, Path]]:
+        """``(turn, player, path)`` of every move file present, in turn order."""
+        if not self.moves.is_dir():
+            return []
+        found = []
+        for path in self.moves.iterdir():
+            m = _MOVE_FILE.match(path.name)
+            if m:
+                found.append((int(m.group(1)), m.group(2), path))
+        return sorted(found)

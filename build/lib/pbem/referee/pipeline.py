@@ -1,0 +1,393 @@
+"""One referee step: check a move file, apply it, write the next turn.
+
+The checks run in this order, and the first that fails refuses the move
+(see :mod:`pbem.referee.errors` for the exit codes):
+
+1. **parse** — strict JSON, at most 1 MiB, nesting at most 64 deep;
+2. **schema** — a ``pbem-move/1`` document (an unknown version says so);
+   a move whose hash matches a file in ``moves/`` was **already applied**;
+3. **game id** — the move names this game;
+4. **known player** — the move's player is seated here;
+5. **signature** — by that player's key (then the sealed choices are opened
+   with the game identity; a payload that does not open or fit its schema
+   is unreadable or schema-invalid like a bad file);
+6. **game over** — a finished game takes no move;
+7. **stale base** — the move answers turn T with T's hash, and T is not older
+   than the turn at which the player's current decision opened;
+8. **awaited player** — a decision of this player is open;
+9. **legal choices** — each choice is an option of the decision then open,
+   applied in order while the player stays awaited; one bad choice refuses
+   the whole move;
+10. **apply** — the standing orders are updated and carried out, and the
+    next turn, the views and the move are written atomically and signed.
+
+A refusal changes nothing but ``rejected/``, where a signed notice says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.crypto.canonical import document_hash, parse_json_strict
+from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.keys import PrivateKey
+from pbem.crypto.signing import sign_document, verify_document
+from pbem.engine.errors import EngineError
+from pbem.engine.protocol import Game
+from pbem.engine.registry import find_game
+from pbem.engine.rng import Rng
+from pbem.referee import formats, keying, sealing
+from pbem.referee.errors import (
+    AlreadyApplied,
+    BadSignatureMove,
+    GameDirError,
+    GameOverMove,
+    IllegalMove,
+    KeyMismatch,
+    NotYourDecisionMove,
+    OtherGameMove,
+    Refusal,
+    SchemaInvalidMove,
+    StaleMove,
+    UnknownPlayerMove,
+    UnreadableMove,
+)
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.lock import DEFAULT_WAIT, locked
+from pbem.referee.records import Record, current_turn, read_record, read_turn
+from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
+from pbem.referee.turns import Position, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
+
+#: a move file larger than this is refused unread
+MOVE_MAX_BYTES = 1 << 20
+#: and so is one nested deeper than this
+MOVE_MAX_DEPTH = 64
+#: standing orders answer at most this many decisions in one step (a guard
+#: against a game that would offer the same pass for ever)
+AUTO_CHOICE_LIMIT = 10_000
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one applied move did."""
+
+    turn: int
+    player: str
+    move_hash: str
+    choices: int
+    auto_choices: list[dict[str, str]]
+    awaiting: list[str]
+    result: dict[str, Any] | None
+    repaired: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Context:
+    gamedir: GameDir
+    gamefile: GameFile
+    game: Game
+    current: Record
+    position: Position
+    referee_key: PrivateKey
+
+
+def open_game(directory: str | Path, referee_key: PrivateKey) -> _Context:
+    gamedir = GameDir.at(directory)
+    gamefile = GameFile.read(gamedir.game_toml)
+    if referee_key.public.fingerprint != gamefile.referee.fingerprint:
+        raise KeyMismatch(
+            f"this is not the referee key of game {gamefile.game_id} "
+            f"(game.toml names {gamefile.referee.fingerprint}, the key is {referee_key.public.fingerprint})"
+        )
+    try:
+        game = find_game(gamefile.game)
+    except EngineError as error:
+        raise GameDirError(f"{gamedir.game_toml}: {error}") from error
+    current = current_turn(gamedir, gamefile)
+    position = open_position(current, referee_key, gamefile)
+    return _Context(gamedir, gamefile, game, current, position, referee_key)
+
+
+def recover(ctx: _Context) -> list[str]:
+    """Undo what a crashed step left behind; return the paths repaired.
+
+    Temporary files go; a move file with no turn (the crash came before the
+    turn's rename, the commit point) goes; views that are not those of the
+    current turn are rewritten from it.
+    """
+    gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
+    repaired = [str(p) for d in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected)
+                for p in remove_temp_files(d)]
+    for turn, _player, path in gamedir.move_files():
+        if turn > number:
+            path.unlink()
+            repaired.append(str(path))
+    stale_views = {}
+    for player in ctx.gamefile.player_names:
+        sealed = ctx.current.doc["sealed"][player]
+        try:
+            wrapper = read_record(gamedir.view_json(player), formats.VIEW).doc
+            age_text = gamedir.view_age(player).read_bytes()
+            fresh = wrapper["turn_hash"] == ctx.current.hash and wrapper["sealed"] == sealed
+            fresh = fresh and age_text == sealed.encode("ascii")
+        except (GameDirError, OSError):
+            fresh = False
+        if not fresh:
+            stale_views[player] = view_wrapper(ctx.gamefile, number, ctx.current.hash, player, sealed, ctx.referee_key)
+            repaired.append(str(gamedir.view_json(player)))
+    if stale_views:
+        write_views(gamedir, stale_views)
+    return repaired
+
+
+def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT) -> Step:
+    """Run the pipeline on one move file's bytes.
+
+    Returns the :class:`Step` applied, or raises a :class:`Refusal` (after
+    writing its signed notice to ``rejected/``; not for
+    :class:`AlreadyApplied`, which changes nothing at all).
+    """
+    gamedir = GameDir.at(directory)
+    with locked(gamedir.lock, wait):
+        ctx = open_game(directory, referee_key)
+        repaired = recover(ctx)
+        try:
+            step = _run(ctx, data)
+        except AlreadyApplied:
+            raise
+        except Refusal as refusal:
+            refusal.rejection = str(write_rejection(ctx, data, refusal))
+            raise
+        return dataclasses.replace(step, repaired=repaired)
+
+
+def _run(ctx: _Context, data: bytes) -> Step:
+    gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
+    number = ctx.current.doc["turn"]
+
+    # 1. parse
+    try:
+        doc = parse_json_strict(data, max_bytes=MOVE_MAX_BYTES, max_depth=MOVE_MAX_DEPTH)
+    except CryptoError as error:
+        raise UnreadableMove(f"unreadable move file: {error}") from error
+    # 2. schema
+    problem = formats.format_problem(doc, formats.MOVE)
+    if problem:
+        raise SchemaInvalidMove(f"not a valid move file: {problem}")
+    move_hash = document_hash(doc)
+    player = doc["player"]
+    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], move_hash)
+    if applied_at is not None:
+        raise AlreadyApplied(
+            f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
+        )
+    # 3. game id
+    if doc["game_id"] != gamefile.game_id:
+        raise OtherGameMove(
+            f"the move is for game {doc['game_id']}, this is game {gamefile.game_id}",
+            player=player, move_hash=move_hash,
+        )
+    # 4. known player
+    public_key = gamefile.player_key(player)
+    if public_key is None:
+        raise UnknownPlayerMove(
+            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
+            player=player, move_hash=move_hash,
+        )
+    # 5. signature, then the sealed payload
+    try:
+        verify_document(doc, public_key)
+    except SignatureError as error:
+        raise BadSignatureMove(f"the signature is not {player}'s: {error}", player=player, move_hash=move_hash) from error
+    try:
+        payload = sealing.open_with_seed(doc["sealed_choices"], position.seed)
+    except CryptoError as error:
+        raise UnreadableMove(
+            f"the sealed choices do not open with this game's identity: {error}", player=player, move_hash=move_hash
+        ) from error
+    problem = formats.format_problem(payload, formats.CHOICES)
+    if problem:
+        raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
+    # 6. game over
+    before = game.awaiting(position.state)
+    if not before:
+        raise GameOverMove(f"game {gamefile.game_id} is over; no move is taken", player=player, move_hash=move_hash)
+    # 7. stale base
+    since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
+    _check_fresh(ctx, doc, since_before.get(player, number), move_hash)
+    # 8. awaited player
+    choices: list[str] = payload["choices"]
+    if choices and player not in {d.player for d in before}:
+        awaited = ", ".join(sorted({d.player for d in before}))
+        raise NotYourDecisionMove(
+            f"no decision of {player} is awaited at turn {number} (awaited: {awaited})",
+            player=player, move_hash=move_hash,
+        )
+    # 9. legal choices, applied to a copy; 10. standing orders
+    new_turn = number + 1
+    rng = keying.engine_rng(position.seed, position.entropy, new_turn)
+    state = copy.deepcopy(position.state)
+    step: list[dict[str, str]] = []
+    state = _apply_choices(game, state, player, choices, rng, step, move_hash)
+    orders = _merge_orders(position.standing_orders, player, payload.get("standing_orders"))
+    state = _carry_out_orders(game, state, orders, rng, step)
+
+    after = game.awaiting(state)
+    since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
+    new_position = Position(
+        turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
+        standing_orders=orders, step=step,
+    )
+    files = build_turn(game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key)
+    write_turn(ctx.gamedir, files, move=(player, data))
+    return Step(
+        turn=new_turn,
+        player=player,
+        move_hash=move_hash,
+        choices=len(choices),
+        auto_choices=[s for s in step if s["by"] == "standing-order"],
+        awaiting=[d.player for d in after],
+        result=files.turn["result"],
+    )
+
+
+def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int | None:
+    """The turn a move with this hash produced, if it is in ``moves/``."""
+    for turn, mover, path in gamedir.move_files():
+        if mover != player or turn <= base:
+            continue
+        try:
+            if document_hash(parse_json_strict(path.read_bytes(), max_bytes=MOVE_MAX_BYTES)) == move_hash:
+                return turn
+        except CryptoError:
+            continue
+    return None
+
+
+def _check_fresh(ctx: _Context, doc: dict[str, Any], since: int, move_hash: str) -> None:
+    number, player, base_turn = ctx.current.doc["turn"], doc["player"], doc["turn"]
+    if not since <= base_turn <= number:
+        raise StaleMove(
+            f"the move answers turn {base_turn}, but {player}'s current decision opened at turn {since} "
+            f"(the game is at turn {number}); view the game again and send a new move",
+            player=player, move_hash=move_hash,
+        )
+    if base_turn == number:
+        base_hash = ctx.current.hash
+    else:
+        try:
+            base_hash = read_turn(ctx.gamedir, ctx.gamefile, base_turn).hash
+        except GameDirError:
+            base_hash = None
+    if doc["base"] != base_hash:
+        raise StaleMove(
+            f"the move's base hash is not that of turn {base_turn} in this game's chain; "
+            "view the game again and send a new move",
+            player=player, move_hash=move_hash,
+        )
+
+
+def _apply_choices(
+    game: Game, state: dict[str, Any], player: str, choices: list[str], rng: Rng,
+    step: list[dict[str, str]], move_hash: str,
+) -> dict[str, Any]:
+    total = len(choices)
+    for index, choice in enumerate(choices):
+        decision = next((d for d in game.awaiting(state) if d.player == player), None)
+        # The messages never quote the choice: rejection notices are public,
+        # and a choice (a card) is the player's secret.
+        if decision is None:
+            raise IllegalMove(
+                f"choice {index + 1} of {total}: {player} is no longer awaited after choice {index}",
+                player=player, move_hash=move_hash, index=index,
+            )
+        if decision.option(choice) is None:
+            raise IllegalMove(
+                f"choice {index + 1} of {total} is not an option of {player}'s {decision.kind} decision",
+                player=player, move_hash=move_hash, index=index,
+            )
+        try:
+            state = game.apply(state, player, choice, rng)
+        except EngineError as error:
+            raise IllegalMove(
+                f"choice {index + 1} of {total} was refused by the rules: {error}",
+                player=player, move_hash=move_hash, index=index,
+            ) from error
+        step.append({"player": player, "option": choice, "by": "move"})
+    return state
+
+
+def _merge_orders(
+    orders: dict[str, dict[str, Any]], player: str, update: dict[str, Any] | None
+) -> dict[str, dict[str, Any]]:
+    """The standing orders after ``player``'s update ("off" cancels an order)."""
+    merged = copy.deepcopy(orders)
+    if not update:
+        return merged
+    auto_pass = dict(merged.get(player, {}).get("auto_pass", {}))
+    for kind, mode in update.get("auto_pass", {}).items():
+        if mode == "off":
+            auto_pass.pop(kind, None)
+        else:
+            auto_pass[kind] = mode
+    if auto_pass:
+        merged[player] = {"auto_pass": auto_pass}
+    else:
+        merged.pop(player, None)
+    return merged
+
+
+def _carry_out_orders(
+    game: Game, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Rng, step: list[dict[str, str]]
+) -> dict[str, Any]:
+    """Answer, for players with a standing order, the pass decisions it covers.
+
+    ``always``: pass whenever the decision offers its pass option.
+    ``when-only-option``: pass when passing is the only option.
+    Without an order nothing is answered for a player, so an opponent cannot
+    tell from the record whether they could have acted.
+    """
+    for _ in range(AUTO_CHOICE_LIMIT):
+        for decision in game.awaiting(state):
+            mode = orders.get(decision.player, {}).get("auto_pass", {}).get(decision.kind)
+            pass_id = decision.pass_id
+            if mode is None or pass_id is None or decision.option(pass_id) is None:
+                continue
+            if mode == "always" or (mode == "when-only-option" and len(decision.options) == 1):
+                state = game.apply(state, decision.player, pass_id, rng)
+                step.append({"player": decision.player, "option": pass_id, "by": "standing-order"})
+                break
+        else:
+            return state
+    raise GameDirError(f"standing orders answered {AUTO_CHOICE_LIMIT} decisions in one step; the game loops")
+
+
+def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path:
+    """Write the signed notice of a refusal to ``rejected/``."""
+    file_hash = "sha256:" + hashlib.sha256(data).hexdigest()
+    seated = refusal.player is not None and ctx.gamefile.player_key(refusal.player) is not None
+    notice = sign_document(
+        {
+            "format": formats.REJECTION,
+            "game_id": ctx.gamefile.game_id,
+            "turn": ctx.current.doc["turn"],
+            "player": refusal.player,
+            "move": refusal.move_hash,
+            "file": file_hash,
+            "reason": refusal.reason,
+            "exit_code": refusal.exit_code,
+            "index": refusal.index,
+            "message": refusal.message,
+        },
+        ctx.referee_key,
+    )
+    digest = (refusal.move_hash or file_hash).split(":", 1)[1]
+    path = ctx.gamedir.rejection(ctx.current.doc["turn"], refusal.player if seated else "unknown", digest)
+    atomic_write(path, dump_json(notice))
+    return path

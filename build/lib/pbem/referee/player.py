@@ -1,0 +1,136 @@
+"""The player's side: open one's own view, write a signed move file.
+
+Both work from the game directory and the player's private key alone; the
+referee is not involved. The view is read from the latest turn file (the
+authoritative record; ``views/`` holds copies for e-mail), after checking
+the referee's signature on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.crypto.keys import PrivateKey
+from pbem.crypto.signing import sign_document
+from pbem.engine.protocol import Decision
+from pbem.referee import formats
+from pbem.referee.errors import GameDirError, IllegalMove, KeyMismatch, NotYourDecisionMove, SchemaInvalidMove
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.records import Record, current_turn, decision_from_json
+from pbem.referee.sealing import open_with_key, seal_json
+from pbem.referee.storage import dump_json
+from pbem.referee.turns import REFEREE_SECTION
+
+AUTO_PASS_MODES = ("always", "when-only-option", "off")
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A player's opened section of the current turn."""
+
+    gamefile: GameFile
+    turn: Record
+    doc: dict[str, Any]
+
+    @property
+    def player(self) -> str:
+        return self.doc["player"]
+
+    @property
+    def number(self) -> int:
+        return self.doc["turn"]
+
+    @property
+    def view(self) -> Any:
+        return self.doc["view"]
+
+    @property
+    def decision(self) -> Decision | None:
+        data = self.doc["decision"]
+        return decision_from_json(data) if data is not None else None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.doc["result"]
+
+
+def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
+    seat = gamefile.player_key(player)
+    if seat is None:
+        raise KeyMismatch(
+            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})"
+        )
+    if seat.fingerprint != key.public.fingerprint:
+        raise KeyMismatch(
+            f"this key ({key.public.fingerprint}) is not {player}'s key in game {gamefile.game_id} ({seat.fingerprint})"
+        )
+
+
+def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView:
+    """Open ``player``'s section of the current turn with their private key."""
+    gamedir = GameDir.at(directory)
+    gamefile = GameFile.read(gamedir.game_toml)
+    if player == REFEREE_SECTION:
+        raise KeyMismatch("'referee' is not a player")
+    _check_seat(gamefile, player, key)
+    turn = current_turn(gamedir, gamefile)
+    doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
+    problem = formats.format_problem(doc, formats.PLAYER_VIEW)
+    if problem:
+        raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
+    if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
+        raise GameDirError(f"{turn.path}: {player}'s section belongs to another player, turn or game")
+    return PlayerView(gamefile=gamefile, turn=turn, doc=doc)
+
+
+def resolve_choice(decision: Decision, text: str) -> str:
+    """An option id from what the player typed: the id itself, or its number as ``view`` shows it."""
+    if decision.option(text) is not None:
+        return text
+    if text.isdigit() and 1 <= int(text) <= len(decision.options):
+        return decision.options[int(text) - 1].id
+    raise IllegalMove(
+        f"{text!r} is not among the options of your {decision.kind} decision; "
+        f"choose an id or a number from 1 to {len(decision.options)} (see `pbem view`)"
+    )
+
+
+def make_move(
+    view: PlayerView,
+    key: PrivateKey,
+    choices: list[str],
+    standing_orders: dict[str, Any] | None = None,
+    rng: Callable[[int], bytes] | None = None,
+) -> bytes:
+    """A signed move file answering the current turn, as bytes to write or mail.
+
+    The first choice is checked here against the open decision (an id, or an
+    option number as ``view`` shows it) so a typo is caught before sending;
+    later choices answer decisions that only the referee can see coming.
+    """
+    choices = list(choices)
+    decision = view.decision
+    if choices:
+        if decision is None:
+            raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number}")
+        choices[0] = resolve_choice(decision, choices[0])
+    elif not standing_orders:
+        raise SchemaInvalidMove("a move needs at least one choice or a standing order")
+    payload: dict[str, Any] = {"format": formats.CHOICES, "choices": choices}
+    if standing_orders:
+        payload["standing_orders"] = standing_orders
+    problem = formats.format_problem(payload, formats.CHOICES)
+    if problem:
+        raise SchemaInvalidMove(problem)
+    move = {
+        "format": formats.MOVE,
+        "game_id": view.gamefile.game_id,
+        "player": view.player,
+        "turn": view.number,
+        "base": view.turn.hash,
+        "sealed_choices": seal_json(payload, [view.gamefile.game_recipient], rng),
+    }
+    return dump_json(sign_document(move, key))

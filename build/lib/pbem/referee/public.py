@@ -1,0 +1,80 @@
+"""What anyone may read from a game directory: its status and its public log.
+
+No key is needed. Every turn read is checked against the referee's
+signature first, so a status or log never shows a forged turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from pbem.referee import formats
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.records import current_turn, read_turn
+
+
+@dataclass(frozen=True)
+class Status:
+    """The current turn of a game as the public sees it."""
+
+    gamefile: GameFile
+    turn: int
+    awaiting: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    public: Any
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None or not self.awaiting
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": formats.CLI_STATUS,
+            "game_id": self.gamefile.game_id,
+            "game": self.gamefile.game,
+            "scenario": self.gamefile.scenario,
+            "turn": self.turn,
+            "players": self.gamefile.player_names,
+            "awaiting": [a["player"] for a in self.awaiting],
+            "decisions": [dict(a) for a in self.awaiting],
+            "over": self.over,
+            "result": self.result,
+        }
+
+
+def status(directory: str | Path) -> Status:
+    gamedir = GameDir.at(directory)
+    gamefile = GameFile.read(gamedir.game_toml)
+    turn = current_turn(gamedir, gamefile).doc
+    return Status(gamefile=gamefile, turn=turn["turn"], awaiting=turn["awaiting"], result=turn["result"],
+                  public=turn["public"])
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One turn of the public record."""
+
+    turn: int
+    mover: str | None
+    public: Any
+    awaiting: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+    @property
+    def events(self) -> list[str]:
+        """The events of the step, when the game's public part lists them."""
+        events = self.public.get("events") if isinstance(self.public, dict) else None
+        return [str(e) if not isinstance(e, dict) else e.get("text", str(e)) for e in events or []]
+
+
+def public_log(directory: str | Path) -> Iterator[LogEntry]:
+    """The public record, turn by turn, each turn signature-checked."""
+    gamedir = GameDir.at(directory)
+    gamefile = GameFile.read(gamedir.game_toml)
+    for number in gamedir.turn_numbers():
+        doc = read_turn(gamedir, gamefile, number).doc
+        yield LogEntry(turn=number, mover=doc["mover"], public=doc["public"], awaiting=doc["awaiting"],
+                       result=doc["result"])

@@ -1,0 +1,89 @@
+"""Reading the signed JSON records of a game directory: turns, moves, views.
+
+The referee writes these files itself, but it reads them back as it would
+read anyone's: strictly parsed, format checked, signature verified. A game
+directory travels by e-mail and git; a turn file that does not verify is
+never trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.crypto.canonical import document_hash, parse_json_strict
+from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.keys import PublicKey
+from pbem.crypto.signing import verify_document
+from pbem.engine.protocol import Decision, Option
+from pbem.referee import formats
+from pbem.referee.errors import GameDirError
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+
+#: a referee's own files may be larger than a player's move (a big game state)
+RECORD_MAX_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed JSON file with its document hash."""
+
+    path: Path
+    doc: dict[str, Any]
+    hash: str
+
+
+def read_record(path: Path, expected_format: str, signer: PublicKey | None = None) -> Record:
+    """Read, format-check and (when ``signer`` is given) signature-check one file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GameDirError(f"{path}: missing") from None
+    try:
+        doc = parse_json_strict(data, max_bytes=RECORD_MAX_BYTES)
+    except CryptoError as error:
+        raise GameDirError(f"{path}: unreadable: {error}") from error
+    problem = formats.format_problem(doc, expected_format)
+    if problem:
+        raise GameDirError(f"{path}: {problem}")
+    if signer is not None:
+        try:
+            verify_document(doc, signer)
+        except SignatureError as error:
+            raise GameDirError(f"{path}: bad signature: {error}") from error
+    return Record(path=path, doc=doc, hash=document_hash(doc))
+
+
+def read_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
+    """Turn file ``number``, checked against ``game.toml`` and the referee's signature."""
+    record = read_record(gamedir.turn(number), formats.TURN, gamefile.referee)
+    doc = record.doc
+    if doc["turn"] != number:
+        raise GameDirError(f"{record.path}: says it is turn {doc['turn']}")
+    if doc["game_id"] != gamefile.game_id:
+        raise GameDirError(f"{record.path}: belongs to game {doc['game_id']}, not {gamefile.game_id}")
+    if doc["game"] != gamefile.hash():
+        raise GameDirError(f"{record.path}: was written for a different game.toml")
+    return record
+
+
+def current_turn(gamedir: GameDir, gamefile: GameFile) -> Record:
+    """The latest turn file (the current position of the game)."""
+    numbers = gamedir.turn_numbers()
+    if not numbers:
+        raise GameDirError(f"{gamedir.root}: no turn files; is this a pbem game directory?")
+    return read_turn(gamedir, gamefile, numbers[-1])
+
+
+def decision_from_json(data: dict[str, Any]) -> Decision:
+    """The :class:`Decision` a player's view carries, rebuilt."""
+    return Decision(
+        player=data["player"],
+        kind=data["kind"],
+        options=tuple(Option(o["id"], o["label"]) for o in data["options"]),
+        prompt=data.get("prompt", ""),
+        pass_id=data.get("pass_id"),
+        simultaneous=bool(data.get("simultaneous", False)),
+    )

@@ -1,0 +1,139 @@
+"""``pbem new``: create a game directory and deal turn 0.
+
+The referee draws a secret seed (or takes ``--seed`` for a reproducible test
+game, recorded as such in ``game.toml``), commits to it, derives the game id
+and the game identity from it, sets the game up through the game's own
+:meth:`~pbem.engine.protocol.Game.new_state`, and writes turn 0 with every
+player's view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+from pbem.crypto.keys import PrivateKey, PublicKey
+from pbem.engine.errors import EngineError
+from pbem.engine.registry import find_game
+from pbem.referee import keying, sealing
+from pbem.referee.errors import SetupError
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.storage import atomic_write, fsync_dir
+from pbem.referee.turns import Position, build_turn, write_turn
+
+RESERVED_NAMES = frozenset({"referee"})
+PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+
+
+def _coerce(key: str, text: str, current: Any) -> Any:
+    """Read an option's value as the type the scenario gives it."""
+    if isinstance(current, bool):
+        if text.lower() in ("true", "yes", "1", "on"):
+            return True
+        if text.lower() in ("false", "no", "0", "off"):
+            return False
+        raise SetupError(f"option {key}: {text!r} is not true or false")
+    if isinstance(current, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise SetupError(f"option {key}: {text!r} is not a whole number") from None
+    if isinstance(current, str):
+        return text
+    raise SetupError(f"option {key}: only whole-number, true/false and text settings can be changed")
+
+
+def apply_options(scenario: Any, options: dict[str, str]) -> dict[str, Any]:
+    """Override top-level settings of the scenario (``--option KEY=VALUE``).
+
+    Only settings the scenario already has can be changed, keeping their type,
+    so a typo is an error instead of a silently ignored option.
+    """
+    chosen: dict[str, Any] = {}
+    for key, text in options.items():
+        if not isinstance(scenario, dict) or key not in scenario:
+            settings = scenario.items() if isinstance(scenario, dict) else []
+            known = ", ".join(sorted(k for k, v in settings if isinstance(v, (bool, int, str))))
+            raise SetupError(f"the scenario has no setting {key!r}; settings: {known or 'none'}")
+        chosen[key] = _coerce(key, text, scenario[key])
+        scenario[key] = chosen[key]
+    return chosen
+
+
+def new_game(
+    directory: str | Path,
+    game_name: str,
+    players: Sequence[tuple[str, PublicKey]],
+    referee_key: PrivateKey,
+    scenario: str | None = None,
+    seed: bytes | None = None,
+    cards: str | Path | None = None,
+    options: dict[str, str] | None = None,
+) -> GameFile:
+    """Create the game directory ``directory`` and write turn 0."""
+    gamedir = GameDir.at(directory)
+    if gamedir.root.exists() and any(gamedir.root.iterdir()):
+        raise SetupError(f"{gamedir.root} exists and is not empty; a new game needs a new directory")
+    names = [name for name, _ in players]
+    if len(set(names)) != len(names):
+        raise SetupError(f"a player is seated twice: {', '.join(names)}")
+    for name in names:
+        if name in RESERVED_NAMES or not PLAYER_NAME.fullmatch(name):
+            raise SetupError(
+                f"player name {name!r}: use 1-32 lower-case letters, digits, '-' or '_' (not 'referee')"
+            )
+    try:
+        game = find_game(game_name)
+    except EngineError as error:
+        raise SetupError(str(error)) from error
+    if not game.min_players <= len(players) <= game.max_players:
+        raise SetupError(f"{game.name} seats {game.min_players}-{game.max_players} players, not {len(players)}")
+    scenario_name = scenario or game.scenarios()[0]
+    if scenario_name not in game.scenarios():
+        raise SetupError(f"{game.name} has no scenario {scenario_name!r}; scenarios: {', '.join(game.scenarios())}")
+    try:
+        setup = game.load_scenario(scenario_name, cards=str(cards) if cards is not None else None)
+        chosen = apply_options(setup, dict(options or {}))
+    except EngineError as error:
+        raise SetupError(str(error)) from error
+    cards_record = None
+    if cards is not None:
+        cards_path = Path(cards)
+        digest = hashlib.sha256(cards_path.read_bytes()).hexdigest()
+        cards_record = {"file": cards_path.name, "sha256": "sha256:" + digest}
+
+    secret = seed if seed is not None else os.urandom(keying.SEED_BYTES)
+    if not secret:
+        raise SetupError("the seed is empty")
+    gamefile = GameFile(
+        game_id=keying.game_id(secret),
+        game=game.name,
+        scenario=scenario_name,
+        players=tuple(players),
+        referee=referee_key.public,
+        game_recipient=sealing.game_recipient(secret),
+        commitment=keying.commitment(secret),
+        options=chosen,
+        cards=cards_record,
+        test_seed=seed,
+    )
+    try:
+        state = game.new_state(setup, names, keying.engine_rng(secret, [], 0))
+    except EngineError as error:
+        raise SetupError(str(error)) from error
+    position = Position(turn=0, state=state, seed=secret)
+    since = {d.player: 0 for d in game.awaiting(state)}
+    files = build_turn(game, gamefile, position, None, None, None, since, referee_key)
+
+    gamedir.root.mkdir(parents=True, exist_ok=True)
+    for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):
+        folder.mkdir(exist_ok=True)
+    gamedir.lock.touch()
+    atomic_write(gamedir.game_toml, gamefile.to_toml())
+    write_turn(gamedir, files)
+    fsync_dir(gamedir.root)
+    return gamefile

@@ -1,0 +1,225 @@
+"""Writing one turn: the public record, the sealed sections, the views.
+
+A turn file holds the game's public part, whose decisions are awaited (player,
+kind and since when), the result, the hashes that chain it to the previous
+turn and to the move that produced it, and one sealed section per player (their
+view, their options) plus one for the referee (the whole state, the seed,
+the standing orders, the choices of this step). It holds no history, so its
+size depends on the state alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.crypto.canonical import document_hash
+from pbem.crypto.keys import PrivateKey
+from pbem.crypto.signing import sign_document
+from pbem.engine.protocol import Decision, Game
+from pbem.referee import formats, keying, sealing
+from pbem.referee.errors import GameDirError
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.records import Record
+from pbem.referee.storage import atomic_write, dump_json, fsync_dir
+
+REFEREE_SECTION = "referee"
+
+
+@dataclass
+class Position:
+    """What the referee knows after a step: the content of its sealed section."""
+
+    turn: int
+    state: dict[str, Any]
+    seed: bytes
+    entropy: list[bytes] = field(default_factory=list)
+    #: player -> {"auto_pass": {kind: mode}}
+    standing_orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the choices applied in the step that produced this turn
+    step: list[dict[str, str]] = field(default_factory=list)
+
+    def to_section(self, game_id: str) -> dict[str, Any]:
+        return {
+            "format": formats.REFEREE,
+            "game_id": game_id,
+            "turn": self.turn,
+            "seed": self.seed.hex(),
+            "entropy": [e.hex() for e in self.entropy],
+            "state": self.state,
+            "standing_orders": self.standing_orders,
+            "step": self.step,
+        }
+
+    @classmethod
+    def from_section(cls, doc: Any, where: str) -> "Position":
+        problem = formats.format_problem(doc, formats.REFEREE)
+        if problem:
+            raise GameDirError(f"{where}: referee section: {problem}")
+        return cls(
+            turn=doc["turn"],
+            state=doc["state"],
+            seed=bytes.fromhex(doc["seed"]),
+            entropy=[bytes.fromhex(e) for e in doc["entropy"]],
+            standing_orders=doc["standing_orders"],
+            step=doc["step"],
+        )
+
+
+def open_position(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> Position:
+    """Open the referee's section of a turn with the referee's private key."""
+    doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)")
+    position = Position.from_section(doc, str(turn.path))
+    if position.turn != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
+        raise GameDirError(f"{turn.path}: the referee section belongs to another turn or game")
+    if keying.commitment(position.seed) != gamefile.commitment:
+        raise GameDirError(f"{turn.path}: the referee section's seed does not match the commitment in game.toml")
+    return position
+
+
+def same_decision(a: Decision, b: Decision) -> bool:
+    return a.kind == b.kind and a.options == b.options
+
+
+def carry_since(
+    before: list[Decision], since_before: dict[str, int], after: list[Decision], acted: set[str], turn: int
+) -> dict[str, int]:
+    """When each decision open after a step opened.
+
+    A player who did not act in the step and is still awaited with the same
+    decision (same kind, same options) keeps the turn number at which it
+    opened, so a simultaneous choice sent against that turn is not stale just
+    because another player moved meanwhile. Every other decision opens now.
+    """
+    previous = {d.player: d for d in before}
+    since: dict[str, int] = {}
+    for decision in after:
+        old = previous.get(decision.player)
+        if (
+            decision.player not in acted
+            and old is not None
+            and same_decision(old, decision)
+            and decision.player in since_before
+        ):
+            since[decision.player] = since_before[decision.player]
+        else:
+            since[decision.player] = turn
+    return since
+
+
+def player_view_doc(
+    game: Game, gamefile: GameFile, position: Position, player: str, decision: Decision | None,
+    since: int | None,
+) -> dict[str, Any]:
+    result = game.result(position.state)
+    return {
+        "format": formats.PLAYER_VIEW,
+        "game_id": gamefile.game_id,
+        "turn": position.turn,
+        "player": player,
+        "view": game.view(position.state, player),
+        "decision": decision.to_json() if decision is not None else None,
+        "since": since,
+        "standing_orders": position.standing_orders.get(player, {}),
+        "result": result.to_json() if result is not None else None,
+    }
+
+
+@dataclass(frozen=True)
+class TurnFiles:
+    """A turn ready to be written: the signed turn and each player's signed view wrapper."""
+
+    turn: dict[str, Any]
+    hash: str
+    views: dict[str, dict[str, Any]]
+
+
+def build_turn(
+    game: Game,
+    gamefile: GameFile,
+    position: Position,
+    previous: Record | None,
+    move_hash: str | None,
+    mover: str | None,
+    since: dict[str, int],
+    referee_key: PrivateKey,
+) -> TurnFiles:
+    """Seal, assemble and sign turn ``position.turn`` and the views of it."""
+    decisions = {d.player: d for d in game.awaiting(position.state)}
+    seed, number = position.seed, position.turn
+    sealed: dict[str, str] = {}
+    for player, public_key in gamefile.players:
+        doc = player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
+        sealed[player] = sealing.seal_json(
+            doc, [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
+        )
+    sealed[REFEREE_SECTION] = sealing.seal_json(
+        position.to_section(gamefile.game_id),
+        [gamefile.referee.recipient, gamefile.game_recipient],
+        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
+    )
+    result = game.result(position.state)
+    turn = {
+        "format": formats.TURN,
+        "game_id": gamefile.game_id,
+        "game": gamefile.hash(),
+        "turn": number,
+        "previous": previous.hash if previous is not None else None,
+        "move": move_hash,
+        "mover": mover,
+        "public": game.public(position.state),
+        "awaiting": [
+            {"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)
+        ],
+        "result": result.to_json() if result is not None else None,
+        "sealed": sealed,
+    }
+    turn = sign_document(turn, referee_key)
+    turn_hash = document_hash(turn)
+    views = {
+        player: view_wrapper(gamefile, number, turn_hash, player, sealed[player], referee_key)
+        for player in gamefile.player_names
+    }
+    return TurnFiles(turn=turn, hash=turn_hash, views=views)
+
+
+def view_wrapper(
+    gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str, referee_key: PrivateKey
+) -> dict[str, Any]:
+    return sign_document(
+        {
+            "format": formats.VIEW,
+            "game_id": gamefile.game_id,
+            "player": player,
+            "turn": number,
+            "turn_hash": turn_hash,
+            "sealed": sealed,
+        },
+        referee_key,
+    )
+
+
+def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
+    for player, wrapper in views.items():
+        atomic_write(gamedir.view_json(player), dump_json(wrapper), sync_dir=False)
+        atomic_write(gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync_dir=False)
+        fsync_dir(gamedir.view_json(player).parent)
+
+
+def write_turn(
+    gamedir: GameDir, files: TurnFiles, move: tuple[str, bytes] | None = None
+) -> None:
+    """Write a step to disk in crash-safe order.
+
+    The move file first, then the turn file (its rename is the commit
+    point), then the views. A crash before the turn's rename leaves a move
+    file with no turn, which the next step removes; a crash after it leaves
+    old views, which the next step rewrites from the turn.
+    """
+    number = files.turn["turn"]
+    if move is not None:
+        player, data = move
+        atomic_write(gamedir.move(number, player), data)
+    atomic_write(gamedir.turn(number), dump_json(files.turn))
+    write_views(gamedir, files.views)

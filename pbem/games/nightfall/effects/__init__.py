@@ -1,0 +1,142 @@
+"""Card effects: small named functions the card data refers to.
+
+An effect is ``effect(state, ctx, params, rng)``: ``ctx`` says who carries it
+out (``player``), from which card (``card``) and, for a card in the chain,
+which entry of the chain (``entry``); ``params`` is the step from the card
+data. An effect that needs a choice asks for it and is resumed by its answer
+handler. Rules every effect keeps:
+
+* obey as much of the text as you can (EN 195);
+* a minion is targeted only in play, never in the chain, hand or deck
+  (EN 129, EN 192);
+* "next card in the chain" is the one that resolves next, "previous" the
+  one that resolved just before (DE 98, card-facts §0).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.flow import ask, op
+from pbem.games.nightfall.state import (
+    State,
+    event,
+    health,
+    minion,
+    name,
+    players,
+    strength,
+)
+
+Effect = Callable[[State, dict[str, Any], dict[str, Any], Rng], None]
+EFFECTS: dict[str, Effect] = {}
+
+
+def effect(function: Effect) -> Effect:
+    EFFECTS[function.__name__] = function
+    return function
+
+
+@op("effect")
+def _run_effect(state: State, task: dict[str, Any], rng: Rng) -> None:
+    EFFECTS[task["name"]](state, task["ctx"], task["params"], rng)
+
+
+def schedule(state: State, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> list[dict[str, Any]]:
+    """Tasks that carry out a text (a list of effect steps) in order."""
+    return [flow.task("effect", name=step["effect"], params=step, ctx=ctx) for step in steps]
+
+
+
+# ------------------------------------------------------------- choosing
+
+def choose(state, player, kind, prompt, options, handler, data, auto=True):
+    """Ask ``player``; a single option among public things is taken at once."""
+    if auto and len(options) == 1:
+        flow.ANSWERS[handler](state, data, options[0][0], None)
+    else:
+        ask(state, player, kind, prompt, options, handler, data)
+
+
+def minion_label(state: State, record: dict[str, Any]) -> str:
+    return f"{name(state, record['card'])} ({record['controller']}, strength {strength(state, record)}, health {health(state, record)})"
+
+
+def minion_options(state: State, records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(f"minion:{m['card']}", minion_label(state, m)) for m in records]
+
+
+def target_minions(state: State, ctx: dict[str, Any], params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Minions in play a text may pick; with ``prefer_opposing`` an own minion
+    only when no opponent has one (DE 77, DE 90, DE 95)."""
+    records = list(state["in_play"])
+    if params.get("prefer_opposing"):
+        opposing = [m for m in records if m["controller"] != ctx["player"]]
+        if opposing:
+            return opposing
+    return records
+
+
+def picked_minion(state: State, option_id: str) -> dict[str, Any] | None:
+    return minion(state, option_id.split(":", 1)[1])
+
+
+def player_options(state: State, ctx: dict[str, Any], opponents_only: bool = False) -> list[tuple[str, str]]:
+    return [(f"player:{p}", p) for p in players(state) if not (opponents_only and p == ctx["player"])]
+
+
+def entry_of(state: State, ctx: dict[str, Any]) -> dict[str, Any] | None:
+    if ctx.get("entry") is None or state.get("chain") is None:
+        return None
+    return state["chain"]["entries"][ctx["entry"]]
+
+
+def unresolved_before(state: State, ctx: dict[str, Any]) -> list[int]:
+    """Indices of the chain cards still to resolve after this one, next first."""
+    if ctx.get("entry") is None or state.get("chain") is None:
+        return []
+    entries = state["chain"]["entries"]
+    return [i for i in range(ctx["entry"] - 1, -1, -1) if not entries[i]["resolved"]]
+
+
+def chain_entry_label(state: State, index: int) -> str:
+    entry = state["chain"]["entries"][index]
+    return f"{name(state, entry['card'])} ({entry['controller']}, #{index + 1} in the chain)"
+
+
+def _ask_minion(state, ctx, params, handler, prompt, records, extra=None):
+    if not records:
+        event(state, f"{name(state, ctx['card'])}: no minion in play to choose")
+        return
+    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: {prompt}", minion_options(state, records),
+           handler, {"ctx": ctx, "params": params, **(extra or {})})
+
+
+def find_archive(state: State, archive_id: str) -> dict[str, Any]:
+    for archive in state["archives"]:
+        if archive["id"] == archive_id:
+            return archive
+    raise KeyError(archive_id)
+
+
+def archive_label(state: State, archive: dict[str, Any]) -> str:
+    where = "commons" if archive["owner"] is None else f"{archive['owner']}'s private archive"
+    if archive["hidden"] or archive.get("secret"):
+        return f"face-down archive {archive['id']} ({where}, {len(archive['cards'])} cards)"
+    if not archive["cards"]:
+        return f"archive {archive['id']} ({where}, empty)"
+    return f"{name(state, archive['cards'][-1])} ({where}, {len(archive['cards'])} left)"
+
+
+# the effect modules register themselves on import
+from pbem.games.nightfall.effects import (  # noqa: E402,F401
+    archives,
+    attacks,
+    deck,
+    discard_pile,
+    in_chain,
+    minions,
+    on_players,
+)

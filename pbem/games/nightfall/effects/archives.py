@@ -1,0 +1,77 @@
+"""Effects on archives."""
+
+from __future__ import annotations
+
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.effects import (
+    archive_label,
+    choose,
+    effect,
+    find_archive,
+)
+from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import (
+    event,
+    is_minion_card,
+    name,
+    zones,
+)
+
+
+@effect
+def take_minion_from_archive(state, ctx, params, rng):
+    """Take the top card of any archive for free, now, if it is a minion
+    (DE 74, EN 298); it goes to your discard pile like a claimed card."""
+    options = [(f"archive:{a['id']}", archive_label(state, a)) for a in state["archives"] if a["cards"]]
+    if options:
+        choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: take a minion from which archive?", options,
+               "fx:take_from_archive", {"ctx": ctx})
+
+
+@on_answer("fx:take_from_archive")
+def _take_from_archive(state, data, option_id, rng):
+    archive = find_archive(state, option_id.split(":", 1)[1])
+    player = data["ctx"]["player"]
+    top = archive["cards"][-1]
+    if not is_minion_card(state, top):
+        event(state, f"the top card of archive {archive['id']} is not a minion: {player} takes nothing")
+        return
+    archive["cards"].pop()
+    archive["secret"] = False
+    zones(state, player)["discard"].append(top)
+    event(state, f"{player} takes {name(state, top)} from archive {archive['id']}")
+
+
+@effect
+def new_blind_archive(state, ctx, params, rng):
+    """Shuffle N cards from your hand face down into a new archive in the
+    commons; it is claimed from the top, unseen (DE 87, EN 297)."""
+    _blind_pick(state, {"ctx": ctx, "left": params["amount"], "cards": []}, None, rng)
+
+
+@on_answer("fx:blind_archive")
+def _blind_pick(state, data, option_id, rng):
+    player = data["ctx"]["player"]
+    hand = zones(state, player)["hand"]
+    if option_id is not None:
+        data["cards"].append(option_id.split(":", 1)[1])
+        data["left"] -= 1
+    # the cards stay in hand until all are chosen
+    rest = [c for c in hand if c not in data["cards"]]
+    if data["left"] > 0 and rest:
+        ask(state, player, "discard", f"{name(state, data['ctx']['card'])}: put which card into the new archive?",
+            [(f"card:{c}", name(state, c)) for c in rest], "fx:blind_archive", data)
+        return
+    for card_id in data["cards"]:
+        hand.remove(card_id)
+    if data["cards"]:
+        flow.push(state, "effect", name="_make_blind_archive", params={"cards": data["cards"]}, ctx=data["ctx"])
+
+
+@effect
+def _make_blind_archive(state, ctx, params, rng):
+    state["blind_archives"] = state.get("blind_archives", 0) + 1
+    archive_id = f"blind-{state['blind_archives']}"
+    state["archives"].append({"id": archive_id, "owner": None, "cards": rng.shuffled(params["cards"], label="blind"),
+                              "hidden": True})
+    event(state, f"{ctx['player']} makes a face-down archive {archive_id} of {len(params['cards'])} cards")

@@ -1,0 +1,57 @@
+"""In-play texts that trigger "when this minion attacks" (before blockers, EN 308)."""
+
+from __future__ import annotations
+
+from pbem.games.nightfall.effects import (
+    _ask_minion,
+    effect,
+    picked_minion,
+)
+from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import (
+    discard_from_hand,
+    event,
+    health,
+    name,
+    zones,
+)
+
+
+@effect
+def force_block(state, ctx, params, rng):
+    """When this minion attacks, 1 minion of your choice must block it."""
+    defender = ctx["defender"]
+    records = [m for m in state["in_play"] if m["controller"] == defender and health(state, m) > 0]
+    _ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
+
+
+@on_answer("fx:force_block")
+def _force_block(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        state["turn"]["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
+        event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
+
+
+@effect
+def may_discard(state, ctx, params, rng):
+    """When this minion attacks, you may discard 1 card or wound from hand."""
+    hand = zones(state, ctx["player"])["hand"]
+    if hand:
+        ask(state, ctx["player"], "discard", f"{name(state, ctx['card'])} attacks: you may discard a card",
+            [(f"discard:{c}", name(state, c)) for c in hand] + [("pass", "discard nothing")], "fx:may_discard",
+            {"ctx": ctx})
+
+
+@on_answer("fx:may_discard")
+def _may_discard(state, data, option_id, rng):
+    if option_id != "pass":
+        discard_from_hand(state, data["ctx"]["player"], option_id.split(":", 1)[1])
+
+
+@effect
+def defender_receives_wound(state, ctx, params, rng):
+    """When this minion attacks, the player it attacks receives N wounds,
+    blocked or not (DE 77)."""
+    from pbem.games.nightfall.state import receive_wounds as take
+    take(state, ctx["defender"], params["amount"])

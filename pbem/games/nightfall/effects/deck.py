@@ -1,0 +1,63 @@
+"""Effects on your deck."""
+
+from __future__ import annotations
+
+from pbem.games.nightfall import flow
+from pbem.games.nightfall.effects import (
+    effect,
+    entry_of,
+    schedule,
+)
+from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import (
+    card,
+    event,
+    key_of,
+    name,
+    private_event,
+    zones,
+)
+
+
+@effect
+def search_deck(state, ctx, params, rng):
+    """Look through your deck, draw 1 card of your choice, shuffle the deck
+    (EN 213)."""
+    deck = zones(state, ctx["player"])["deck"]
+    if not deck:
+        event(state, f"{ctx['player']}'s deck is empty")
+        return
+    keys = sorted({key_of(c) for c in deck})
+    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: draw which card from your deck?",
+        [(f"take:{k}", state["catalog"][k]["name"]) for k in keys], "fx:search_deck", {"ctx": ctx})
+
+
+@on_answer("fx:search_deck")
+def _search_deck(state, data, option_id, rng):
+    ctx = data["ctx"]
+    z = zones(state, ctx["player"])
+    wanted = option_id.split(":", 1)[1]
+    chosen = sorted(c for c in z["deck"] if key_of(c) == wanted)[0]
+    z["deck"].remove(chosen)
+    z["hand"].append(chosen)
+    rng.shuffle(z["deck"], label="search")
+    entry = entry_of(state, ctx)
+    if entry is not None:
+        entry.setdefault("memory", {})["drawn"] = chosen
+    event(state, f"{ctx['player']} looks through the deck, draws a card and shuffles the deck")
+    private_event(state, ctx["player"], f"you draw {name(state, chosen)}")
+
+
+@effect
+def play_drawn_chain_text(state, ctx, params, rng):
+    """Reveal the card drawn by this card's chain text and carry out its
+    chain text; it stays in hand (EN 310, DE 97)."""
+    entry = entry_of(state, ctx)
+    drawn = (entry or {}).get("memory", {}).get("drawn")
+    if drawn is None:
+        return
+    event(state, f"{ctx['player']} reveals {name(state, drawn)}")
+    text = list(card(state, drawn).get("chain", []))
+    if state["chain"]["starter"] == ctx["player"]:
+        text += card(state, drawn).get("your_chain", [])
+    flow.push_all(state, schedule(state, text, dict(ctx, card=drawn)))

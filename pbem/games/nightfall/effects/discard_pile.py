@@ -1,0 +1,87 @@
+"""Effects on your discard pile."""
+
+from __future__ import annotations
+
+from pbem.games.nightfall.effects import (
+    effect,
+    entry_of,
+)
+from pbem.games.nightfall.effects.minions import damage_minion
+from pbem.games.nightfall.effects.on_players import damage_player
+from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import (
+    card,
+    event,
+    exile,
+    is_order,
+    is_wound,
+    name,
+    zones,
+)
+
+
+@effect
+def exile_for_damage(state, ctx, params, rng):
+    """Exile 1 order card from your discard pile and deal damage equal to its
+    cost to a player (DE 56, DE 89; wounds are not order cards)."""
+    pile = zones(state, ctx["player"])["discard"]
+    options = [(f"card:{c}", f"{name(state, c)} (cost {card(state, c)['cost']})") for c in pile if is_order(state, c)]
+    if not options:
+        event(state, f"{ctx['player']} has no order card in the discard pile")
+        return
+    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: exile which card from your discard pile?",
+        options, "fx:exile_for_damage", {"ctx": ctx})
+
+
+@on_answer("fx:exile_for_damage")
+def _exile_for_damage(state, data, option_id, rng):
+    ctx = data["ctx"]
+    card_id = option_id.split(":", 1)[1]
+    zones(state, ctx["player"])["discard"].remove(card_id)
+    exile(state, card_id)
+    cost = card(state, card_id)["cost"]
+    entry = entry_of(state, ctx)
+    if entry is not None:
+        entry.setdefault("memory", {})["exiled_cost"] = cost
+    event(state, f"{ctx['player']} exiles {name(state, card_id)} (cost {cost})")
+    if cost > 0:
+        damage_player(state, ctx, {"amount": cost}, rng)
+
+
+@effect
+def damage_minion_by_exiled_cost(state, ctx, params, rng):
+    """Deal damage equal to the exiled card's cost to a minion (EN 301)."""
+    entry = entry_of(state, ctx)
+    cost = (entry or {}).get("memory", {}).get("exiled_cost", 0)
+    if cost > 0:
+        damage_minion(state, ctx, {"amount": cost}, rng)
+
+
+@effect
+def exile_from_discard(state, ctx, params, rng):
+    """Exile up to N cards from your discard pile; if only wounds were
+    exiled, one goes back (DE 94)."""
+    _exile_pick(state, {"ctx": ctx, "left": params["amount"], "exiled": []}, None, rng)
+
+
+@on_answer("fx:exile_from_discard")
+def _exile_pick(state, data, option_id, rng):
+    player = data["ctx"]["player"]
+    pile = zones(state, player)["discard"]
+    if option_id is not None and option_id != "done":
+        card_id = option_id.split(":", 1)[1]
+        pile.remove(card_id)
+        exile(state, card_id)
+        data["exiled"].append(card_id)
+        data["left"] -= 1
+        event(state, f"{player} exiles {name(state, card_id)}")
+    if option_id != "done" and data["left"] > 0 and pile:
+        options = sorted({(f"card:{c}", name(state, c)) for c in pile}) + [("done", "exile no more")]
+        ask(state, player, "target", f"{name(state, data['ctx']['card'])}: exile a card from your discard pile?",
+            options, "fx:exile_from_discard", data)
+        return
+    if data["exiled"] and all(is_wound(state, c) for c in data["exiled"]):
+        back = data["exiled"][-1]
+        state["exiled"].remove(back)
+        pile.append(back)
+        event(state, f"only wounds were exiled: {name(state, back)} goes back to {player}'s discard pile")

@@ -1,0 +1,218 @@
+"""Effects on minions in play (never one in the chain, hand or deck: EN 129, EN 192)."""
+
+from __future__ import annotations
+
+from pbem.games.nightfall import damage, flow
+from pbem.games.nightfall.effects import (
+    _ask_minion,
+    choose,
+    effect,
+    minion_options,
+    picked_minion,
+    target_minions,
+)
+from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import (
+    card,
+    clockwise_from,
+    event,
+    exile,
+    is_minion_card,
+    minion,
+    name,
+    players,
+    put_into_play,
+    strength,
+    zones,
+)
+
+
+@effect
+def damage_minion(state, ctx, params, rng):
+    """Deal N damage to 1 minion in play."""
+    _ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
+                target_minions(state, ctx, params))
+
+
+@on_answer("fx:damage_minion")
+def _damage_minion(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
+
+
+@effect
+def destroy_minion(state, ctx, params, rng):
+    """Destroy 1 minion in play."""
+    _ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
+
+
+@on_answer("fx:destroy_minion")
+def _destroy_minion(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        damage.destroy(state, record, data["ctx"])
+
+
+@effect
+def stake_minion(state, ctx, params, rng):
+    """Deal N damage to 1 minion in play; a vampire is destroyed instead
+    (if it cannot be destroyed, it takes the damage)."""
+    _ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
+
+
+@on_answer("fx:stake_minion")
+def _stake_minion(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is None:
+        return
+    if card(state, record["card"]).get("species") == "vampire" and damage.destroy(state, record, data["ctx"]):
+        return
+    damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
+
+
+@effect
+def heal_minion(state, ctx, params, rng):
+    """1 minion in play regains N health, never above its printed health (DE 78)."""
+    _ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
+                list(state["in_play"]))
+
+
+@on_answer("fx:heal_minion")
+def _heal_minion(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        healed = min(record["damage"], data["params"]["amount"])
+        record["damage"] -= healed
+        event(state, f"{name(state, record['card'])} regains {healed} health")
+
+
+@effect
+def take_control(state, ctx, params, rng):
+    """Take control of 1 minion in play; it stays yours until it leaves play
+    (EN 214, EN 306, DE 83)."""
+    records = [m for m in state["in_play"] if m["controller"] != ctx["player"]]
+    _ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
+
+
+@on_answer("fx:take_control")
+def _take_control(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        record["controller"] = data["ctx"]["player"]
+        event(state, f"{data['ctx']['player']} takes control of {name(state, record['card'])} (owner {record['owner']})")
+
+
+@effect
+def return_minion_to_hand(state, ctx, params, rng):
+    """1 minion in play goes back to its owner's hand (DE 73)."""
+    _ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
+                list(state["in_play"]))
+
+
+@on_answer("fx:return_minion")
+def _return_minion(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        state["in_play"].remove(record)
+        zones(state, record["owner"])["hand"].append(record["card"])
+        event(state, f"{name(state, record['card'])} goes back to {record['owner']}'s hand")
+
+
+@effect
+def protect_minion(state, ctx, params, rng):
+    """Prevent all damage to 1 of your minions this turn (DE 88: only your
+    minions are protected, not you)."""
+    records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in state["turn"]["protected"]]
+    _ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
+
+
+@on_answer("fx:protect")
+def _protect(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is not None:
+        state["turn"]["protected"].append(record["card"])
+        event(state, f"{name(state, record['card'])} is protected from damage this turn")
+
+
+@effect
+def minion_hurts_itself_and_controller(state, ctx, params, rng):
+    """1 minion deals damage equal to its strength to itself and to its
+    controller (DE 57). The amount is fixed when the text starts; damage
+    the minion cannot absorb is lost (DE 91); the controller's share can be
+    blocked like any damage to a player."""
+    _ask_minion(state, ctx, params, "fx:hysteria", "which minion hurts itself and its controller?",
+                list(state["in_play"]))
+
+
+@on_answer("fx:hysteria")
+def _hysteria(state, data, option_id, rng):
+    record = picked_minion(state, option_id)
+    if record is None:
+        return
+    amount = strength(state, record)
+    controller = record["controller"]
+    damage.damage_minion(state, record, amount, data["ctx"])
+    damage.damage_player(state, controller, amount, data["ctx"])
+
+
+@effect
+def each_player_damages_own_minion(state, ctx, params, rng):
+    """Each player, starting with you, chooses 1 of his own minions; it takes
+    N damage (DE 96)."""
+    order = [ctx["player"], *clockwise_from(state, ctx["player"])]
+    flow.push_all(state, [flow.task("effect", name="_own_minion_damage", params={"player": p, "amount": params["amount"]}, ctx=ctx)
+                          for p in order])
+
+
+@effect
+def _own_minion_damage(state, ctx, params, rng):
+    records = [m for m in state["in_play"] if m["controller"] == params["player"]]
+    if records:
+        choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {params['amount']} damage?",
+               minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
+
+
+@effect
+def resurrect_minion(state, ctx, params, rng):
+    """Put 1 minion from your discard pile into play, without its chain or
+    kicker text (DE 98)."""
+    pile = zones(state, ctx["player"])["discard"]
+    options = sorted({(f"card:{c}", name(state, c)) for c in pile if is_minion_card(state, c)})
+    if not options:
+        event(state, f"{ctx['player']} has no minion in the discard pile")
+        return
+    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which minion comes back into play?", options,
+        "fx:resurrect", {"ctx": ctx})
+
+
+@on_answer("fx:resurrect")
+def _resurrect(state, data, option_id, rng):
+    card_id = option_id.split(":", 1)[1]
+    player = data["ctx"]["player"]
+    zones(state, player)["discard"].remove(card_id)
+    put_into_play(state, card_id, player, player)
+
+
+@effect
+def exile_destroyed_by_previous(state, ctx, params, rng):
+    """Exile every minion destroyed by the card that resolved just before
+    this one, even one brought back in the meantime (DE 98)."""
+    if ctx.get("entry") is None or state.get("chain") is None:
+        return
+    entries = state["chain"]["entries"]
+    later = [i for i in range(ctx["entry"] + 1, len(entries))]
+    if not later:
+        return
+    for card_id in entries[later[0]].get("destroyed", []):
+        for player in players(state):
+            pile = zones(state, player)["discard"]
+            if card_id in pile:
+                pile.remove(card_id)
+                exile(state, card_id)
+                event(state, f"{name(state, card_id)} is exiled")
+        record = minion(state, card_id)
+        if record is not None:
+            state["in_play"].remove(record)
+            exile(state, card_id)
+            event(state, f"{name(state, card_id)} is exiled from play")

@@ -1,0 +1,108 @@
+"""Helpers for the Nightfall tests: pinned set-ups and choices by card name."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from pbem.engine.protocol import apply_choice
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import GAME
+from pbem.games.nightfall.cards import read_cards
+
+_CARDS = read_cards()
+
+#: cards the books name that are not in this set, for the worked examples
+TEST_CARDS = [
+    {"key": "death-grip", "name": "Death Grip", "type": "action", "group": "test", "copies": 1, "colour": "white",
+     "links": ["white"], "cost": 0, "text": "Chain: inflict 3 damage on a player (EN 238).",
+     "chain": [{"effect": "damage_player", "amount": 3}]},
+    {"key": "bombardment", "name": "Bombardment", "type": "action", "group": "test", "copies": 1, "colour": "white",
+     "links": ["white"], "cost": 0, "text": "Chain: deal 1 damage to every player (EN 132).",
+     "chain": [{"effect": "damage_each_player", "amount": 1}]},
+]
+
+
+class Table:
+    """A pinned game and short ways to act in it."""
+
+    def __init__(self, pin, players=("janet", "scott", "brad"), options=None):
+        data = copy.deepcopy(_CARDS)
+        data["card"] += copy.deepcopy(TEST_CARDS)
+        scenario = {"format": "nightfall-scenario/1", "name": "test", "card_data": data,
+                    "options": options or {}, "pin": pin}
+        self.state = GAME.new_state(scenario, list(players), Rng.from_seed("table"))
+        self.step = 0
+
+    # --- looking
+    @property
+    def s(self):
+        return self.state
+
+    def zone(self, player, zone):
+        return self.state["zones"][player][zone]
+
+    def keys(self, player, zone):
+        return [c.split("#")[0] for c in self.zone(player, zone)]
+
+    def minion(self, key):
+        for record in self.state["in_play"]:
+            if record["card"].split("#")[0] == key:
+                return record
+        return None
+
+    def in_play(self, controller=None):
+        return [m["card"].split("#")[0] for m in self.state["in_play"] if controller in (None, m["controller"])]
+
+    def health(self, key):
+        from pbem.games.nightfall.state import health
+        return health(self.state, self.minion(key))
+
+    def strength(self, key):
+        from pbem.games.nightfall.state import strength
+        return strength(self.state, self.minion(key))
+
+    def wounds(self, player):
+        from pbem.games.nightfall.state import wound_count
+        return wound_count(self.state, player)
+
+    def decision(self, player=None):
+        decisions = GAME.awaiting(self.state)
+        if player is None:
+            assert len(decisions) == 1, decisions
+            return decisions[0]
+        for d in decisions:
+            if d.player == player:
+                return d
+        raise AssertionError(f"no decision of {player}: {[(d.player, d.kind) for d in decisions]}")
+
+    def options(self, player=None):
+        return [o.id for o in self.decision(player).options]
+
+    def awaited(self):
+        return [(d.player, d.kind) for d in GAME.awaiting(self.state)]
+
+    # --- acting
+    def choose(self, player, option):
+        """Choose ``option``: an exact id, or ``prefix:key`` matched to the first
+        option whose id is ``prefix:key#n``."""
+        ids = self.options(player)
+        if option not in ids:
+            matches = [i for i in ids if i.split("#")[0] == option]
+            assert matches, f"{option!r} is not among {player}'s options {ids}"
+            option = matches[0]
+        self.step += 1
+        apply_choice(GAME, self.state, player, option, Rng.from_seed(f"step-{self.step}"))
+        GAME.check_invariants(self.state)
+        return self
+
+    def play(self, *moves):
+        for player, option in moves:
+            self.choose(player, option)
+        return self
+
+
+@pytest.fixture
+def table():
+    return Table

@@ -1,0 +1,117 @@
+"""The card data and scenario files: schemas, the set's composition, sources."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import jsonschema
+import pytest
+import tomli_w
+
+from pbem.games.nightfall import GAME
+from pbem.games.nightfall.cards import read_cards
+from pbem.resources import scenario_dir, schema_path
+
+SOURCES = {"printed", "stated", "derived", "inferred", "external", "designed"}
+
+
+def cards():
+    return {c["key"]: c for c in read_cards()["card"]}
+
+
+def test_card_file_matches_its_schema():
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    jsonschema.validate(data, json.loads(schema_path("cards-nightfall").read_text()))
+
+
+@pytest.mark.parametrize("name", GAME.scenarios())
+def test_scenario_files_match_their_schema(name):
+    data = tomllib.loads((scenario_dir("nightfall") / f"{name}.toml").read_text())
+    jsonschema.validate(data, json.loads(schema_path("scenario-nightfall").read_text()))
+
+
+def test_the_set_has_30_cards_4_promos_and_2_kinds_of_wound():
+    """EN 63: 18 minion piles (6 starting) and 12 action piles."""
+    by_group = {}
+    for c in cards().values():
+        by_group.setdefault((c["group"], c["type"]), []).append(c["key"])
+    assert len(by_group[("starter", "minion")]) == 6
+    assert len(by_group[("draft", "minion")]) == 12 and len(by_group[("draft", "action")]) == 12
+    assert len(by_group[("promo", "minion")]) == 3 and len(by_group[("promo", "action")]) == 1
+    assert {w["kind"] for w in read_cards()["wound"]} == {"nightfall", "martial-law"}
+
+
+def test_starting_minions_cost_0_and_link_one_colour():
+    """EN 126, EN 289."""
+    for c in cards().values():
+        if c["group"] == "starter":
+            assert c["cost"] == 0 and c["links"] == [c["colour"]] and c["copies"] == 10
+
+
+def test_each_action_shares_its_colours_with_one_minion():
+    """EXT S5: draft actions and minions come in matching colour pairs."""
+    minions = [(c["colour"], sorted(c["links"])) for c in cards().values() if c["group"] == "draft" and c["type"] == "minion"]
+    actions = [(c["colour"], sorted(c["links"])) for c in cards().values() if c["group"] == "draft" and c["type"] == "action"]
+    assert sorted(minions) == sorted(actions)
+
+
+def test_the_values_the_books_fix():
+    """card-facts §1: colours, links, kicker colours, costs, strengths, health."""
+    c = cards()
+    assert (c["lone-hound"]["colour"], sorted(c["lone-hound"]["links"])) == ("gold", ["green", "white"])
+    assert (c["jerome-carceri"]["colour"], sorted(c["jerome-carceri"]["links"]), c["jerome-carceri"]["kicker_colour"]) == \
+        ("white", ["purple", "red"], "gold")
+    assert (c["nian-jiang"]["colour"], sorted(c["nian-jiang"]["links"]), c["nian-jiang"]["kicker_colour"]) == \
+        ("red", ["blue", "gold"], "white")
+    assert c["maya-westermann"]["colour"] == "green" and "gold" in c["maya-westermann"]["links"]
+    assert c["maya-westermann"]["health"] == 4 and c["queens-bishop"]["health"] == 2
+    assert c["roland-lefontaine"]["cost"] == 3 and c["tactical-prep"]["colour"] == "blue"
+    assert "green" in c["sweep-and-clear"]["links"] and sorted(c["bleak-resurrection"]["links"]) == ["blue", "red"]
+    assert c["hysteria"]["colour"] in c["tactical-prep"]["links"]
+    assert c["chan-jiang"]["colour"] in ("white", "green")
+    assert (c["koi-jiang"]["strength"], c["legion-ten"]["strength"], c["lone-hound"]["strength"]) == (2, 3, 4)
+
+
+def test_every_value_says_where_it_comes_from():
+    """Designed values are marked so that an owner of the cards can correct them."""
+    for c in read_cards()["card"]:
+        assert set(c.get("source", {}).values()) <= SOURCES, c["key"]
+    designed_only = [c["key"] for c in read_cards()["card"] if not c.get("source")]
+    assert designed_only == [], "every card cites at least one source (unmarked fields are designed)"
+
+
+def test_quick_start_sets_name_real_cards():
+    from pbem.games.nightfall.drafts import QUICK_START_SETS
+    assert all(k in cards() for s in QUICK_START_SETS for k in s)
+
+
+def test_an_owner_can_load_their_own_card_file(tmp_path: Path):
+    """``pbem new --cards FILE``: the same format, other values."""
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    for c in data["card"]:
+        if c["key"] == "koi-jiang":
+            c["strength"] = 3
+            c["source"]["strength"] = "printed"
+    path = tmp_path / "my-cards.toml"
+    path.write_text(tomli_w.dumps(data))
+    scenario = GAME.load_scenario("standard", cards=str(path))
+    assert scenario["card_data"]["card"][[c["key"] for c in data["card"]].index("koi-jiang")]["strength"] == 3
+
+
+def test_a_card_file_naming_an_unknown_effect_is_refused(tmp_path: Path):
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    data["card"][0]["chain"] = [{"effect": "win_the_game"}]
+    path = tmp_path / "bad.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ValueError, match="unknown effect 'win_the_game'"):
+        GAME.load_scenario("standard", cards=str(path))
+
+
+def test_the_rules_core_names_no_card():
+    """Cards are data plus named effects: the chain, combat and turn modules name no card."""
+    root = Path(__file__).resolve().parents[2] / "pbem" / "games" / "nightfall"
+    core = "".join((root / f).read_text() for f in ("chain.py", "combat.py", "turn.py", "damage.py", "flow.py"))
+    for c in cards().values():
+        assert c["name"].strip('"') not in core, c["name"]

@@ -1,0 +1,158 @@
+"""One test per rule of the book that the card and example tests do not already pin."""
+
+from __future__ import annotations
+
+from pbem.engine.rng import Rng
+from pbem.games.nightfall import GAME
+from pbem.games.nightfall.state import draw
+
+
+def test_reshuffle_the_discard_pile_only_when_a_draw_needs_it(table):
+    """EN 106: an empty deck stays empty until a card must be drawn."""
+    t = table({"phase": "claim", "active": "janet",
+               "players": {"janet": {"hand": ["genesis-one"], "deck": ["koi-jiang"], "discard": ["hysteria", "headshot"]}}})
+    draw(t.s, "janet", 1, Rng.from_seed(1))
+    assert t.zone("janet", "deck") == [] and len(t.zone("janet", "discard")) == 2
+    draw(t.s, "janet", 1, Rng.from_seed(1))
+    assert t.zone("janet", "discard") == [] and len(t.zone("janet", "deck")) == 1
+
+
+def test_every_opponent_gets_a_link_opportunity_even_without_a_linkable_card(table):
+    """EN 181; the issue: never skip an opponent's opportunity, so nothing is revealed."""
+    t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["genesis-one"]}}})
+    t.play(("janet", "play:genesis-one"), ("janet", "pass"))
+    d = t.decision()
+    assert (d.player, d.kind, d.pass_id, [o.id for o in d.options]) == ("scott", "link", "pass", ["pass"])
+
+
+def test_auto_pass_when_unable_to_link_is_a_players_choice(table):
+    t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["genesis-one"]},
+                                                                  "brad": {"hand": ["genesis-one"]}}},
+              options={"auto_pass_when_unable": ["scott", "brad"]})
+    t.play(("janet", "play:genesis-one"), ("janet", "pass"))
+    assert t.decision().player == "brad"  # Scott could not link and chose to auto-pass; Brad can link
+
+
+def test_each_player_has_only_one_opportunity_to_link(table):
+    """EN 183."""
+    t = table({"phase": "chain", "active": "janet", "players": {
+        "janet": {"hand": ["genesis-one", "genesis-one"]}, "scott": {"hand": ["genesis-one"]}}})
+    t.play(("janet", "play:genesis-one"), ("janet", "pass"), ("scott", "link:genesis-one"), ("scott", "pass"),
+           ("brad", "pass"))
+    assert t.s["chain"] is None and t.decision().kind == "claim"
+
+
+def test_no_chain_when_the_active_player_plays_nothing(table):
+    """EN 184."""
+    t = table({"phase": "chain", "active": "janet", "players": {"scott": {"hand": ["genesis-one"]}}})
+    assert t.options() == ["pass"]
+    t.choose("janet", "pass")
+    assert t.decision().kind == "claim"
+
+
+def test_damage_to_a_minion_never_spills_to_its_player(table):
+    """EN 197."""
+    t = table({"phase": "chain", "active": "janet", "players": {
+        "janet": {"hand": ["silver-stake"]}, "brad": {"in_play": ["genesis-one"]}}})
+    t.play(("janet", "play:silver-stake"), ("janet", "pass"), ("scott", "pass"), ("brad", "pass"))
+    assert t.in_play() == [] and t.wounds("brad") == 0
+
+
+def test_every_minion_must_attack(table):
+    """EN 149: no option to hold a minion back."""
+    t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": ["genesis-one"]}}})
+    assert t.options() == ["target:scott", "target:brad"]
+
+
+def test_blockers_of_direct_damage_take_what_gets_past_blockers(table):
+    """EN 167: damage that gets past blocking minions after an attack."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["genesis-one"]}, "brad": {"in_play": ["bad-smoke"]}}}, players=("janet", "brad"))
+    t.play(("brad", "no-block"), ("janet", "strike:genesis-one#1"))
+    assert t.wounds("brad") == 0 and t.health("bad-smoke") == 1
+
+
+def test_claim_only_from_the_commons_and_your_own_private_archives(table):
+    """EN 220, EN 226: copies allowed; opposing private archives never."""
+    t = table({"phase": "claim", "active": "janet", "commons": ["hysteria"],
+               "players": {"janet": {"hand": ["genesis-one", "genesis-one"]}, "brad": {"archives": ["shining-cross"]}}})
+    assert "claim:brad-1" not in t.options()
+    t.play(("janet", "claim:commons-1"), ("janet", "discard:genesis-one#1"), ("janet", "discard:genesis-one#2"),
+           ("janet", "claim:commons-1"))
+    assert t.keys("janet", "discard") == ["hysteria", "genesis-one", "genesis-one", "hysteria"]
+
+
+def test_unused_influence_is_lost(table):
+    """EN 228."""
+    t = table({"phase": "claim", "active": "janet", "players": {"janet": {"hand": ["genesis-one"] * 5}}})
+    t.play(("janet", "done"), ("janet", "pass"))
+    assert t.s["turn"]["player"] == "scott" and t.s["turn"]["influence"] == 2
+
+
+def test_the_game_ends_after_the_combat_in_which_the_last_face_up_wound_is_taken(table):
+    """EN 237: no chain phase follows."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 1,
+               "players": {"janet": {"in_play": ["lone-hound"], "hand": ["genesis-one"]}}}, players=("janet", "brad"))
+    t.play(("janet", "pass"), ("janet", "strike:lone-hound#1"))
+    assert t.s["over"] and t.wounds("brad") == 4 and t.awaited() == []
+    assert GAME.result(t.s).winners == ("janet",)
+
+
+def test_face_up_wounds_are_not_counted_unless_the_table_agrees(table):
+    """DE 30: "you may not count"; ``count_face_up`` shows the number."""
+    t = table({"phase": "claim", "active": "janet", "face_up": 7})
+    assert GAME.public(t.s)["face_up_wounds"] == "some"
+    t = table({"phase": "claim", "active": "janet", "face_up": 7}, options={"count_face_up": True})
+    assert GAME.public(t.s)["face_up_wounds"] == 7
+
+
+def test_martial_law_wound_after_blocks_with_a_feed_of_any_wound(table):
+    """DE 33-34: after blockers; feed with any wound; a different own minion each time."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["genesis-one", "jj-mcteague"], "hand": ["ml-bite", "nf-burn"]},
+        "brad": {"in_play": ["roland-lefontaine"]}}}, players=("janet", "brad"))
+    t.choose("brad", "block:genesis-one#1")
+    wound = [o for o in t.options() if o.startswith("wound:")]
+    assert len(wound) == 1 and wound[0].startswith("wound:ml-bite")
+    t.choose("janet", wound[0])
+    assert t.options() == ["minion:genesis-one#1", "minion:jj-mcteague#1"]  # own minions only (P11)
+    t.choose("janet", "minion:genesis-one#1")
+    feed = [o for o in t.options() if o.startswith("feed:")]
+    t.choose("janet", feed[0])  # a Nightfall wound pays the feed
+    t.choose("janet", "minion:jj-mcteague#1")
+    t.choose("janet", "stop")
+    assert (t.strength("genesis-one"), t.strength("jj-mcteague")) == (2, 3)
+    assert [o for o in t.options() if o.startswith("wound:")] == []  # once per turn
+
+
+def test_decisions_that_would_reveal_a_hand_are_always_asked(table):
+    """The issue: forced choices are automatic only where that reveals nothing."""
+    t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": ["genesis-one"]}}},
+              players=("janet", "brad"))
+    assert t.decision().kind == "strike" and t.options() == ["strike:genesis-one#1"]
+    t.choose("janet", "strike:genesis-one#1")
+    t.choose("janet", "pass")
+    t.choose("janet", "done")
+    assert t.decision().kind == "wound-effect" and t.options() == ["pass"]
+
+
+def test_influence_is_2_plus_effects_plus_1_per_discard(table):
+    """EN 229."""
+    t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["yuri-koroviev", "genesis-one"]}}})
+    t.play(("janet", "play:yuri-koroviev"), ("janet", "pass"), ("scott", "pass"), ("brad", "pass"),
+           ("janet", "discard:genesis-one#1"))
+    assert t.s["turn"]["influence"] == 2 + 1 + 1
+
+
+def test_the_same_seed_plays_the_same_game():
+    from pbem.engine.simulate import play
+    a = play(GAME, ["ann", "bob", "cyd"], 7)
+    b = play(GAME, ["ann", "bob", "cyd"], 7)
+    assert a.choices == b.choices and a.state == b.state
+
+
+def test_a_view_renders_as_text(table):
+    t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["koi-jiang"]}}})
+    text = GAME.render(GAME.view(t.s, "janet"))
+    assert "Your hand: Koi Jiang" in text and "play:koi-jiang#1: Koi Jiang" in text
+    assert "Koi Jiang" not in GAME.render(GAME.view(t.s, "brad"))

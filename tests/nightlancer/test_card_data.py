@@ -1,0 +1,106 @@
+"""The card data: this project's own set, in the rulebook's component counts (1.2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+
+import jsonschema
+import pytest
+
+from pbem.engine.errors import ScenarioError
+from pbem.games.nightlancer import GAME
+from pbem.games.nightlancer.cards import COMPONENT_COUNTS, read_card_file
+from pbem.resources import scenario_dir, schema_path
+
+CARDS = scenario_dir("nightlancer") / "cards.toml"
+
+
+def load():
+    with CARDS.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def count(entries):
+    return sum(e.get("copies", 1) for e in entries)
+
+
+def test_card_file_matches_its_schema():
+    jsonschema.validate(load(), json.loads(schema_path("cards-nightlancer").read_text()))
+
+
+@pytest.mark.parametrize("name", GAME.scenarios())
+def test_every_shipped_scenario_matches_its_schema(name):
+    scenario = tomllib.loads((scenario_dir("nightlancer") / f"{name}.toml").read_text())
+    jsonschema.validate(scenario, json.loads(schema_path("scenario-nightlancer").read_text()))
+    assert GAME.load_scenario(name)["scenario"]["name"] == name
+
+
+def test_component_counts_are_the_rulebooks():
+    data = load()
+    for section, wanted in COMPONENT_COUNTS.items():
+        assert count(data[section]) == wanted, section
+    assert sum(1 for e in data["event"] if e["deck"] == "early") == 10
+    assert sum(1 for e in data["event"] if e["deck"] == "late") == 10
+    assert sum(1 for m in data["mission"] if m["profile"] == "low") == 24
+    assert sum(1 for m in data["mission"] if m["profile"] == "high") == 12
+
+
+def test_the_eight_nightlancers_are_the_ones_the_book_names():
+    names = {n["name"] for n in load()["nightlancer"]}
+    assert names == {"The Assassin", "The Bombshell", "The Cybercracker", "The Engineer", "The Guard",
+                     "The Sniper", "The Veteran", "The Weapon Smith"}
+
+
+def test_every_card_is_marked_as_this_projects_own_design():
+    data = load()
+    assert data["set"]["source"] == "designed" and "NOT the published" in data["set"]["note"]
+    assert data["die"]["source"] == "designed"
+    for section in COMPONENT_COUNTS:
+        assert all(card["source"] == "designed" for card in data[section]), section
+
+
+def test_die_faces_add_zero_to_three_with_resolve_symbols_on_some():
+    faces = load()["die"]["faces"]
+    assert len(faces) == 6
+    assert {f["value"] for f in faces} == {0, 1, 2, 3}
+    assert 0 < sum(f["resolve"] for f in faces) < 6
+
+
+def test_contacts_have_two_effects_for_yourself_and_one_against_an_opponent():
+    for contact in load()["contact"]:
+        assert len(contact["self"]) == 2 and "effect" in contact["against"]
+    assert {c["type"] for c in load()["contact"]} == {"security", "fixer", "smarts", "social", "company"}
+
+
+def test_black_market_has_every_type_and_both_traits():
+    cards = load()["black_market"]
+    assert {c["type"] for c in cards} == {"armour", "weapon", "gear", "cyberware", "cyberweapon"}
+    assert any("loud" in c["traits"] for c in cards) and any("obvious" in c["traits"] for c in cards)
+
+
+def test_missions_have_three_stages_of_two_options_and_every_trait():
+    missions = load()["mission"]
+    assert all(len(m["stages"]) == 3 and all(len(s["options"]) == 2 for s in m["stages"]) for m in missions)
+    assert {t for m in missions for t in m["traits"]} == {"dirty", "incognito", "stealthy"}
+    assert {s["penalty"]["kind"] for m in missions for s in m["stages"]} == {"heat", "abort", "combat"}
+    kinds = {o["challenge"] for m in missions for s in m["stages"] for o in s["options"]}
+    assert kinds == {"covert", "streetwise", "technical", "cracking", "demolitions", "distraction",
+                     "close", "gunfighter", "marksman"}
+
+
+def test_an_owner_can_load_the_printed_cards_from_another_file(tmp_path):
+    other = tmp_path / "printed.toml"
+    text = CARDS.read_text().replace('name = "pbem house set"', 'name = "my printed cards"', 1)
+    other.write_text(text)
+    loaded = GAME.load_scenario("standard", cards=str(other))
+    assert loaded["cards"]["set"]["name"] == "my printed cards"
+
+
+def test_a_malformed_card_file_is_refused_with_its_location(tmp_path):
+    bad = tmp_path / "bad.toml"
+    shutil.copy(CARDS, bad)
+    bad.write_text(bad.read_text().replace('type = "security"', 'type = "police"', 1))
+    with pytest.raises(ScenarioError, match="contact/0/type"):
+        read_card_file(bad)

@@ -1,0 +1,232 @@
+"""Rulebook 5.2 Challenges: normal, special, combat; the die; the reaction window."""
+
+from __future__ import annotations
+
+from pbem.games.nightlancer import effects
+from pbem.games.nightlancer.cards import COMBAT_COST
+
+from .helpers import Table, mission_table
+
+# low-courier-run: stage 1 Covert 3 / Cracking 2 (penalty 1 Heat); stage 2 Streetwise 4 / Close 4 (Abort);
+# stage 3 Technical 4 / Covert 4 (penalty Close 4 combat). Die faces: 0 = +0 with Resolve, 1-2 = +1,
+# 3 = +2, 4 = +2 with Resolve, 5 = +3.
+
+
+def to_roll(t: Table, option: str, player: str = "ana") -> None:
+    t.until_kind("choose-option")
+    t.choose(player, option)
+    t.until_kind("attempt", player)
+
+
+def test_a_normal_challenge_scores_ability_plus_cards_plus_the_die():
+    t = mission_table(dice=[1])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.until(lambda t: "ana rolls" in t.events())
+    # the Assassin: Covert 3, +1 Covert (special), die +1
+    assert "ana rolls +1: score 5." in t.events() and "is passed" in t.events()
+
+
+def test_equal_to_the_difficulty_succeeds():
+    t = mission_table(dice=[0], nightlancers=["veteran", "guard"])
+    to_roll(t, "option:1")
+    t.seat("ana")["resolve"] = 5
+    t.choose("ana", "roll")
+    t.until(lambda t: "challenge is" in t.events())
+    assert "score 2" in t.events() and "Covert 3 challenge is failed" in t.events()
+    t2 = mission_table(dice=[1], nightlancers=["veteran", "guard"])
+    to_roll(t2, "option:1")
+    t2.choose("ana", "roll")
+    t2.until(lambda t: "challenge is" in t.events())
+    assert "score 3" in t2.events() and "Covert 3 challenge is passed" in t2.events()
+
+
+def test_the_reaction_window_is_offered_to_every_other_player_in_turn_order():
+    t = mission_table(players=("ana", "ben", "cy"), dice=[5])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    for player in ("ben", "cy"):
+        d = t.decision()
+        assert (d.player, d.kind, d.pass_id) == (player, "reaction", "pass")
+        t.choose(player, "pass")
+    assert "ana rolls" in t.events()
+
+
+def test_the_reaction_window_reopens_when_someone_plays():
+    t = mission_table(players=("ana", "ben", "cy"), dice=[5], hands=[[], ["beat-cop#1"], []])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "play:beat-cop#1")  # -2 Covert
+    assert t.decision().player == "ben"
+    t.choose("ben", "pass")
+    t.choose("cy", "pass")
+    d = t.decision()
+    assert (d.player, d.kind) == ("ana", "attempt"), "the attempting player may answer the interruption"
+    t.choose("ana", "roll")  # everyone has now passed in a row since ben played
+    assert "ana rolls +3: score 5." in t.events()  # 3 + 1 + 3 - 2
+
+
+def test_contacts_played_on_yourself_add_to_the_attempt():
+    t = mission_table(dice=[1], hands=[["smuggler#1"], []])  # +2 Covert
+    to_roll(t, "option:1")
+    assert "play:smuggler#1:1" in t.options("ana")
+    t.choose("ana", "play:smuggler#1:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "score 7" in t.events()
+
+
+def test_a_special_challenge_without_the_required_card_automatically_fails():
+    t = mission_table(dice=[5])
+    to_roll(t, "option:2")  # Cracking 2
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana has no card with Cracking: the attempt fails." in t.events()
+    assert t.state["dice"] == [5], "no die is rolled"
+
+
+def test_a_special_challenge_with_the_requirement_uses_the_connected_ability():
+    t = mission_table(dice=[1], hands=[["netrunner#1"], []])
+    to_roll(t, "option:2")
+    t.choose("ana", "play:netrunner#1:1")  # provides Cracking
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana rolls +1: score 2." in t.events()  # Technical 1 + 1
+
+
+def test_combat_challenges_cost_close_3_gunfighter_2_marksman_1_health_before_the_roll():
+    assert COMBAT_COST == {"close": 3, "gunfighter": 2, "marksman": 1}
+    t = mission_table(dice=[5, 5])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    t.until_kind("choose-option")
+    health = t.seat("ana")["health"]
+    t.choose("ana", "option:2")  # Close 4
+    t.until_kind("attempt")
+    assert t.seat("ana")["health"] == health
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert t.seat("ana")["health"] == health - 3
+    assert "ana pays 3 Health" in t.events()
+
+
+def test_armour_reduces_the_health_a_combat_challenge_costs():
+    t = mission_table(dice=[5, 5], nightlancers=["guard", "assassin"])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    to_roll(t, "option:2")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    # Close costs 3; the Guard's special and the Riot Vest are 1 Armour each
+    assert "ana pays 1 Health" in t.events()
+
+
+def test_at_most_one_weapon_and_one_armour_card_count_in_a_combat_challenge():
+    t = mission_table(items=[["mono-blade#1", "shotgun#1", "polymer-plates#1"], []], nightlancers=["assassin", "guard"])
+    state = t.state
+    ana = state["seats"]["ana"]
+    ana["items"] = ["mono-blade#1", "shotgun#1", "polymer-plates#1", "combat-armour#1"]
+    state["decks"]["black_market"].remove("combat-armour#1")
+    ana["loadout"] = ["mono-blade#1", "shotgun#1", "polymer-plates#1"]
+    k = effects.kit(state, "ana", "close", {"traits": []})
+    assert k["bonus"] == 3 and k["used"] == ["shotgun#1", "polymer-plates#1"]
+    assert k["armour"] == 1
+
+
+def test_cyberware_and_skills_always_apply_and_gear_stacks():
+    t = mission_table(items=[["lockpicks#1", "drone#1", "optic-implants#1"], []])
+    ana = t.seat("ana")
+    ana["loadout"] = ["lockpicks#1", "drone#1"]
+    ana["skills"] = ["electronics#1"]
+    t.state["decks"]["skill"].remove("electronics#1")
+    k = effects.kit(t.state, "ana", "technical", {"traits": []})
+    assert k["bonus"] == 1 + 1 + 1 + 1  # lockpicks, drone, optic implants, Electronics
+
+
+def test_losing_a_combat_challenge_discards_all_health_and_shakes():
+    t = mission_table(dice=[5, 0])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    to_roll(t, "option:2")  # Close 4: Close 2 + garrotte 2 + die 0 = 4 ... Resolve symbol
+    t.seat("ana")["items"].remove("garrotte-wire")
+    t.seat("ana")["loadout"] = []
+    t.state["discards"]["starting_item"].append("garrotte-wire")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana is defeated and loses all Health." in t.events() and "ana is Shaken." in t.events()
+    assert "ana takes" not in t.events(), "no reward after being Shaken"
+
+
+def test_a_resolve_symbol_costs_one_resolve():
+    t = mission_table(dice=[4])
+    to_roll(t, "option:1")
+    resolve = t.seat("ana")["resolve"]
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert t.seat("ana")["resolve"] == resolve - 1 and "a Resolve symbol" in t.events()
+
+
+def test_shaken_by_the_resolve_symbol_means_failure():
+    t = mission_table(dice=[4])
+    to_roll(t, "option:1")
+    t.seat("ana")["resolve"] = 1
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana is Shaken by the Resolve symbol and fails." in t.events()
+    assert "ana is Shaken." in t.events() and t.seat("ana")["ideals"] == 3
+
+
+def test_a_steady_contact_ignores_the_resolve_symbol():
+    t = mission_table(dice=[4], hands=[["street-doc#1"], []])
+    to_roll(t, "option:1")
+    resolve = t.seat("ana")["resolve"]
+    t.choose("ana", "play:street-doc#1:2")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert t.seat("ana")["resolve"] == resolve
+
+
+def test_a_loud_card_used_gains_heat():
+    t = mission_table(dice=[5, 5], items=[["shotgun#1"], []])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    to_roll(t, "option:2")  # Close: the Loud shotgun is the best weapon
+    heat = t.seat("ana")["heat"]
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert t.seat("ana")["heat"] == heat + 1 and "Riot Shotgun (Loud)" in t.events()
+
+
+def test_stealthy_missions_bar_loud_cards_and_incognito_missions_bar_obvious_cards():
+    t = mission_table(items=[["shotgun#1", "combat-armour#1"], []])
+    ana = t.seat("ana")
+    ana["loadout"] = ["shotgun#1", "combat-armour#1"]
+    assert effects.usable_cards(t.state, "ana", {"traits": ["stealthy"]}) == ["combat-armour#1"]
+    assert effects.usable_cards(t.state, "ana", {"traits": ["incognito"]}) == ["shotgun#1"]
+
+
+def test_a_spent_card_cannot_be_used_until_recovered():
+    t = mission_table(items=[["plastique#1"], []])
+    ana = t.seat("ana")
+    ana["loadout"] = ["plastique#1"]
+    assert effects.kit(t.state, "ana", "demolitions", {"traits": []})["enables"]
+    ana["spent"] = ["plastique#1"]
+    assert not effects.kit(t.state, "ana", "demolitions", {"traits": []})["enables"]
+
+
+def test_using_a_spend_card_spends_it():
+    t = mission_table(mission="low-debt-collection", dice=[5, 5, 5, 5], items=[["plastique#1"], []],
+                      nightlancers=["guard", "assassin"])
+    t.until_kind("choose-option")
+    for option in ("option:2", "option:1"):
+        t.choose("ana", option)
+        t.until(lambda t: t.decision().kind == "attempt")
+        t.choose("ana", "roll")
+        t.choose("ben", "pass")
+        t.until_kind("choose-option")
+    # Debt Collection is Stealthy and Plastique is Loud: it cannot be used, so it is not spent
+    assert t.seat("ana")["spent"] == []

@@ -1,0 +1,112 @@
+"""Tests of the judgements recorded in docs/rulings-nightlancer.md (one per ruling)."""
+
+from __future__ import annotations
+
+from pbem.games.nightlancer import GAME, effects
+
+from .helpers import Table, mission_table, new_game
+
+QUIET_2P = ["quiet-night", "payday", "street-market"]
+
+
+def test_selling_is_offered_where_a_player_may_need_kc_and_not_in_every_decision():
+    t = Table(new_game(events=QUIET_2P, hardened=1))
+    assert t.decision("ana").kind == "interest" and "sell:garrotte-wire" in t.options("ana")
+    t.until_kind("take-mission")
+    assert not any(o.startswith("sell:") for o in t.options())
+    t2 = mission_table(dice=[5] * 6)
+    t2.until_kind("choose-option")
+    assert not any(o.startswith("sell:") for o in t2.options())
+    t2.until_kind("skill")
+    assert any(o.startswith("sell:") for o in t2.options("ana"))
+
+
+def test_in_an_event_every_item_but_obvious_ones_may_be_used_without_a_loadout():
+    t = Table(new_game(events=QUIET_2P, items=[["mono-blade#1", "razor-claws#1"], []]))
+    ana = t.seat("ana")
+    assert ana["loadout"] == []
+    usable = effects.usable_cards(t.state, "ana", {"event": True, "traits": []})
+    assert "mono-blade#1" in usable and "garrotte-wire" in usable and "razor-claws#1" not in usable
+
+
+def test_shaken_by_paying_combat_health_fails_without_a_roll():
+    t = mission_table(dice=[5, 5])
+    t.until_kind("choose-option")
+    t.choose("ana", "option:1")
+    t.until(lambda t: t.decision().kind == "choose-option")
+    t.choose("ana", "option:2")  # Close 4 costs 3 Health
+    t.seat("ana")["health"] = 2
+    t.until(lambda t: "ana is Shaken." in t.events())
+    assert t.state["dice"] == [5], "no die was rolled"
+
+
+def test_a_first_crew_that_scores_nothing_sets_a_difficulty_of_zero():
+    t = mission_table(players=("ana", "ben"), crew=("ana",), second=("ben",), dice=[5, 5, 5, 5, 0, 1],
+                      nightlancers=["assassin", "veteran"])
+    for _ in range(2):
+        t.until_kind("choose-option", "ana")
+        t.choose("ana", "option:1")
+        t.until_kind("choose-option", "ben")
+        t.choose("ben", "option:1")
+    t.until_kind("face-off")
+    t.choose("ana", "fight:marksman")
+    t.choose("ben", "fight")
+    t.seat("ana")["resolve"] = 1  # the Resolve symbol (face 0) will Shake ana
+    t.until(lambda t: "ana is Shaken" in t.events())
+    assert "ana is Shaken by the Resolve symbol" in t.events()
+    assert "The First Crew's score" not in t.events(), "the First Crew is off the mission: no fight remains"
+    t.until_kind("choose-option")
+    assert t.decision().player == "ben"
+
+
+def test_interest_is_taken_automatically_only_when_nothing_else_is_possible():
+    t = Table(new_game(events=QUIET_2P, hardened=1, kc=[0, 0]))
+    # ana holds an Item she could sell: she is asked; once it is sold and KC spent, she is not
+    assert t.decision("ana").kind == "interest"
+    assert [o for o in t.options("ana") if not o.startswith("sell:")] == ["pay", "suffer"]
+
+
+def test_a_spend_card_is_spent_when_used_and_recovered_next_round():
+    # low-bodyguard-detail: stage 3 is Technical 4 / Demolitions 3
+    t = mission_table(mission="low-bodyguard-detail", dice=[5] * 8, items=[["plastique#1"], []],
+                      nightlancers=["assassin", "veteran"])
+    for option in ("option:1", "option:1", "option:2"):  # stage 3: Demolitions 3 with Plastique
+        t.until_kind("choose-option")
+        t.choose("ana", option)
+        t.until(lambda t: not any(d.kind in ("attempt", "reaction") for d in t.awaiting))
+    assert "plastique#1" in t.seat("ana")["spent"]
+    t.until(lambda t: t.state["round"] == 2)
+    assert t.seat("ana")["spent"] == []
+
+
+def test_the_deal_token_returns_when_the_mission_ends():
+    t = mission_table(crew=("ana",), hands=[["mr-johnson#1"], []],
+                      script={"take-mission": lambda t, d: "deal:low-courier-run:mr-johnson#1" if d.player == "ana" else "pass"})
+    assert not t.seat("ana")["deal"]
+    t.until_kind("choose-option")
+    t.choose("ana", "abandon")
+    assert t.seat("ana")["deal"]
+
+
+def test_hand_counts_by_card_type_are_public_and_hands_are_not():
+    state = new_game(events=QUIET_2P)
+    public = GAME.public(state)["players"]["ana"]
+    assert (public["hand_contacts"], public["hand_agendas"]) == (2, 3)
+    assert "hand" not in public and GAME.view(state, "ben")["secret"]["hand"] != GAME.view(state, "ana")["secret"]["hand"]
+
+
+def test_a_crew_holds_at_most_four():
+    t = Table(new_game(("ana", "ben", "cy", "dee"), events=QUIET_2P))
+    m = t.state["missions"][0]["card"]
+    t.choose("ana", f"first:{m}")
+    for p in ("ben", "cy", "dee"):
+        t.choose(p, f"join:{m}:first")
+        t.choose("ana", "accept")
+    assert len(t.state["missions"][0]["crews"][0]["members"]) == 4
+
+
+def test_heat_has_no_maximum():
+    t = Table(new_game(events=QUIET_2P))
+    from pbem.games.nightlancer import tokens
+    tokens.gain_heat(t.state, "ana", 9)
+    assert t.seat("ana")["heat"] == 9

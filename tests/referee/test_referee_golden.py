@@ -1,0 +1,63 @@
+"""Golden values: the same seed, keys and moves give these exact files, on every machine.
+
+If one of these changes, a file format, the sealing stream or the toy game
+changed: old game directories would no longer verify the same way. Change
+the pinned values only on purpose, with a new format version where needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from helpers_referee import TEST_SEED, Table, snapshot
+from pbem.crypto import age
+from pbem.crypto.keys import PrivateKey
+from pbem.engine import Rng
+from pbem.referee import keying, make_move, new_game, read_view, sealing, submit
+
+
+def fixed_key(name: str, number: int) -> PrivateKey:
+    return PrivateKey(name, Ed25519PrivateKey.from_private_bytes(bytes([number]) * 32),
+                      age.X25519Identity(bytes([number + 100]) * 32))
+
+
+def directory_digest(directory: Path) -> str:
+    digest = hashlib.sha256()
+    for name, data in snapshot(directory, skip=()).items():
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def test_the_seed_derivations_are_pinned() -> None:
+    assert keying.game_id(TEST_SEED) == GOLDEN["game_id"]
+    assert keying.commitment(TEST_SEED) == GOLDEN["commitment"]
+    assert sealing.game_recipient(TEST_SEED) == GOLDEN["game_recipient"]
+
+
+def test_a_fixed_game_gives_the_same_bytes(tmp_path: Path) -> None:
+    keys = {name: fixed_key(name, i + 1) for i, name in enumerate(["referee", "alice", "bob"])}
+    game = tmp_path / "game"
+    new_game(game, "highcard", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"], seed=TEST_SEED)
+    table = Table(dir=game, keys=keys, key_files={})
+    assert directory_digest(game) == GOLDEN["turn0"]
+    for number, player in enumerate(["alice", "bob", "alice"], start=1):
+        view = read_view(game, player, keys[player])
+        stream = Rng.from_seed(f"golden-{number}")
+        data = make_move(view, keys[player], [view.decision.options[0].id],
+                         rng=lambda n: stream.token(n, "seal"))
+        submit(game, data, keys["referee"])
+    assert table.view("alice").number == 3
+    assert directory_digest(game) == GOLDEN["turn3"]
+
+
+GOLDEN = {
+    "game_id": "c3e6630d2b840336",
+    "commitment": "sha256:1451fe123ee4114de5c82a74aab2103c120251a29dd27649d116c225fd9dad6b",
+    "game_recipient": "age1zzwsulckamuw6xkxruv4lsvnr00u3pn80ynu3yskhw3k82hw64aq5pfvg3",
+    # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
+    "turn0": "0bc1298b118e6b2cd09fd07d1e7ab15610f4a59373c704c2397901d963c80172",
+    "turn3": "537d2f1caee02b7079c5900f7f15eff141afe6eb87099980d23373a0f1cd2ac0",
+}
