@@ -87,7 +87,8 @@ def validate_directory(directory: Path, keys: dict[str, PrivateKey] | None = Non
     assert formats.format_problem(doc, formats.GAME) is None, formats.format_problem(doc, formats.GAME)
     checked += 1
     seed = bytes.fromhex(doc["rng"]["seed"]) if "seed" in doc["rng"] else None
-    expected = {"turns": formats.TURN, "moves": formats.MOVE, "rejected": formats.REJECTION}
+    expected = {"turns": formats.TURN, "moves": formats.MOVE, "rejected": formats.REJECTION,
+                "joins": formats.JOIN, "pending.json": formats.PENDING, "reveal.json": formats.REVEAL}
     for path in sorted(directory.rglob("*.json")):
         rel = path.relative_to(directory)
         fmt = formats.VIEW if rel.parts[0] == "views" else expected[rel.parts[0]]

@@ -100,7 +100,7 @@ def test_contested_combat_the_first_crews_score_is_the_difficulty_and_equal_beat
     play_stage(t, "option:1", "option:1")
     t.choose("ana", "fight:marksman")
     t.choose("ben", "fight")
-    health_ana, health_ben = t.seat("ana")["health"], t.seat("ben")["health"]
+    health_ben = t.seat("ben")["health"]
     t.until(lambda t: "wins the fight" in t.events())
     text = t.events()
     # ana: 2 + 1 = 3 (pays 1 Health); ben: 1 + 2 = 3 equals it: the Second Crew passes

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pbem.games.nightlancer import GAME
 from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, slot_by_card
 from pbem.games.nightlancer.zones import card
 

@@ -61,9 +61,16 @@ def test_a_first_crew_that_scores_nothing_sets_a_difficulty_of_zero():
 
 def test_interest_is_taken_automatically_only_when_nothing_else_is_possible():
     t = Table(new_game(events=QUIET_2P, hardened=1, kc=[0, 0]))
-    # ana holds an Item she could sell: she is asked; once it is sold and KC spent, she is not
+    # ana has 1 KC (Downtime) and an Item to sell: she is asked
     assert t.decision("ana").kind == "interest"
     assert [o for o in t.options("ana") if not o.startswith("sell:")] == ["pay", "suffer"]
+    ben = t.seat("ben")
+    ben["kc"], ben["items"] = 0, []  # nothing to pay with, nothing to sell (both public)
+    t.state["discards"]["starting_item"].append("riot-vest")
+    health = ben["health"]
+    t.choose("ana", "pay")
+    t.choose("ana", "keep")
+    assert ("ben", "interest") not in t.kinds() and ben["health"] == health - 3
 
 
 def test_a_spend_card_is_spent_when_used_and_recovered_next_round():

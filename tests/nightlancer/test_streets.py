@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pbem.games.nightlancer.zones import card
-
 from .helpers import Table, new_game
 
 QUIET_2P = ["quiet-night", "payday", "street-market"]

@@ -113,8 +113,9 @@ def test_a_legal_move_writes_the_next_turn_the_move_and_the_views(table: Table) 
 def test_a_turn_file_carries_no_history(table: Table) -> None:
     """The size of a turn depends on the state, never on how long the game has run."""
     turn = json.loads((table.dir / "turns" / "000000.json").read_text())
-    assert set(turn) == {"format", "game_id", "game", "turn", "previous", "move", "mover", "public",
-                         "awaiting", "result", "sealed", "signature"}
+    assert set(turn) == {"format", "game_id", "game", "turn", "previous", "move", "move_file", "mover", "joins",
+                         "public", "awaiting", "result", "commitments", "seed", "sealed", "signature"}
+    assert set(turn["commitments"]) == {"sections", "zones"}  # one fixed-size entry per seat and zone
 
 
 def test_the_move_choices_are_sealed_in_the_archive(table: Table) -> None:

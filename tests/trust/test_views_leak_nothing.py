@@ -60,6 +60,7 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
     game = find_game(game_name)
     wanted = game_count(1000)
     checked = 0
+    redrawn = 0
     seed = 0
     while checked < wanted:
         count = game.min_players + seed % (game.max_players - game.min_players + 1)
@@ -68,6 +69,7 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
             before = _dump(state)
             for player in players:
                 hidden = game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"conceal-{seed}-{checked}"))
+                redrawn += _dump(hidden) != before
                 assert _dump(game.view(hidden, player)) == _dump(game.view(state, player)), (
                     f"{game_name}: {player}'s view changed with what {player} may not know (seed {seed})"
                 )
@@ -85,3 +87,5 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
             if checked >= wanted:
                 break
         seed += 1
+    # A conceal that changed nothing would make this test pass vacuously.
+    assert redrawn * 2 >= checked, f"{game_name}: conceal redrew hidden information in only {redrawn} of {checked} positions"

@@ -16,7 +16,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
-from pbem.games.nightlancer.flow import advance, ask, decision, finish, push, runner
+from pbem.games.nightlancer.flow import advance, ask, decision, push, runner
 from pbem.games.nightlancer.zones import all_cards, card, draw
 
 State = dict[str, Any]

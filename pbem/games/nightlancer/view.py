@@ -45,10 +45,15 @@ def _mission(state: State, slot: dict[str, Any]) -> dict[str, Any]:
 
 
 def _challenge(state: State) -> dict[str, Any] | None:
+    """The attempt under way and what contacts have put on it so far (played contacts are public)."""
+    mods = None
     for frame in reversed(state["stack"]):
+        if frame["type"] == "window" and frame["trigger"] == "challenge" and mods is None:
+            mods = frame["mods"]
         if frame["type"] == "attempt":
+            mods = mods if mods is not None else frame["mods"]
             return {"player": frame["player"], "challenge": frame["ctype"], "difficulty": frame["difficulty"],
-                    "contacts": {k: v for k, v in frame["mods"].items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
+                    "contacts": {k: v for k, v in mods.items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
     return None
 
 

@@ -49,7 +49,6 @@ def schedule(state: State, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> 
     return [flow.task("effect", name=step["effect"], params=step, ctx=ctx) for step in steps]
 
 
-
 # ------------------------------------------------------------- choosing
 
 def choose(state, player, kind, prompt, options, handler, data, auto=True):
@@ -106,7 +105,7 @@ def chain_entry_label(state: State, index: int) -> str:
     return f"{name(state, entry['card'])} ({entry['controller']}, #{index + 1} in the chain)"
 
 
-def _ask_minion(state, ctx, params, handler, prompt, records, extra=None):
+def ask_minion(state, ctx, params, handler, prompt, records, extra=None):
     if not records:
         event(state, f"{name(state, ctx['card'])}: no minion in play to choose")
         return

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pbem.games.nightfall.effects import (
-    _ask_minion,
+    ask_minion,
     effect,
     picked_minion,
 )
 from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import receive_wounds as take_wounds
 from pbem.games.nightfall.state import (
     discard_from_hand,
     event,
@@ -22,7 +23,7 @@ def force_block(state, ctx, params, rng):
     """When this minion attacks, 1 minion of your choice must block it."""
     defender = ctx["defender"]
     records = [m for m in state["in_play"] if m["controller"] == defender and health(state, m) > 0]
-    _ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
+    ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
 
 
 @on_answer("fx:force_block")
@@ -53,5 +54,4 @@ def _may_discard(state, data, option_id, rng):
 def defender_receives_wound(state, ctx, params, rng):
     """When this minion attacks, the player it attacks receives N wounds,
     blocked or not (DE 77)."""
-    from pbem.games.nightfall.state import receive_wounds as take
-    take(state, ctx["defender"], params["amount"])
+    take_wounds(state, ctx["defender"], params["amount"])

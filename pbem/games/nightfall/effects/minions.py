@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.games.nightfall import damage, flow
 from pbem.games.nightfall.effects import (
-    _ask_minion,
+    ask_minion,
     choose,
     effect,
     minion_options,
@@ -30,7 +30,7 @@ from pbem.games.nightfall.state import (
 @effect
 def damage_minion(state, ctx, params, rng):
     """Deal N damage to 1 minion in play."""
-    _ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
+    ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
                 target_minions(state, ctx, params))
 
 
@@ -44,7 +44,7 @@ def _damage_minion(state, data, option_id, rng):
 @effect
 def destroy_minion(state, ctx, params, rng):
     """Destroy 1 minion in play."""
-    _ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
+    ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
 
 
 @on_answer("fx:destroy_minion")
@@ -58,7 +58,7 @@ def _destroy_minion(state, data, option_id, rng):
 def stake_minion(state, ctx, params, rng):
     """Deal N damage to 1 minion in play; a vampire is destroyed instead
     (if it cannot be destroyed, it takes the damage)."""
-    _ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
+    ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
 
 
 @on_answer("fx:stake_minion")
@@ -74,7 +74,7 @@ def _stake_minion(state, data, option_id, rng):
 @effect
 def heal_minion(state, ctx, params, rng):
     """1 minion in play regains N health, never above its printed health (DE 78)."""
-    _ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
+    ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
                 list(state["in_play"]))
 
 
@@ -92,7 +92,7 @@ def take_control(state, ctx, params, rng):
     """Take control of 1 minion in play; it stays yours until it leaves play
     (EN 214, EN 306, DE 83)."""
     records = [m for m in state["in_play"] if m["controller"] != ctx["player"]]
-    _ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
+    ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
 
 
 @on_answer("fx:take_control")
@@ -106,7 +106,7 @@ def _take_control(state, data, option_id, rng):
 @effect
 def return_minion_to_hand(state, ctx, params, rng):
     """1 minion in play goes back to its owner's hand (DE 73)."""
-    _ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
+    ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
                 list(state["in_play"]))
 
 
@@ -124,7 +124,7 @@ def protect_minion(state, ctx, params, rng):
     """Prevent all damage to 1 of your minions this turn (DE 88: only your
     minions are protected, not you)."""
     records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in state["turn"]["protected"]]
-    _ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
+    ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
 
 
 @on_answer("fx:protect")
@@ -141,7 +141,7 @@ def minion_hurts_itself_and_controller(state, ctx, params, rng):
     controller (DE 57). The amount is fixed when the text starts; damage
     the minion cannot absorb is lost (DE 91); the controller's share can be
     blocked like any damage to a player."""
-    _ask_minion(state, ctx, params, "fx:hysteria", "which minion hurts itself and its controller?",
+    ask_minion(state, ctx, params, "fx:hysteria", "which minion hurts itself and its controller?",
                 list(state["in_play"]))
 
 

@@ -9,6 +9,8 @@ from pbem.games.nightfall.effects import (
     player_options,
 )
 from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.state import draw as draw_cards
+from pbem.games.nightfall.state import receive_wounds as take_wounds
 from pbem.games.nightfall.state import (
     clockwise_from,
     discard_from_hand,
@@ -65,15 +67,13 @@ def _order_rest(state, ctx, params, rng):
 @effect
 def receive_wounds(state, ctx, params, rng):
     """You receive N wounds (not damage: never blocked, EN 168)."""
-    from pbem.games.nightfall.state import receive_wounds as take
-    take(state, ctx["player"], params["amount"])
+    take_wounds(state, ctx["player"], params["amount"])
 
 
 @effect
 def draw(state, ctx, params, rng):
     """Draw N cards."""
-    from pbem.games.nightfall.state import draw as take
-    take(state, ctx["player"], params["amount"], rng)
+    draw_cards(state, ctx["player"], params["amount"], rng)
 
 
 @effect
@@ -153,5 +153,4 @@ def _discard_down_to(state, data, option_id, rng):
 
 @effect
 def _receive(state, ctx, params, rng):
-    from pbem.games.nightfall.state import receive_wounds as take
-    take(state, params["player"], params["amount"])
+    take_wounds(state, params["player"], params["amount"])

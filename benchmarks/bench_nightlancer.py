@@ -1,0 +1,156 @@
+"""Nightlancer benchmarks: random games per second, and a balance report.
+
+    python benchmarks/bench_nightlancer.py [games]            # random games/s by player count and mode
+    python benchmarks/bench_nightlancer.py --balance [games]  # a heuristic player's scores
+
+The speed run plays random-bot games in memory (pbem.engine.simulate.play)
+without the invariant and leak checks. The balance run plays a simple
+heuristic player (take the mission that suits the Nightlancer, rest when
+hurt, choose the option with the best margin, use helpful contacts, buy
+Prospects when cheap) and prints mean scores by Nightlancer and the
+solitaire and cooperative win rates: the evidence behind D3 in
+docs/rulings-nightlancer.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections import Counter
+
+from pbem.engine.protocol import apply_choice
+from pbem.engine.rng import Rng, step_rng
+from pbem.engine.simulate import play
+from pbem.games.nightlancer import GAME, effects
+from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_CHALLENGES, SPECIAL_CHALLENGES
+
+CONFIGS = [("solitaire", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("cooperative", 3),
+           ("hardened", 4)]
+
+
+def speed(games: int) -> None:
+    print(f"{'scenario':<14}{'players':>8}{'games/s':>10}{'steps/s':>10}{'steps/game':>12}")
+    for scenario, players in CONFIGS:
+        loaded = GAME.load_scenario(scenario)
+        names = [f"p{i}" for i in range(players)]
+        steps = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            steps += play(GAME, names, seed, loaded).steps
+        elapsed = time.perf_counter() - start
+        print(f"{scenario:<14}{players:>8}{games / elapsed:>10.1f}{steps / elapsed:>10.0f}{steps / games:>12.0f}")
+
+
+# --- balance -------------------------------------------------------------------
+
+
+def margin(state, player, challenge, difficulty, traits) -> float:
+    kit = effects.kit(state, player, challenge, {"traits": traits})
+    if challenge in SPECIAL_CHALLENGES and not kit["enables"]:
+        return -9
+    nightlancer = state["catalogue"]["cards"][state["seats"][player]["nightlancer"]]
+    risk = 1.5 if challenge in COMBAT_CHALLENGES else 0
+    return nightlancer["abilities"][CHALLENGE_ABILITY[challenge]] + kit["bonus"] + 1.5 - difficulty - risk
+
+
+def heuristic(state, rng: Rng, decision) -> str:
+    ids = [o.id for o in decision.options]
+    me = state["seats"][decision.player]
+    cards = state["catalogue"]["cards"]
+    kind = decision.kind
+    prefer = {"stay": "stay", "abandon": "continue", "accept-fight": "fight", "consent": "accept",
+              "assist": "assist", "repay": "repay", "interest": "pay"}
+    if kind in prefer and prefer[kind] in ids:
+        return prefer[kind]
+    if kind == "choose-option":
+        frame = state["stack"][-1]
+        mission = cards[frame["card"]]
+        options = mission["stages"][frame["stage"] - 1]["options"]
+        scores = [margin(state, decision.player, o["challenge"], o["difficulty"], mission["traits"]) for o in options]
+        return "option:1" if scores[0] >= scores[1] else "option:2"
+    if kind == "take-mission":
+        if me["health"] <= 3 or me["resolve"] <= 2:
+            return "pass"
+        best, choice = -2.0, "pass"
+        for o in decision.options:
+            if o.id.startswith(("first:", "join:")):
+                mission = cards[o.id.split(":")[1]]
+                value = sum(max(margin(state, decision.player, x["challenge"], x["difficulty"], mission["traits"])
+                                for x in stage["options"]) for stage in mission["stages"])
+                value += (2 if mission["profile"] == "high" else 0) - (1 if o.id.startswith("join") else 0)
+                if value > best:
+                    best, choice = value, o.id
+        return choice
+    if kind == "streets":
+        fulfil = [i for i in ids if i.startswith("fulfil:")]
+        if fulfil:
+            return fulfil[0]
+        buys = [i for i in ids if i.startswith("buy:")]
+        if buys and me["kc"] > 15 and len(me["items"]) + len(me["cyber"]) < 4:
+            return rng.choice(buys)
+        price = cards[state["event"]]["price"]
+        if price <= 4 or len(state["decks"]["event"]) <= 2:
+            n = max(0, (me["kc"] - 6) // price)
+            if n:
+                return f"prospects:{n}"
+        return "pass"
+    if kind == "skill":
+        buys = [i for i in ids if i.startswith("buy:")]
+        return buys[0] if buys else "none"
+    if kind == "final":
+        fulfil = [i for i in ids if i.startswith("fulfil:")]
+        return fulfil[0] if fulfil else "done"
+    if kind == "attempt":
+        good = [o.id for o in decision.options if o.id.startswith("play:")
+                and any(x in o.label for x in ("+", "provides", "Armour", "ignore"))]
+        return good[0] if good else "roll"
+    if kind == "reaction":
+        plays = [i for i in ids if i.startswith("play:")]
+        return rng.choice(plays) if plays and rng.randbelow(2) else "pass"
+    if kind == "gear-up":
+        return ids[0]
+    return rng.choice(ids)
+
+
+def play_heuristic(scenario: str, players: int, seed: int):
+    names = [f"p{i}" for i in range(players)]
+    key = hashlib.sha256(f"balance-{seed}".encode()).digest()
+    state = GAME.new_state(GAME.load_scenario(scenario), names, step_rng(key, [], 0))
+    rng = Rng.from_seed(seed)
+    step = 0
+    while GAME.awaiting(state):
+        decision = GAME.awaiting(state)[0]
+        step += 1
+        state = apply_choice(GAME, state, decision.player, heuristic(state, rng, decision), step_rng(key, [], step))
+    return state, GAME.result(state)
+
+
+def balance(games: int) -> None:
+    for scenario, players in (("solitaire", 1), ("cooperative", 2), ("cooperative", 3)):
+        won, total = 0, 0
+        for seed in range(games):
+            _, result = play_heuristic(scenario, players, seed)
+            won += bool(result.winners)
+            total += sum(result.scores.values()) / players
+        print(f"{scenario} x{players}: won {won}/{games}, mean score {total / games:.1f} (target 30)")
+    plays, wins, score, spread = Counter(), Counter(), Counter(), 0
+    for seed in range(games):
+        state, result = play_heuristic("standard", 4, seed)
+        spread += max(result.scores.values()) - min(result.scores.values())
+        for p in state["players"]:
+            nightlancer = state["seats"][p]["nightlancer"]
+            plays[nightlancer] += 1
+            score[nightlancer] += result.scores[p]
+            wins[nightlancer] += p in result.winners
+    print(f"standard x4: mean spread first-last {spread / games:.1f}")
+    for n in sorted(plays):
+        print(f"  {n:<14} games {plays[n]:>4}  wins {wins[n] / plays[n]:.2f}  mean score {score[n] / plays[n]:.1f}")
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args and args[0] == "--balance":
+        balance(int(args[1]) if len(args) > 1 else 100)
+    else:
+        speed(int(args[0]) if args else 50)

@@ -1,0 +1,70 @@
+"""Salted hash commitments to what a turn hides.
+
+The public part of every turn file carries, under ``commitments``:
+
+* ``sections`` — one commitment per sealed section: each player's
+  ``pbem-player-view/1`` document and the referee's ``pbem-referee/1``
+  document (the whole game state, deck orders included);
+* ``zones`` — one per hidden zone, when the game offers
+  ``hidden_zones(state) -> {zone name: [cards]}`` (an optional method of the
+  game protocol; a game without it commits per section only).
+
+A commitment is ``sha256:`` + hex SHA-256 of ``"pbem-commit-v1" 0x00 || salt
+|| canonical JSON of the value``. The 32-byte salt is
+``HMAC-SHA256(seed, "commit" 0 turn 0 move-hash 0 name)``: nobody can test a
+guess against a commitment during the game (the salt is secret), and once
+the seed is revealed anyone can recompute every salt and open every
+commitment, so a player can prove what a deck or a hand held at any step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from pbem.crypto.canonical import canonical_json
+
+ALGORITHM = "pbem-commit-v1"
+SALT_BYTES = 32
+
+
+def salt(seed: bytes, turn: int, move_hash: str | None, name: str) -> bytes:
+    """The salt of the commitment called ``name`` in turn ``turn``."""
+    message = b"\x00".join([b"commit", str(turn).encode(), (move_hash or "").encode(), name.encode()])
+    return hmac.new(seed, message, hashlib.sha256).digest()[:SALT_BYTES]
+
+
+def commit(salt_bytes: bytes, value: Any) -> str:
+    """The commitment to ``value`` under ``salt_bytes``."""
+    digest = hashlib.sha256(ALGORITHM.encode() + b"\x00" + salt_bytes + canonical_json(value))
+    return "sha256:" + digest.hexdigest()
+
+
+def hidden_zones(game: Any, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The game's hidden zones, if the game names them (``hidden_zones(state)``)."""
+    method = getattr(game, "hidden_zones", None)
+    if method is None:
+        return None
+    return dict(method(state))
+
+
+def zone_key(name: str) -> str:
+    """Zone salts are named ``zone:NAME`` so that no zone shares a salt with a section."""
+    return f"zone:{name}"
+
+
+def turn_commitments(
+    game: Any, seed: bytes, turn: int, move_hash: str | None, sections: dict[str, Any], state: dict[str, Any]
+) -> dict[str, dict[str, str]]:
+    """The ``commitments`` member of a turn file."""
+    result: dict[str, dict[str, str]] = {
+        "sections": {name: commit(salt(seed, turn, move_hash, name), doc) for name, doc in sections.items()},
+        "zones": {},
+    }
+    zones = hidden_zones(game, state)
+    if zones:
+        result["zones"] = {
+            name: commit(salt(seed, turn, move_hash, zone_key(name)), cards) for name, cards in sorted(zones.items())
+        }
+    return result

@@ -1,0 +1,54 @@
+"""The deal: turn 0, from ``game.toml``, the seed and the players' entropy.
+
+Shared by ``pbem new`` (deal at once), the last join of a game that waits for
+joins, and ``pbem verify --replay``, so that all three set the game up the
+same way: the scenario named in ``game.toml`` (with the card file kept in
+the game directory, if one was used), the options of ``game.toml``, the
+players in seat order, and the generator ``step_rng(seed, entropy, 0)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pbem.engine.errors import EngineError
+from pbem.engine.protocol import Game
+from pbem.referee import keying
+from pbem.referee.errors import GameDirError
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.turns import Position
+
+
+def cards_path(gamedir: GameDir, gamefile: GameFile):
+    """The copy of the ``--cards`` file kept in the game directory, checked against ``game.toml``."""
+    if gamefile.cards is None:
+        return None
+    path = gamedir.cards / gamefile.cards["file"]
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise GameDirError(f"{path}: the card file named in game.toml is missing") from None
+    if "sha256:" + hashlib.sha256(data).hexdigest() != gamefile.cards["sha256"]:
+        raise GameDirError(f"{path}: its SHA-256 is not the one game.toml names")
+    return path
+
+
+def load_setup(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
+    """The scenario as ``game.toml`` describes it: name, card file and options."""
+    cards = cards_path(gamedir, gamefile)
+    try:
+        setup = game.load_scenario(gamefile.scenario, cards=str(cards) if cards is not None else None)
+    except EngineError as error:
+        raise GameDirError(f"{gamedir.game_toml}: cannot load scenario {gamefile.scenario!r}: {error}") from error
+    for key, value in gamefile.options.items():
+        setup[key] = value
+    return setup
+
+
+def deal_position(game: Game, gamefile: GameFile, setup: Any, seed: bytes, entropy: list[bytes]) -> tuple[Position, dict[str, int]]:
+    """Turn 0's position and when each of its decisions opened (0)."""
+    state = game.new_state(setup, gamefile.player_names, keying.engine_rng(seed, entropy, 0))
+    position = Position(turn=0, state=state, seed=seed, entropy=list(entropy))
+    return position, {d.player: 0 for d in game.awaiting(state)}

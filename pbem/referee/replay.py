@@ -1,0 +1,174 @@
+"""``pbem verify --replay``: rebuild a whole game from its archive and the revealed seed.
+
+Inputs, and nothing else: ``game.toml`` (and the card file it names, kept in
+``cards/``), the seed (published in the final turn, in ``reveal.json``, or a
+test seed), the join files and the move files. From them the replay
+
+1. checks that the seed matches the commitment and yields the game id and
+   the game identity of ``game.toml``;
+2. rebuilds ``pending.json`` (a game that waited for joins) and turn 0 with
+   ``step_rng(seed, nonces in seat order, 0)``;
+3. for each move file in order: opens its sealed choices with the game
+   identity, checks it as the referee must have (signature, freshness,
+   awaited player, legal choices) and applies it with the referee's own code;
+4. rebuilds every turn file: the public part, every sealed section (sealing
+   is deterministic: its random bytes come from the seed's streams), the
+   commitments and every hash. Ed25519 signatures are deterministic too, but
+   the replay has no referee key: it checks the file's signature over the
+   rebuilt document, and then that the file is byte for byte the rebuilt
+   document with that signature.
+
+It stops at the first turn that differs and names its file and what differs
+(``public``, ``sealed.bob``, ``commitments``...).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
+from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.signing import verify_document
+from pbem.engine.errors import EngineError
+from pbem.engine.registry import find_game
+from pbem.referee import formats, keying, sealing
+from pbem.referee.deal import deal_position, load_setup
+from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
+from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import entropy_of, joined, pending_doc
+from pbem.referee.layout import GameDir
+from pbem.referee.pipeline import advance, file_hash, open_move
+from pbem.referee.records import read_record
+from pbem.referee.storage import dump_json
+from pbem.referee.turns import Position, assemble_turn
+
+
+def _fail(message: str, path: Path) -> VerificationFailed:
+    return VerificationFailed(message, str(path))
+
+
+def first_difference(rebuilt: Any, found: Any, where: str = "") -> str:
+    """The first member (dotted path) at which two documents differ."""
+    if isinstance(rebuilt, dict) and isinstance(found, dict):
+        for key in sorted(set(rebuilt) | set(found)):
+            if key == "signature":
+                continue
+            if rebuilt.get(key, ...) != found.get(key, ...):
+                return first_difference(rebuilt.get(key), found.get(key), f"{where}.{key}" if where else key)
+        return where or "(layout)"
+    if isinstance(rebuilt, list) and isinstance(found, list) and len(rebuilt) == len(found):
+        for index, (a, b) in enumerate(zip(rebuilt, found)):
+            if a != b:
+                return first_difference(a, b, f"{where}[{index}]")
+    return where or "(top)"
+
+
+def compare_signed(unsigned: dict[str, Any], path: Path, gamefile: GameFile, what: str) -> str:
+    """Check that the file at ``path`` is ``unsigned`` signed by the referee, byte for byte; return its hash."""
+    try:
+        data = path.read_bytes()
+        found = parse_json_strict(data, max_bytes=64 << 20)
+    except (OSError, CryptoError) as error:
+        raise _fail(f"{path}: unreadable: {error}", path) from error
+    if not isinstance(found, dict) or "signature" not in found:
+        raise _fail(f"{path}: not a signed document", path)
+    candidate = {**unsigned, "signature": found["signature"]}
+    try:
+        verify_document(candidate, gamefile.referee)
+        same = dump_json(candidate) == data
+    except SignatureError:
+        same = False
+    if not same:
+        raise _fail(
+            f"{path}: {what} differs from the replay, first at `{first_difference(unsigned, found)}`", path
+        )
+    return document_hash(candidate)
+
+
+def roundtrip(position: Position, game_id: str) -> Position:
+    """The position as the next step reads it back from the sealed section (canonical JSON)."""
+    doc = parse_json_strict(canonical_json(position.to_section(game_id)), max_bytes=64 << 20, max_depth=10_000)
+    return Position.from_section(doc, "replay")
+
+
+def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes) -> int:
+    """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed."""
+    where = gamedir.game_toml
+    if keying.commitment(seed) != gamefile.commitment:
+        raise _fail(f"{where}: the revealed seed does not match the commitment", where)
+    if keying.game_id(seed) != gamefile.game_id or sealing.game_recipient(seed) != gamefile.game_recipient:
+        raise _fail(f"{where}: the game id or game recipient does not follow from the revealed seed", where)
+    try:
+        game = find_game(gamefile.game)
+    except (EngineError, ImportError, AttributeError) as error:
+        raise _fail(f"{where}: cannot load game {gamefile.game!r} to replay it: {error}", where) from error
+
+    entropy: list[bytes] = []
+    join_record: dict[str, str] | None = None
+    if gamefile.waits_for_joins:
+        compare_signed(pending_doc(gamefile, seed), gamedir.pending, gamefile, "the pending seed")
+        joins = joined(gamedir, gamefile)
+        if set(joins) != set(gamefile.player_names):
+            return 0  # not dealt yet: nothing more to rebuild
+        entropy = entropy_of(gamefile, {p: doc for p, (doc, _) in joins.items()})
+        join_record = {p: file_hash(data) for p, (_, data) in joins.items()}
+
+    numbers = gamedir.turn_numbers()
+    try:
+        setup = load_setup(game, gamedir, gamefile)
+        position, since = deal_position(game, gamefile, setup, seed, entropy)
+    except (GameDirError, EngineError) as error:
+        raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
+    hashes: list[str] = []
+    awaiting: list[dict[str, Any]] = []
+    moves = {turn: path for turn, _player, path in gamedir.move_files()}
+    for number in numbers:
+        move_hash = mover = move_file = None
+        if number:
+            path = moves.get(number)
+            if path is None:
+                raise _fail(f"{gamedir.turn(number)}: the move that produced it is missing", gamedir.turn(number))
+            position, since, move_hash, mover, move_file = _replay_move(
+                game, gamefile, position, awaiting, hashes, number, path, seed
+            )
+        unsigned = assemble_turn(
+            game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since,
+            move_file=move_file, joins=join_record if number == 0 else None,
+        )
+        hashes.append(compare_signed(unsigned, gamedir.turn(number), gamefile, f"turn {number}"))
+        awaiting = unsigned["awaiting"]
+        position = roundtrip(position, gamefile.game_id)
+    return len(numbers)
+
+
+def _replay_move(
+    game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
+    number: int, path: Path, seed: bytes,
+) -> tuple[Position, dict[str, int], str, str, str]:
+    """Apply the move that produced turn ``number`` exactly as the referee must have."""
+    try:
+        data = path.read_bytes()
+        record = read_record(path, formats.MOVE)
+    except (OSError, GameDirError) as error:
+        raise _fail(f"{path}: {error}", path) from error
+    doc, move_hash = record.doc, record.hash
+    player, base_turn = doc["player"], doc["turn"]
+
+    def check_fresh(since: int) -> None:
+        if not since <= base_turn <= number - 1 or doc["base"] != hashes[base_turn]:
+            raise StaleMove(f"the move answers turn {base_turn}, which was not fresh at turn {number - 1}")
+
+    since_before = {a["player"]: a["since"] for a in awaiting}
+    try:
+        payload = open_move(gamefile, seed, doc, move_hash)
+        new_position, since, _step, _after = advance(
+            game, position, since_before, number - 1, player, payload, move_hash, check_fresh
+        )
+    except Refusal as refusal:
+        raise _fail(
+            f"{path}: the referee applied a move it must refuse ({refusal.reason}): {refusal.message}", path
+        ) from refusal
+    except EngineError as error:
+        raise _fail(f"{path}: the engine fails on this move in the replay: {error}", path) from error
+    return new_position, since, move_hash, player, file_hash(data)

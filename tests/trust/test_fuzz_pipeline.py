@@ -1,0 +1,145 @@
+"""Fuzzing the move-file reader and the referee pipeline (hypothesis, bounded for CI).
+
+Properties: the strict reader raises nothing but ``MalformedError``; the
+pipeline, given any bytes (random, JSON of any shape, mutated or re-signed
+valid moves, join files), either applies the move or raises one of the
+documented refusals (:data:`pbem.referee.errors.REFUSALS`) and then has changed
+nothing but ``rejected/``. Run more examples with
+``pytest tests/trust/test_fuzz_pipeline.py --hypothesis-profile=fuzz-long``
+(or raise ``max_examples`` below).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers_referee import Table, make_table, snapshot
+from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.errors import MalformedError
+from pbem.crypto.signing import sign_document
+from pbem.referee import formats, sealing, submit
+from pbem.referee.errors import REFUSALS, Refusal
+from pbem.referee.gamefile import GameFile
+from pbem.referee.storage import dump_json
+from trust_helpers import join, joining_table
+
+settings.register_profile("fuzz-long", max_examples=5000, deadline=None)
+FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                derandomize=True)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**60), max_value=2**60) | st.text(max_size=20)
+    | st.floats(allow_nan=False),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Table:
+    return make_table(tmp_path_factory.mktemp("fuzz"))
+
+
+@pytest.fixture(scope="module")
+def joining(tmp_path_factory) -> Table:
+    table = joining_table(tmp_path_factory.mktemp("fuzz-join"))
+    submit(table.dir, join(table, "alice"), table.referee)
+    return table
+
+
+def only_documented_refusals(template: Table, data: bytes) -> None:
+    """Submit ``data`` to a fresh copy of the game: applied, or a documented refusal that changed nothing."""
+    with tempfile.TemporaryDirectory() as scratch:
+        game = Path(scratch) / "game"
+        shutil.copytree(template.dir, game)
+        before = snapshot(game)
+        try:
+            submit(game, data, template.referee, wait=0)
+        except Refusal as refusal:
+            assert type(refusal) in REFUSALS
+            assert snapshot(game) == before
+
+
+def valid_move(template: Table) -> dict:
+    return json.loads(template.move("alice", f"card-{template.view('alice').view['hand'][0]}"))
+
+
+@FAST
+@given(st.binary(max_size=2000))
+def test_the_strict_reader_raises_nothing_but_malformed(data: bytes) -> None:
+    try:
+        parse_json_strict(data, max_bytes=1 << 20, max_depth=64)
+    except MalformedError:
+        pass
+
+
+@FAST
+@given(st.text(alphabet="[]{}\":,0123456789.eE+-truefalsn \\u", max_size=300))
+def test_the_strict_reader_survives_json_shaped_garbage(text: str) -> None:
+    try:
+        parse_json_strict(text.encode(), max_bytes=1 << 20, max_depth=64)
+    except MalformedError:
+        pass
+
+
+@FAST
+@given(st.binary(max_size=600))
+def test_any_bytes_are_applied_or_refused(template: Table, data: bytes) -> None:
+    only_documented_refusals(template, data)
+
+
+@FAST
+@given(json_values)
+def test_any_json_document_is_refused(template: Table, value) -> None:
+    only_documented_refusals(template, json.dumps(value).encode())
+
+
+@FAST
+@given(st.data())
+def test_a_valid_move_with_one_field_replaced_is_refused(template: Table, data) -> None:
+    doc = valid_move(template)
+    field = data.draw(st.sampled_from(sorted(doc)))
+    doc[field] = data.draw(json_values)
+    only_documented_refusals(template, dump_json(doc))
+
+
+@FAST
+@given(st.data())
+def test_a_valid_move_with_bytes_flipped_is_applied_or_refused(template: Table, data) -> None:
+    raw = bytearray(template.move("alice", f"card-{template.view('alice').view['hand'][0]}"))
+    for _ in range(data.draw(st.integers(1, 4))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] ^= data.draw(st.integers(1, 255))
+    only_documented_refusals(template, bytes(raw))
+
+
+@FAST
+@given(choices=st.lists(st.text(max_size=30), max_size=5), orders=st.none() | json_values)
+def test_signed_moves_with_any_sealed_payload_are_applied_or_refused(template: Table, choices, orders) -> None:
+    """Past the signature: the sealed payload and the engine get arbitrary choices."""
+    gamefile = GameFile.read(template.dir / "game.toml")
+    doc = valid_move(template)
+    payload = {"format": formats.CHOICES, "choices": choices}
+    if orders is not None:
+        payload["standing_orders"] = orders
+    doc["sealed_choices"] = sealing.seal_json(payload, [gamefile.game_recipient], None)
+    del doc["signature"]
+    only_documented_refusals(template, dump_json(sign_document(doc, template.keys["alice"])))
+
+
+@FAST
+@given(st.data())
+def test_join_files_with_a_field_replaced_are_applied_or_refused(joining: Table, data) -> None:
+    doc = json.loads(join(joining, "bob"))
+    field = data.draw(st.sampled_from(sorted(doc)))
+    doc[field] = data.draw(json_values | st.text(alphabet="0123456789abcdef", min_size=64, max_size=64))
+    if data.draw(st.booleans()):
+        del doc["signature"]
+        doc = sign_document(doc, joining.keys["bob"]) if isinstance(doc.get("player"), str) else doc
+    only_documented_refusals(joining, dump_json(doc))

@@ -1,0 +1,65 @@
+"""Helpers for the trust tests: toy games that wait for joins, finished games, byte flips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers_referee import Table, make_keys, make_table  # noqa: F401  (re-exported for the tests)
+from pbem.engine import Rng
+from pbem.referee import new_game, status, submit
+from pbem.referee.joins import make_join
+
+PLAYERS = ("alice", "bob")
+
+
+def joining_table(tmp: Path, players: tuple[str, ...] = PLAYERS, seed: bytes | None = None,
+                  scenario: str | None = None) -> Table:
+    """A toy game created with ``--wait-for-joins``; nobody has joined yet."""
+    keys, files = make_keys(tmp / "keys", ["referee", *players])
+    game = tmp / "game"
+    new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], seed=seed,
+             scenario=scenario, wait_for_joins=True)
+    return Table(dir=game, keys=keys, key_files=files)
+
+
+def join(table: Table, player: str, nonce: bytes | None = None) -> bytes:
+    return make_join(table.dir, player, table.keys[player], nonce=nonce)
+
+
+def joined_table(tmp: Path, players: tuple[str, ...] = PLAYERS, seed: bytes | None = None,
+                 scenario: str | None = None) -> Table:
+    """A toy game whose players have all joined (turn 0 dealt with their nonces)."""
+    table = joining_table(tmp, players, seed, scenario)
+    for player in players:
+        submit(table.dir, join(table, player), table.referee)
+    return table
+
+
+def play(table: Table, steps: int | None = None, seed: str = "play") -> int:
+    """Random legal moves until the game ends (or ``steps`` moves); returns the moves made."""
+    rng = Rng.from_seed(seed)
+    made = 0
+    while steps is None or made < steps:
+        now = status(table.dir)
+        if now.over:
+            break
+        player = now.awaiting[0]["player"]
+        decision = table.view(player).decision
+        submit(table.dir, table.move(player, rng.choice(decision.options).id), table.referee)
+        made += 1
+    return made
+
+
+def finished_table(tmp: Path, joins: bool = True, seed: bytes | None = None) -> Table:
+    """A whole toy game played to its end, with a secret seed (published in the final turn)."""
+    table = joined_table(tmp, seed=seed) if joins else make_table(tmp, seed=seed)
+    play(table)
+    assert status(table.dir).over
+    return table
+
+
+def flip(path: Path, position: int) -> None:
+    """Change one byte of a file (XOR 0x01)."""
+    data = bytearray(path.read_bytes())
+    data[position] ^= 0x01
+    path.write_bytes(bytes(data))

@@ -1,0 +1,25 @@
+"""High Card with named hidden zones: the optional ``hidden_zones(state)`` of the game protocol.
+
+A game that names its hidden zones gets one salted commitment per zone in
+every turn file (``commitments.zones``), besides one per sealed section.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toygame import HighCard
+
+
+class HighCardZones(HighCard):
+    name = "highcard-zones"
+
+    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
+        """The deck, in order, and each player's hand."""
+        zones = {"deck": list(state["deck"])}
+        for player in state["players"]:
+            zones[f"hand:{player}"] = list(state["hands"][player])
+        return zones
+
+
+GAME = HighCardZones()
