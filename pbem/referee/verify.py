@@ -36,7 +36,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.crypto.errors import SignatureError
+from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.referee import formats, keying, sealing
 from pbem.referee.errors import GameDirError, VerificationFailed
@@ -100,6 +101,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
         except GameDirError as error:
             raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
+    _check_game_toml_is_the_signed_one(gamedir, gamefile)
     files = 1
     joins = _check_joins(gamedir, gamefile)
     files += len(joins) + (1 if gamefile.waits_for_joins else 0)
@@ -152,6 +154,36 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
 
     replay_game(gamedir, gamefile, seed)
     return VerifyReport(**{**report.__dict__, "replayed": True})
+
+
+def _check_game_toml_is_the_signed_one(gamedir: GameDir, gamefile: GameFile) -> None:
+    """Blame ``game.toml`` itself when the referee's signed records disagree with it.
+
+    Every signed record names the hash of ``game.toml``. If one whose
+    signature verifies names another hash, or if none of several verifies
+    (the referee key in ``game.toml`` was changed), ``game.toml`` is the file
+    that changed; otherwise the odd record is named when it is checked.
+    """
+    anchors = [gamedir.pending, *(gamedir.turn(n) for n in gamedir.turn_numbers()), gamedir.reveal]
+    verified = failed = 0
+    for path in anchors:
+        try:
+            doc = parse_json_strict(path.read_bytes(), max_bytes=64 << 20)
+        except (OSError, CryptoError):
+            continue
+        if not isinstance(doc, dict) or "signature" not in doc:
+            continue
+        try:
+            verify_document(doc, gamefile.referee)
+        except SignatureError:
+            failed += 1
+            continue
+        verified += 1
+        if doc.get("game") != gamefile.hash():
+            raise _fail(f"{gamedir.game_toml}: is not the game.toml the referee signed in {path.name}", gamedir.game_toml)
+    if failed >= 2 and not verified:
+        raise _fail(f"{gamedir.game_toml}: no record of this game is signed by the referee key it names",
+                    gamedir.game_toml)
 
 
 def _check_test_seed(gamefile: GameFile, gamedir: GameDir) -> None:

@@ -573,3 +573,33 @@ def test_maya_westermann_and_grotesque_revenant_together_the_highest_counts(tabl
     chain(t, "irresistible-call", "grotesque-revenant")  # one card in hand: no feed to offer
     t.choose("janet", "discard:hysteria#1")
     assert t.s["turn"]["influence"] == 2 + 3 + 3
+
+
+@pytest.mark.parametrize("feeder,card", [
+    ("roland-lefontaine", "maya-westermann"),
+    ("maya-westermann", "headshot"),
+    ("grotesque-revenant", "shining-cross"),
+    ("ahmad-hassan", "desperate-measures"),
+])
+def test_draw_1_kickers(table, feeder, card):
+    """Maya Westermann, Headshot, Shining Cross, Desperate Measures: "Kicker: Draw 1 card." (designed)."""
+    t = chain_table(table, [feeder, card], janet={"deck": ["genesis-one"]})
+    chain(t, feeder, card)
+    if t.decision().kind == "feed":
+        t.choose("janet", "stop")
+    assert "genesis-one" in t.keys("janet", "hand")
+
+
+@pytest.mark.parametrize("feeder,card", [("nian-jiang", "silver-stake"), ("chan-jiang", "pale-fury")])
+def test_1_damage_to_a_player_kickers(table, feeder, card):
+    """Silver Stake, "Pale Fury": "Kicker: Deal 1 damage to a player." (designed)."""
+    t = chain_table(table, [feeder, card])
+    chain(t, feeder, card)
+    t.choose("janet", "player:brad")
+    assert t.wounds("brad") == 1
+
+
+def test_blind_rage_kicker_deals_1_damage_to_a_minion(table):
+    t = chain_table(table, ["koi-jiang", "blind-rage"], brad={"in_play": ["roland-lefontaine"]})
+    chain(t, "koi-jiang", "blind-rage")
+    assert t.health("roland-lefontaine") == 2

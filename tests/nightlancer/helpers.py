@@ -22,7 +22,7 @@ QUIET = {
 
 def scenario(mode: str = "competitive", hardened: int = 0, **pin: Any) -> dict[str, Any]:
     data = copy.deepcopy(_STANDARD)
-    data["scenario"].update(mode=mode, hardened=hardened, pin=pin)
+    data.update(mode=mode, hardened=hardened, pin=pin)
     return data
 
 

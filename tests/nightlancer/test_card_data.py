@@ -34,7 +34,7 @@ def test_card_file_matches_its_schema():
 def test_every_shipped_scenario_matches_its_schema(name):
     scenario = tomllib.loads((scenario_dir("nightlancer") / f"{name}.toml").read_text())
     jsonschema.validate(scenario, json.loads(schema_path("scenario-nightlancer").read_text()))
-    assert GAME.load_scenario(name)["scenario"]["name"] == name
+    assert GAME.load_scenario(name)["name"] == name
 
 
 def test_component_counts_are_the_rulebooks():
@@ -95,7 +95,7 @@ def test_an_owner_can_load_the_printed_cards_from_another_file(tmp_path):
     text = CARDS.read_text().replace('name = "pbem house set"', 'name = "my printed cards"', 1)
     other.write_text(text)
     loaded = GAME.load_scenario("standard", cards=str(other))
-    assert loaded["cards"]["set"]["name"] == "my printed cards"
+    assert loaded["card_data"]["set"]["name"] == "my printed cards"
 
 
 def test_a_malformed_card_file_is_refused_with_its_location(tmp_path):

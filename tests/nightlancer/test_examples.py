@@ -35,5 +35,5 @@ def test_example_face_off_the_second_crew_equals_the_first_crews_score_and_wins(
     t.until(lambda t: "wins the fight" in t.events())
     # ana: Marksman 2 + 1 = 3 is the difficulty; ben: Marksman 1 + 2 = 3 equals it
     assert "The Second Crew wins the fight: the First Crew is defeated." in t.events()
-    t.until(lambda t: "is Complete" in t.events(), script={"choose-option": "option:2"})
+    t.until(lambda t: "ben takes 11 KC" in t.events(), script={"choose-option": "option:2"})
     assert "ben takes 11 KC" in t.events()

@@ -65,7 +65,7 @@ def test_every_decision_kind_and_contact_effect_is_reachable_in_play():
     assert kinds == set(flow.KINDS), f"never met: {set(flow.KINDS) - kinds}"
     effects_seen = {k.split(":", 1)[1] for k in seen if k.startswith("effect:")}
     effects_in_data = set()
-    for c in GAME.load_scenario("standard")["cards"]["contact"]:
+    for c in GAME.load_scenario("standard")["card_data"]["contact"]:
         effects_in_data |= {e["effect"] for e in c["self"]} | {c["against"]["effect"]}
     assert effects_in_data - {"deal"} <= effects_seen, f"never played: {effects_in_data - effects_seen}"
     for marker in ("Penalty: gain", "Penalty: Abort", "combat.", "Dirty work", "Face-off", "Contested Combat",

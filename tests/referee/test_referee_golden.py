@@ -58,6 +58,6 @@ GOLDEN = {
     "commitment": "sha256:1451fe123ee4114de5c82a74aab2103c120251a29dd27649d116c225fd9dad6b",
     "game_recipient": "age1zzwsulckamuw6xkxruv4lsvnr00u3pn80ynu3yskhw3k82hw64aq5pfvg3",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "0bc1298b118e6b2cd09fd07d1e7ab15610f4a59373c704c2397901d963c80172",
-    "turn3": "537d2f1caee02b7079c5900f7f15eff141afe6eb87099980d23373a0f1cd2ac0",
+    "turn0": "09bba315b95c442b6bf4f977e3fc1f8ec3d977cf1363a6c486d2bb987fdfb95c",
+    "turn3": "efa70630986011ed98ca2ebdd5169814e55962beb1ea5a09d34c4108ce0c63d4",
 }

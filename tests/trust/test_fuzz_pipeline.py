@@ -4,14 +4,14 @@ Properties: the strict reader raises nothing but ``MalformedError``; the
 pipeline, given any bytes (random, JSON of any shape, mutated or re-signed
 valid moves, join files), either applies the move or raises one of the
 documented refusals (:data:`pbem.referee.errors.REFUSALS`) and then has changed
-nothing but ``rejected/``. Run more examples with
-``pytest tests/trust/test_fuzz_pipeline.py --hypothesis-profile=fuzz-long``
-(or raise ``max_examples`` below).
+nothing but ``rejected/``. CI runs a few dozen examples per property; run
+more with ``PBEM_FUZZ_EXAMPLES=5000 pytest tests/trust/test_fuzz_pipeline.py``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -30,13 +30,15 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.storage import dump_json
 from trust_helpers import join, joining_table
 
-settings.register_profile("fuzz-long", max_examples=5000, deadline=None)
-FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "50"))
+#: the reader is fast; every pipeline example copies a game directory and runs a referee step
+READER = settings(max_examples=8 * EXAMPLES, deadline=None, derandomize=True)
+FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 derandomize=True)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**60), max_value=2**60) | st.text(max_size=20)
-    | st.floats(allow_nan=False),
+    st.none() | st.booleans() | st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1) | st.text(max_size=20)
+    | st.floats(allow_nan=False, allow_infinity=False),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=20,
 )
@@ -71,7 +73,7 @@ def valid_move(template: Table) -> dict:
     return json.loads(template.move("alice", f"card-{template.view('alice').view['hand'][0]}"))
 
 
-@FAST
+@READER
 @given(st.binary(max_size=2000))
 def test_the_strict_reader_raises_nothing_but_malformed(data: bytes) -> None:
     try:
@@ -80,7 +82,7 @@ def test_the_strict_reader_raises_nothing_but_malformed(data: bytes) -> None:
         pass
 
 
-@FAST
+@READER
 @given(st.text(alphabet="[]{}\":,0123456789.eE+-truefalsn \\u", max_size=300))
 def test_the_strict_reader_survives_json_shaped_garbage(text: str) -> None:
     try:

@@ -67,7 +67,7 @@ def test_a_game_that_names_its_hidden_zones_gets_one_commitment_per_zone(tmp_pat
     docs = turn_docs(game)
     seed = bytes.fromhex(docs[-1]["seed"])
     for turn in docs:
-        assert set(turn["commitments"]["zones"]) == {"deck", "hand:alice", "hand:bob"}
+        assert set(turn["commitments"]["zones"]) == {"deck", "picks", "hand:alice", "hand:bob"}
         state = sealing.open_with_seed(turn["sealed"]["referee"], seed)["state"]
         salt = commitments.salt(seed, turn["turn"], turn["move"], commitments.zone_key("deck"))
         assert commitments.commit(salt, state["deck"]) == turn["commitments"]["zones"]["deck"]

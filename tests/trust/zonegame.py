@@ -15,8 +15,8 @@ class HighCardZones(HighCard):
     name = "highcard-zones"
 
     def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
-        """The deck, in order, and each player's hand."""
-        zones = {"deck": list(state["deck"])}
+        """The deck, in order, each player's hand, and the picks not yet revealed."""
+        zones = {"deck": list(state["deck"]), "picks": [state["picks"][p] for p in sorted(state["picks"])]}
         for player in state["players"]:
             zones[f"hand:{player}"] = list(state["hands"][player])
         return zones

@@ -315,7 +315,8 @@ def pay(state: State, rng: Rng, frame: dict[str, Any], slot: dict[str, Any], dat
         frame["queue"] = members
         frame["size"] = len(members)
         if members:
-            tokens.say(state, f"{data['name']} is Complete: {', '.join(members)} take the reward.")
+            verb = "takes" if len(members) == 1 else "take"
+            tokens.say(state, f"{data['name']} is Complete: {', '.join(members)} {verb} the reward.")
         frame["paying"] = None
     if frame["paying"] is not None:
         player = frame["paying"]
