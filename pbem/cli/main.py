@@ -32,7 +32,9 @@ from pbem.referee.errors import (
     RevealRefused,
     VerificationFailed,
 )
+from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import make_join
+from pbem.referee.replay import prove as prove_turn
 from pbem.referee.reveal import reveal as reveal_seed
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
@@ -344,6 +346,37 @@ def reveal(
     where = f"turn {doc['turn']}" if doc["turn"] is not None else "the deal"
     typer.echo(f"game {doc['game_id']} {state} {where}: seed {doc['seed']} published in {directory / 'reveal.json'}")
     typer.echo(f"replay it: pbem verify {directory} --replay")
+
+
+@app.command()
+def prove(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    turn: int = typer.Option(..., "--turn", help="The turn whose commitments to open."),
+    name: Optional[str] = typer.Option(
+        None, "--name", help="Only this section (a player, or 'referee') or zone; default: all."
+    ),
+) -> None:
+    """After the reveal: open the commitments of one turn (what each hand, deck and section held).
+
+    Replays the game up to that turn from the revealed seed, then prints, as
+    JSON, each commitment with its salt and the value it commits to.
+    """
+    try:
+        opened = prove_turn(directory, turn)
+    except VerificationFailed as error:
+        _fail(str(error), error.exit_code)
+    except (RefereeError, CryptoError, EngineError, OSError) as error:
+        _exit_for(error)
+    sections, zones = opened["sections"], opened["zones"]
+    if name is not None:
+        if name not in sections and name not in zones:
+            _fail(f"turn {turn} has no section or zone {name!r} (sections: {', '.join(sections)}; "
+                  f"zones: {', '.join(zones) or 'none'})", 2)
+        sections = {k: v for k, v in sections.items() if k == name}
+        zones = {k: v for k, v in zones.items() if k == name}
+    gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
+    _emit_json({"format": formats.CLI_PROVE, "game_id": gamefile.game_id, "turn": turn,
+                "turn_hash": opened["turn_hash"], "sections": sections, "zones": zones})
 
 
 @app.command()

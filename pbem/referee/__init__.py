@@ -5,15 +5,20 @@ The library never prints and never exits; :mod:`pbem.cli` does. Entry points:
 * :func:`new_game` — create a game directory and deal turn 0;
 * :func:`submit` — one pipeline step for one move file;
 * :func:`read_view`, :func:`make_move` — the player's side;
-* :func:`status`, :func:`public_log`, :func:`verify` — for anyone;
+* :func:`make_join` — a player's signed join file (games that wait for joins);
+* :func:`reveal` — publish the seed (``reveal.json``);
+* :func:`status`, :func:`public_log`, :func:`verify` (``replay=True`` rebuilds
+  every turn from the revealed seed) — for anyone;
 * :func:`run_demo` — bots play a game through the files.
 """
 
 from pbem.referee.demo import DemoReport, default_game, run_demo
 from pbem.referee.errors import REFUSALS, Refusal, RefereeError
+from pbem.referee.joins import make_join
 from pbem.referee.pipeline import Step, submit
 from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
 from pbem.referee.public import LogEntry, Status, public_log, status
+from pbem.referee.reveal import reveal
 from pbem.referee.setup import new_game
 from pbem.referee.verify import VerifyReport, verify
 
@@ -28,11 +33,13 @@ __all__ = [
     "Step",
     "VerifyReport",
     "default_game",
+    "make_join",
     "make_move",
     "new_game",
     "public_log",
     "read_view",
     "resolve_choice",
+    "reveal",
     "run_demo",
     "status",
     "submit",

@@ -68,3 +68,18 @@ def turn_commitments(
             name: commit(salt(seed, turn, move_hash, zone_key(name)), cards) for name, cards in sorted(zones.items())
         }
     return result
+
+
+def openings(
+    game: Any, seed: bytes, turn: int, move_hash: str | None, sections: dict[str, Any], state: dict[str, Any]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Everything needed to open each commitment of a turn: ``{kind: {name: {salt, value, commitment}}}``."""
+    def opened(name: str, key: str, value: Any) -> dict[str, Any]:
+        salt_bytes = salt(seed, turn, move_hash, key)
+        return {"salt": salt_bytes.hex(), "value": value, "commitment": commit(salt_bytes, value)}
+
+    zones = hidden_zones(game, state) or {}
+    return {
+        "sections": {name: opened(name, name, doc) for name, doc in sections.items()},
+        "zones": {name: opened(name, zone_key(name), cards) for name, cards in sorted(zones.items())},
+    }

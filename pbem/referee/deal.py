@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from pbem.crypto.canonical import canonical_json
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Game
 from pbem.referee import keying
@@ -44,7 +45,17 @@ def load_setup(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
         raise GameDirError(f"{gamedir.game_toml}: cannot load scenario {gamefile.scenario!r}: {error}") from error
     for key, value in gamefile.options.items():
         setup[key] = value
+    if gamefile.setup is not None and setup_hash(setup) != gamefile.setup:
+        raise GameDirError(
+            f"{gamedir.game_toml}: the scenario data of this pbem ({setup_hash(setup)}) is not the data the game "
+            f"was set up with ({gamefile.setup}); deal or replay it with the pbem version that created it"
+        )
     return setup
+
+
+def setup_hash(setup: Any) -> str:
+    """``sha256:`` of the canonical JSON of a scenario as set up."""
+    return "sha256:" + hashlib.sha256(canonical_json(setup)).hexdigest()
 
 
 def deal_position(game: Game, gamefile: GameFile, setup: Any, seed: bytes, entropy: list[bytes]) -> tuple[Position, dict[str, int]]:

@@ -33,6 +33,7 @@ CLI_STATUS = "pbem-cli-status/1"
 CLI_VIEW = "pbem-cli-view/1"
 CLI_SUBMIT = "pbem-cli-submit/1"
 CLI_VERIFY = "pbem-cli-verify/1"
+CLI_PROVE = "pbem-cli-prove/1"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -52,6 +53,7 @@ SCHEMAS: dict[str, str] = {
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",
     CLI_VERIFY: "cli-verify",
+    CLI_PROVE: "cli-prove",
 }
 
 

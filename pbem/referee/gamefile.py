@@ -43,6 +43,9 @@ class GameFile:
     #: ``referee-only`` (the deal happens at ``new``) or ``player-joins``
     #: (the deal waits for every player's signed join file and its nonce)
     entropy: str = "referee-only"
+    #: ``sha256:`` of the canonical JSON of the scenario as set up (card data and options
+    #: included): the deal and the replay refuse scenario data that differs
+    setup: str | None = None
 
     @property
     def player_names(self) -> list[str]:
@@ -73,6 +76,8 @@ class GameFile:
         }
         if self.cards is not None:
             doc["cards"] = dict(self.cards)
+        if self.setup is not None:
+            doc["setup"] = self.setup
         return doc
 
     @property
@@ -108,6 +113,7 @@ class GameFile:
             cards=dict(doc["cards"]) if "cards" in doc else None,
             test_seed=bytes.fromhex(seed) if seed is not None else None,
             entropy=doc["rng"]["entropy"],
+            setup=doc.get("setup"),
         )
 
     @classmethod

@@ -287,8 +287,8 @@ def advance(
     """
     # 6. game over
     before = game.awaiting(position.state)
-    if not before:
-        raise GameOverMove(f"the game is over; no move is taken", player=player, move_hash=move_hash)
+    if not before or game.result(position.state) is not None:  # the final turn has published the seed
+        raise GameOverMove("the game is over; no move is taken", player=player, move_hash=move_hash)
     # 7. stale base
     check_fresh(since_before.get(player, number))
     # 8. awaited player

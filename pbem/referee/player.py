@@ -76,6 +76,11 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     if player == REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
     _check_seat(gamefile, player, key)
+    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+        raise NotYourDecisionMove(
+            f"game {gamefile.game_id} is not dealt yet: it waits for every player's join file "
+            f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"
+        )
     turn = current_turn(gamedir, gamefile)
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
     problem = formats.format_problem(doc, formats.PLAYER_VIEW)

@@ -32,7 +32,7 @@ from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
-from pbem.referee import formats, keying, sealing
+from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.deal import deal_position, load_setup
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
 from pbem.referee.gamefile import GameFile
@@ -41,7 +41,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import read_record
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import Position, assemble_turn
+from pbem.referee.turns import Position, assemble_turn, section_documents
 
 
 def _fail(message: str, path: Path) -> VerificationFailed:
@@ -92,8 +92,13 @@ def roundtrip(position: Position, game_id: str) -> Position:
     return Position.from_section(doc, "replay")
 
 
-def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes) -> int:
-    """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed."""
+def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
+                openings: dict[str, Any] | None = None) -> int:
+    """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
+
+    With ``stop_at``, stop after that turn and put the openings of its
+    commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
+    """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
         raise _fail(f"{where}: the revealed seed does not match the commitment", where)
@@ -137,9 +142,51 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes) -> int:
             move_file=move_file, joins=join_record if number == 0 else None,
         )
         hashes.append(compare_signed(unsigned, gamedir.turn(number), gamefile, f"turn {number}"))
+        if number == stop_at and openings is not None:
+            sections = section_documents(game, gamefile, position, since)
+            openings.update(commitments.openings(game, seed, number, move_hash, sections, position.state))
+            openings["turn_hash"] = hashes[-1]
+            return number + 1
         awaiting = unsigned["awaiting"]
         position = roundtrip(position, gamefile.game_id)
     return len(numbers)
+
+
+def revealed_seed(gamedir: GameDir, gamefile: GameFile) -> bytes | None:
+    """The seed, once anyone may know it: a test seed, the final turn's, or ``reveal.json``'s."""
+    from pbem.referee.records import current_turn
+    from pbem.referee.reveal import read_reveal
+
+    if gamefile.test_seed is not None:
+        return gamefile.test_seed
+    if gamedir.turn_numbers():
+        published = current_turn(gamedir, gamefile).doc["seed"]
+        if published is not None:
+            return bytes.fromhex(published)
+    revealed = read_reveal(gamedir, gamefile)
+    return bytes.fromhex(revealed["seed"]) if revealed is not None else None
+
+
+def prove(directory: str | Path, turn: int) -> dict[str, Any]:
+    """Open every commitment of turn ``turn`` after the reveal, replaying the game up to it.
+
+    Returns ``{"turn_hash", "sections": {name: {salt, value, commitment}}, "zones": {...}}``:
+    what each hand, deck and sealed section held at that step, with the salt
+    that shows it is what the signed turn committed to.
+    """
+    gamedir = GameDir.at(directory)
+    gamefile = GameFile.read(gamedir.game_toml)
+    if turn not in gamedir.turn_numbers():
+        raise VerificationFailed(f"{gamedir.turn(turn)}: no such turn", str(gamedir.turn(turn)))
+    seed = revealed_seed(gamedir, gamefile)
+    if seed is None:
+        raise VerificationFailed(
+            "the seed is not revealed yet: commitments open only after the game ends (or `pbem reveal`)",
+            str(gamedir.game_toml),
+        )
+    openings: dict[str, Any] = {}
+    replay_game(gamedir, gamefile, seed, stop_at=turn, openings=openings)
+    return openings
 
 
 def _replay_move(

@@ -20,7 +20,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
 from pbem.referee.errors import SetupError
-from pbem.referee.deal import deal_position
+from pbem.referee.deal import deal_position, setup_hash
 from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
@@ -131,6 +131,7 @@ def new_game(
         cards=cards_record,
         test_seed=seed,
         entropy=PLAYER_JOINS if wait_for_joins else REFEREE_ONLY,
+        setup=setup_hash(setup),
     )
     files = None
     if not wait_for_joins:

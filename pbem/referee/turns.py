@@ -140,6 +140,19 @@ def is_over(game: Game, state: dict[str, Any]) -> bool:
     return game.result(state) is not None or not game.awaiting(state)
 
 
+def section_documents(
+    game: Game, gamefile: GameFile, position: Position, since: dict[str, int]
+) -> dict[str, dict[str, Any]]:
+    """The plaintext of every sealed section of a turn: each player's view document, and the referee's."""
+    decisions = {d.player: d for d in game.awaiting(position.state)}
+    docs = {
+        player: player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
+        for player in gamefile.player_names
+    }
+    docs[REFEREE_SECTION] = position.to_section(gamefile.game_id)
+    return docs
+
+
 def assemble_turn(
     game: Game,
     gamefile: GameFile,
@@ -161,20 +174,15 @@ def assemble_turn(
     file (turn 0 of a game that waited for joins). When the game is over the
     seed is published in the turn (``seed``), so anyone can replay the game.
     """
-    decisions = {d.player: d for d in game.awaiting(position.state)}
     seed, number = position.seed, position.turn
+    plain = section_documents(game, gamefile, position, since)
     sealed: dict[str, str] = {}
-    plain: dict[str, Any] = {}
     for player, public_key in gamefile.players:
-        doc = player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
-        plain[player] = doc
         sealed[player] = sealing.seal_json(
-            doc, [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
+            plain[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
         )
-    section = position.to_section(gamefile.game_id)
-    plain[REFEREE_SECTION] = section
     sealed[REFEREE_SECTION] = sealing.seal_json(
-        section,
+        plain[REFEREE_SECTION],
         [gamefile.referee.recipient, gamefile.game_recipient],
         keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
     )

@@ -58,6 +58,6 @@ GOLDEN = {
     "commitment": "sha256:1451fe123ee4114de5c82a74aab2103c120251a29dd27649d116c225fd9dad6b",
     "game_recipient": "age1zzwsulckamuw6xkxruv4lsvnr00u3pn80ynu3yskhw3k82hw64aq5pfvg3",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "09bba315b95c442b6bf4f977e3fc1f8ec3d977cf1363a6c486d2bb987fdfb95c",
-    "turn3": "efa70630986011ed98ca2ebdd5169814e55962beb1ea5a09d34c4108ce0c63d4",
+    "turn0": "5441c54e3a0f7fa70e8f79905e45b76c969fe63f8907d4de5a96aed448ed46f8",
+    "turn3": "6021cb3c559591e7b1783b142edfb381cd33aa7801196b1679cc2894abeffb62",
 }

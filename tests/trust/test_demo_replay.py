@@ -18,7 +18,7 @@ from pbem.referee.errors import VerificationFailed
 from trust_helpers import flip
 
 #: a short demo: enough turns for draws, reactions and hidden cards to move
-DEMO_TURNS = 40
+DEMO_TURNS = 20
 
 
 @pytest.mark.parametrize("name", ["nightfall", "nightlancer"])

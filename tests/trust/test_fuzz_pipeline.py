@@ -30,7 +30,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.storage import dump_json
 from trust_helpers import join, joining_table
 
-EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "30"))
 #: the reader is fast; every pipeline example copies a game directory and runs a referee step
 READER = settings(max_examples=8 * EXAMPLES, deadline=None, derandomize=True)
 FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow],

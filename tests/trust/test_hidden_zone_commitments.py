@@ -8,7 +8,7 @@ from pathlib import Path
 from helpers_referee import make_keys
 from pbem.crypto.seal import open_sealed
 from pbem.engine import register
-from pbem.referee import commitments, new_game, sealing, submit, verify
+from pbem.referee import commitments, new_game, sealing, verify
 from trust_helpers import Table, finished_table, play
 
 import zonegame
@@ -72,3 +72,34 @@ def test_a_game_that_names_its_hidden_zones_gets_one_commitment_per_zone(tmp_pat
         salt = commitments.salt(seed, turn["turn"], turn["move"], commitments.zone_key("deck"))
         assert commitments.commit(salt, state["deck"]) == turn["commitments"]["zones"]["deck"]
     assert verify(game, replay=True).replayed
+
+
+def test_pbem_prove_opens_the_deck_of_any_turn_after_the_reveal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli.main import app
+
+    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    game = tmp_path / "game"
+    new_game(game, "highcard-zones", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"])
+    table = Table(dir=game, keys=keys, key_files=files)
+    play(table)
+    docs = turn_docs(game)
+    seed = bytes.fromhex(docs[-1]["seed"])
+    result = CliRunner().invoke(app, ["prove", str(game), "--turn", "2", "--name", "deck"])
+    assert result.exit_code == 0, result.output
+    opened = json.loads(result.stdout)["zones"]["deck"]
+    state = sealing.open_with_seed(docs[2]["sealed"]["referee"], seed)["state"]
+    assert opened["value"] == state["deck"] and opened["commitment"] == docs[2]["commitments"]["zones"]["deck"]
+    assert commitments.commit(bytes.fromhex(opened["salt"]), opened["value"]) == opened["commitment"]
+
+
+def test_pbem_prove_refuses_before_the_reveal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli.main import app
+    from trust_helpers import joined_table
+
+    table = joined_table(tmp_path)
+    result = CliRunner().invoke(app, ["prove", str(table.dir), "--turn", "0"])
+    assert result.exit_code == 5 and "not revealed" in result.output

@@ -178,3 +178,9 @@ def test_a_step_that_died_after_the_last_join_deals_on_the_next_run(tmp_path: Pa
     with pytest.raises(AlreadyApplied):
         submit(table.dir, last, table.referee)  # the next run deals first, then sees the join is in
     assert status(table.dir).awaiting and verify(table.dir).turns == 1
+
+
+def test_a_view_before_the_deal_says_the_game_waits_for_joins(tmp_path: Path) -> None:
+    table = joining_table(tmp_path)
+    with pytest.raises(NotYourDecisionMove, match="not dealt yet"):
+        table.view("alice")

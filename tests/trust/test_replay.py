@@ -88,3 +88,15 @@ def test_verify_replay_json_says_whether_it_replayed(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["verify", str(table.dir), "--replay", "--json"])
     doc = json.loads(result.output)
     assert result.exit_code == 0 and doc["replayed"] is True and doc["note"] is None
+
+
+def test_a_replay_with_other_scenario_data_names_game_toml(tmp_path: Path, monkeypatch) -> None:
+    """game.toml pins the scenario data (``setup``): a pbem whose data differs says so instead of
+    reporting a mysterious difference at turn 0."""
+    import toygame
+
+    table = finished_table(tmp_path)
+    monkeypatch.setitem(toygame.SCENARIOS["standard"], "rounds", 4)
+    with pytest.raises(VerificationFailed, match="scenario data") as caught:
+        verify(table.dir, replay=True)
+    assert caught.value.path == str(table.dir / "game.toml")

@@ -23,7 +23,19 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game, game_names, register
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
-from pbem.referee.errors import REFUSALS, AlreadyApplied, LockBusy, Refusal, RefereeError, VerificationFailed
+from pbem.referee.errors import (
+    REFUSALS,
+    AlreadyApplied,
+    LockBusy,
+    Refusal,
+    RefereeError,
+    RevealRefused,
+    VerificationFailed,
+)
+from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import make_join
+from pbem.referee.replay import prove as prove_turn
+from pbem.referee.reveal import reveal as reveal_seed
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee.player import AUTO_PASS_MODES, make_move, read_view
@@ -45,6 +57,7 @@ EXIT_CODES: dict[int, str] = {
     7: "a key file is unreadable, malformed or readable by others",
     **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
     LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
+    RevealRefused.exit_code: "reveal refused: the game is running (use --force to abandon it)",
 }
 
 #: extra game modules to import before running (tests, plug-ins): each
@@ -160,8 +173,12 @@ def new(
     ),
     cards: Optional[Path] = typer.Option(None, "--cards", help="A card file replacing the shipped card data."),
     option: list[str] = typer.Option([], "--option", help="KEY=VALUE: change one setting of the scenario."),
+    wait_for_joins: bool = typer.Option(
+        False, "--wait-for-joins",
+        help="Deal only once every player has sent a signed join file (pbem join) adding their entropy.",
+    ),
 ) -> None:
-    """Create a game directory and deal turn 0."""
+    """Create a game directory and deal turn 0 (or wait for every player's join file)."""
     seats = []
     for item in player:
         name, pub_file = _split_pair(item, "--player")
@@ -175,11 +192,17 @@ def new(
         except ValueError:
             _fail(f"--seed {seed!r} is not hex", 2)
     gamefile = _guard(
-        lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards, options=options)
+        lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards,
+                         options=options, wait_for_joins=wait_for_joins)
     )
     typer.echo(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
+    typer.echo(f"seed commitment: {gamefile.commitment}")
     if seed_bytes is not None:
         typer.echo("test game: the seed is published in game.toml")
+    if wait_for_joins:
+        typer.echo("the deal waits for every player's join file: pbem join DIR --as NAME --key KEYFILE")
+    else:
+        typer.echo("entropy: referee-only (no player entropy; use --wait-for-joins to add it)")
     typer.echo(text.awaiting_line(game_status_doc(directory)["decisions"]))
 
 
@@ -216,9 +239,16 @@ def submit(
         except (RefereeError, CryptoError, EngineError, OSError) as error:
             _exit_for(error)
         else:
-            auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
-            entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
-                         player=step.player, message=f"{step.player}'s move applied: turn {step.turn}{auto}")
+            if step.kind == "join":
+                message = f"{step.player} joined; " + (
+                    "every player is in: turn 0 dealt" if step.dealt else f"waiting for {', '.join(step.awaiting)}"
+                )
+                entry.update(status="applied", exit_code=0, reason=None, turn=0 if step.dealt else None,
+                             move=step.move_hash, player=step.player, message=message)
+            else:
+                auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
+                entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
+                             player=step.player, message=f"{step.player}'s move applied: turn {step.turn}{auto}")
         results.append(entry)
         if entry["exit_code"] and not exit_code:
             exit_code = entry["exit_code"]
@@ -263,25 +293,90 @@ def status(
 @app.command()
 def verify(
     directory: Path = typer.Argument(..., help="The game directory."),
+    replay: bool = typer.Option(
+        False, "--replay", help="Also rebuild every turn from the revealed seed and compare it byte for byte."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-verify.schema.json)."),
 ) -> None:
-    """Check every signature, the hash chain and the move files; name the first bad file."""
+    """Check every signature, the hash chain and the move files; name the first bad file.
+
+    With --replay, once the seed is revealed (the game is over, or `pbem
+    reveal`), rebuild the whole game from game.toml, the seed, the joins and
+    the moves and compare every turn file byte for byte.
+    """
     try:
-        report = verify_game(directory)
+        report = verify_game(directory, replay=replay)
     except VerificationFailed as error:
         if as_json:
             _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
-                        "files": 0, "error": {"path": error.path, "message": str(error)}})
+                        "files": 0, "replayed": False, "note": None,
+                        "error": {"path": error.path, "message": str(error)}})
         else:
             typer.echo(f"pbem: verification FAILED: {error}", err=True)
         raise typer.Exit(error.exit_code)
     if as_json:
         _emit_json({"format": formats.CLI_VERIFY, "ok": True, "game_id": report.game_id, "turns": report.turns,
-                    "moves": report.moves, "files": report.files, "error": None})
-    else:
-        typer.echo(
-            f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
-        )
+                    "moves": report.moves, "files": report.files, "replayed": report.replayed,
+                    "note": report.note, "error": None})
+        return
+    typer.echo(
+        f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
+    )
+    if report.replayed:
+        typer.echo("replayed from the revealed seed: every turn file is byte for byte the rebuilt one")
+    elif report.note:
+        typer.echo(f"not replayed: {report.note}")
+
+
+@app.command()
+def reveal(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    force: bool = typer.Option(False, "--force", help="Reveal a running game's seed: the game is ABANDONED."),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+) -> None:
+    """Publish the game's secret seed (reveal.json), so that anyone can replay the game.
+
+    A finished game publishes its seed by itself in the final turn. A running
+    game is refused unless --force, which abandons it: no move is taken after.
+    """
+    key = _guard(lambda: load_private_key(referee_key))
+    doc = _guard(lambda: reveal_seed(directory, key, force=force, wait=wait))
+    state = "abandoned at" if doc["abandoned"] else "finished at"
+    where = f"turn {doc['turn']}" if doc["turn"] is not None else "the deal"
+    typer.echo(f"game {doc['game_id']} {state} {where}: seed {doc['seed']} published in {directory / 'reveal.json'}")
+    typer.echo(f"replay it: pbem verify {directory} --replay")
+
+
+@app.command()
+def prove(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    turn: int = typer.Option(..., "--turn", help="The turn whose commitments to open."),
+    name: Optional[str] = typer.Option(
+        None, "--name", help="Only this section (a player, or 'referee') or zone; default: all."
+    ),
+) -> None:
+    """After the reveal: open the commitments of one turn (what each hand, deck and section held).
+
+    Replays the game up to that turn from the revealed seed, then prints, as
+    JSON, each commitment with its salt and the value it commits to.
+    """
+    try:
+        opened = prove_turn(directory, turn)
+    except VerificationFailed as error:
+        _fail(str(error), error.exit_code)
+    except (RefereeError, CryptoError, EngineError, OSError) as error:
+        _exit_for(error)
+    sections, zones = opened["sections"], opened["zones"]
+    if name is not None:
+        if name not in sections and name not in zones:
+            _fail(f"turn {turn} has no section or zone {name!r} (sections: {', '.join(sections)}; "
+                  f"zones: {', '.join(zones) or 'none'})", 2)
+        sections = {k: v for k, v in sections.items() if k == name}
+        zones = {k: v for k, v in zones.items() if k == name}
+    gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
+    _emit_json({"format": formats.CLI_PROVE, "game_id": gamefile.game_id, "turn": turn,
+                "turn_hash": opened["turn_hash"], "sections": sections, "zones": zones})
 
 
 @app.command()
@@ -356,6 +451,25 @@ def move(
     typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
 
 
+@app.command()
+def join(
+    directory: Path = typer.Argument(..., help="The game directory (game.toml is all that is read)."),
+    player: str = typer.Option(..., "--as", help="Your player name."),
+    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the join file (default ./join-NAME.json)."),
+) -> None:
+    """Write your signed join file (a fresh random nonce for the deal); send it to the referee.
+
+    The referee submits it with `pbem submit`; the deal happens when every
+    seated player's join is in.
+    """
+    private = _guard(lambda: load_private_key(key, name=player))
+    data = _guard(lambda: make_join(directory, player, private))
+    target = out or Path(f"join-{player}.json")
+    _guard(lambda: atomic_write(target.resolve(), data))
+    typer.echo(f"join file written: {target} (send it to the referee)")
+
+
 # --- the demo ------------------------------------------------------------------
 
 
@@ -382,6 +496,8 @@ def demo(
     typer.echo(
         f"verified: {report.verified.turns} turns, {report.verified.moves} moves, {report.verified.files} files OK"
     )
+    if report.verified.replayed:
+        typer.echo("replayed from the revealed seed: every turn file rebuilt byte for byte")
     typer.echo(f"game directory: {report.directory / 'game'}; keys: {report.directory / 'keys'}")
 
 

@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 import re
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from itertools import accumulate
 from typing import Any, Iterable
 
@@ -28,29 +29,11 @@ from pbem.crypto.errors import MalformedError
 # representable as IEEE 754 doubles, so they have no reliable canonical form.
 MAX_SAFE_INTEGER = 2**53 - 1
 
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
-
-
-def _escape_char(match: re.Match[str]) -> str:
-    char = match.group()
-    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
-
-
-def _string(value: str) -> str:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise MalformedError(f"string {value!r} holds a lone surrogate, which has no UTF-8 form") from exc
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+# The C encoder of the standard library escapes exactly what RFC 8785
+# section 3.2.2.2 asks: '"', '\\', the five short escapes, other control
+# characters as lower-case \u00xx, and nothing else. Lone surrogates pass it
+# and are caught when the whole text is encoded to UTF-8.
+_string = encode_basestring
 
 
 def format_number(value: float | int) -> str:
@@ -101,7 +84,10 @@ def format_number(value: float | int) -> str:
 
 def _utf16_key(name: str) -> bytes:
     # Big-endian UTF-16 bytes compare in the same order as the code units.
-    return name.encode("utf-16-be")
+    try:
+        return name.encode("utf-16-be")
+    except UnicodeEncodeError:
+        raise MalformedError(f"object member name {name!r} holds a lone surrogate") from None
 
 
 def _serialise(value: Any, out: list[str]) -> None:
@@ -119,7 +105,6 @@ def _serialise(value: Any, out: list[str]) -> None:
         for name in value:
             if not isinstance(name, str):
                 raise MalformedError(f"object member name {name!r} is not a string")
-            _string(name)  # refuse lone surrogates before sorting
         out.append("{")
         for index, name in enumerate(sorted(value, key=_utf16_key)):
             if index:
@@ -148,7 +133,17 @@ def canonical_json(obj: Any) -> bytes:
     """
     out: list[str] = []
     _serialise(obj, out)
-    return "".join(out).encode("utf-8")
+    return _utf8("".join(out))
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        near = text[max(0, exc.start - 20) : exc.start]
+        raise MalformedError(
+            f"a string holds a lone surrogate, which has no UTF-8 form (after {near!r})"
+        ) from None
 
 
 def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
@@ -215,17 +210,8 @@ def _safe_int(text: str) -> int | float:
 
 
 def _check_strings(value: Any) -> None:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            _string(item)
-        elif isinstance(item, dict):
-            for name, member in item.items():
-                _string(name)
-                stack.append(member)
-        elif isinstance(item, list):
-            stack.extend(item)
+    """Refuse lone surrogates (written as ``\\ud800`` escapes) anywhere in a parsed value."""
+    _utf8(json.dumps(value, ensure_ascii=False))
 
 
 def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64) -> Any:

@@ -26,6 +26,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import GAMES, find_game, game_names
 from pbem.engine.rng import Rng
 from pbem.referee.errors import SetupError
+from pbem.referee.joins import make_join
 from pbem.referee.pipeline import submit
 from pbem.referee.player import make_move, read_view
 from pbem.referee.public import status
@@ -64,8 +65,17 @@ def run_demo(
     players: int | None = None,
     seed: bytes | None = None,
     progress: Callable[[str], None] | None = None,
+    wait_for_joins: bool = True,
+    max_turns: int | None = None,
 ) -> DemoReport:
-    """Play a whole game with random bots in ``directory``; return what happened."""
+    """Play a whole game with random bots in ``directory``; return what happened.
+
+    By default the game waits for joins and every bot sends a join file, so
+    the deal uses the players' entropy. ``max_turns`` stops the game early (a
+    short demo for tests; a stopped game can be replayed only with a test seed).
+    At the end the directory is verified, with the full replay when the seed
+    is known (the game ended, or a test seed).
+    """
     root = Path(directory)
     game_dir, keys_dir, outbox = root / "game", root / "keys", root / "outbox"
     name = game_name or default_game()
@@ -83,13 +93,22 @@ def run_demo(
     for who in ["referee", *seats]:
         key_path, _ = write_keypair(generate(who), keys_dir)
         keys[who] = load_private_key(key_path, name=who)
-    new_game(game_dir, name, [(p, keys[p].public) for p in seats], keys["referee"], seed=seed)
+    new_game(game_dir, name, [(p, keys[p].public) for p in seats], keys["referee"], seed=seed,
+             wait_for_joins=wait_for_joins)
 
     bot_seed = seed.hex() if seed is not None else os.urandom(16).hex()
+    if wait_for_joins:
+        for player in seats:
+            nonce = Rng.from_seed(f"demo-join-{bot_seed}-{player}").token(32, "nonce") if seed is not None else None
+            path = outbox / f"join-{player}.json"
+            atomic_write(path, make_join(game_dir, player, keys[player], nonce=nonce))
+            submit(game_dir, path.read_bytes(), keys["referee"])
+            if progress is not None:
+                progress(f"{player} joined")
     bots = {p: RandomBot(Rng.from_seed(f"demo-{bot_seed}-{p}")) for p in seats}
     for _ in range(MAX_STEPS):
         now = status(game_dir)
-        if now.over:
+        if now.over or (max_turns is not None and now.turn >= max_turns):
             break
         player = now.awaiting[0]["player"]
         view = read_view(game_dir, player, keys[player])
@@ -106,5 +125,5 @@ def run_demo(
         raise SetupError(f"the demo game did not end within {MAX_STEPS} steps")
     final = status(game_dir)
     return DemoReport(
-        directory=root, game=name, players=seats, turns=final.turn, result=final.result, verified=verify(game_dir)
+        directory=root, game=name, players=seats, turns=final.turn, result=final.result, verified=verify(game_dir, replay=True)
     )

@@ -103,6 +103,13 @@ class IllegalMove(Refusal):
     reason = "illegal"
 
 
+class UnexpectedJoin(Refusal):
+    """A join file the game does not wait for: it was dealt already, never waited, or the player joined with another nonce."""
+
+    exit_code = 21
+    reason = "not-joining"
+
+
 class AlreadyApplied(Refusal):
     """This very move (same hash) was applied before; nothing to do."""
 
@@ -118,6 +125,13 @@ class LockBusy(RefereeError):
 
     exit_code = 20
     reason = "lock-busy"
+
+
+class RevealRefused(RefereeError):
+    """``reveal`` while the game is running, without ``--force`` (which abandons the game)."""
+
+    exit_code = 22
+    reason = "game-running"
 
 
 class GameDirError(RefereeError):
@@ -163,5 +177,6 @@ REFUSALS: tuple[type[Refusal], ...] = (
     StaleMove,
     NotYourDecisionMove,
     IllegalMove,
+    UnexpectedJoin,
     AlreadyApplied,
 )

@@ -25,10 +25,15 @@ VIEW = "pbem-view/1"
 PLAYER_VIEW = "pbem-player-view/1"
 REFEREE = "pbem-referee/1"
 REJECTION = "pbem-rejection/1"
+JOIN = "pbem-join/1"
+PENDING = "pbem-pending/1"
+SEED = "pbem-seed/1"
+REVEAL = "pbem-reveal/1"
 CLI_STATUS = "pbem-cli-status/1"
 CLI_VIEW = "pbem-cli-view/1"
 CLI_SUBMIT = "pbem-cli-submit/1"
 CLI_VERIFY = "pbem-cli-verify/1"
+CLI_PROVE = "pbem-cli-prove/1"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -40,10 +45,15 @@ SCHEMAS: dict[str, str] = {
     PLAYER_VIEW: "player-view",
     REFEREE: "referee-section",
     REJECTION: "rejection",
+    JOIN: "join",
+    PENDING: "pending",
+    SEED: "seed-section",
+    REVEAL: "reveal",
     CLI_STATUS: "cli-status",
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",
     CLI_VERIFY: "cli-verify",
+    CLI_PROVE: "cli-prove",
 }
 
 

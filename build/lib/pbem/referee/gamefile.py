@@ -22,6 +22,10 @@ from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 
 
+REFEREE_ONLY = "referee-only"
+PLAYER_JOINS = "player-joins"
+
+
 @dataclass(frozen=True)
 class GameFile:
     """The parsed ``game.toml``."""
@@ -36,6 +40,12 @@ class GameFile:
     options: dict[str, Any] = field(default_factory=dict)
     cards: dict[str, str] | None = None
     test_seed: bytes | None = None
+    #: ``referee-only`` (the deal happens at ``new``) or ``player-joins``
+    #: (the deal waits for every player's signed join file and its nonce)
+    entropy: str = "referee-only"
+    #: ``sha256:`` of the canonical JSON of the scenario as set up (card data and options
+    #: included): the deal and the replay refuse scenario data that differs
+    setup: str | None = None
 
     @property
     def player_names(self) -> list[str]:
@@ -49,7 +59,7 @@ class GameFile:
 
     def to_doc(self) -> dict[str, Any]:
         """The document as TOML parses it (what the schema describes and the hash covers)."""
-        rng: dict[str, Any] = {"commitment": self.commitment, "entropy": "referee-only"}
+        rng: dict[str, Any] = {"commitment": self.commitment, "entropy": self.entropy}
         if self.test_seed is not None:
             rng["test_seed"] = True
             rng["seed"] = self.test_seed.hex()
@@ -66,7 +76,13 @@ class GameFile:
         }
         if self.cards is not None:
             doc["cards"] = dict(self.cards)
+        if self.setup is not None:
+            doc["setup"] = self.setup
         return doc
+
+    @property
+    def waits_for_joins(self) -> bool:
+        return self.entropy == PLAYER_JOINS
 
     def to_toml(self) -> bytes:
         return tomli_w.dumps(self.to_doc()).encode("utf-8")
@@ -96,6 +112,8 @@ class GameFile:
             options=dict(doc["options"]),
             cards=dict(doc["cards"]) if "cards" in doc else None,
             test_seed=bytes.fromhex(seed) if seed is not None else None,
+            entropy=doc["rng"]["entropy"],
+            setup=doc.get("setup"),
         )
 
     @classmethod

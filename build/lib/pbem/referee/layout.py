@@ -8,6 +8,10 @@
     views/PLAYER/latest.json       the player's latest view, sealed to them (signed wrapper)
     views/PLAYER/latest.age        the same sealed view as a plain age file
     rejected/NNNNNN-PLAYER-H.json  signed rejection notices
+    joins/PLAYER.json              signed join files (games that wait for joins), verbatim
+    cards/NAME                     a copy of the ``--cards`` file, when one was used
+    pending.json                   the referee's sealed seed while the game waits for joins
+    reveal.json                    the seed, published by ``pbem reveal`` (signed)
     .lock                          the per-directory lock
 """
 
@@ -19,6 +23,7 @@ from pathlib import Path
 
 TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
+_JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.json$")
 _MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
 
 
@@ -51,6 +56,25 @@ class GameDir:
     @property
     def rejected(self) -> Path:
         return self.root / "rejected"
+
+    @property
+    def joins(self) -> Path:
+        return self.root / "joins"
+
+    @property
+    def cards(self) -> Path:
+        return self.root / "cards"
+
+    @property
+    def pending(self) -> Path:
+        return self.root / "pending.json"
+
+    @property
+    def reveal(self) -> Path:
+        return self.root / "reveal.json"
+
+    def join(self, player: str) -> Path:
+        return self.joins / f"{player}.json"
 
     @property
     def lock(self) -> Path:
@@ -87,3 +111,9 @@ class GameDir:
             if m:
                 found.append((int(m.group(1)), m.group(2), path))
         return sorted(found)
+
+    def join_files(self) -> dict[str, Path]:
+        """``player -> path`` of every join file present."""
+        if not self.joins.is_dir():
+            return {}
+        return {m.group(1): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}

@@ -31,14 +31,14 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document, verify_document
 from pbem.engine.errors import EngineError
-from pbem.engine.protocol import Game
+from pbem.engine.protocol import Decision, Game
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying, sealing
@@ -54,11 +54,14 @@ from pbem.referee.errors import (
     Refusal,
     SchemaInvalidMove,
     StaleMove,
+    UnexpectedJoin,
     UnknownPlayerMove,
     UnreadableMove,
 )
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
+from pbem.referee.reveal import read_reveal
+from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.records import Record, current_turn, read_record, read_turn
 from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
@@ -85,6 +88,9 @@ class Step:
     awaiting: list[str]
     result: dict[str, Any] | None
     repaired: list[str] = field(default_factory=list)
+    #: "move", or "join" for a join file (then ``dealt`` says whether it completed the deal)
+    kind: str = "move"
+    dealt: bool = False
 
 
 @dataclass
@@ -100,11 +106,7 @@ class _Context:
 def open_game(directory: str | Path, referee_key: PrivateKey) -> _Context:
     gamedir = GameDir.at(directory)
     gamefile = GameFile.read(gamedir.game_toml)
-    if referee_key.public.fingerprint != gamefile.referee.fingerprint:
-        raise KeyMismatch(
-            f"this is not the referee key of game {gamefile.game_id} "
-            f"(game.toml names {gamefile.referee.fingerprint}, the key is {referee_key.public.fingerprint})"
-        )
+    check_referee_key(gamefile, referee_key)
     try:
         game = find_game(gamefile.game)
     except EngineError as error:
@@ -147,14 +149,20 @@ def recover(ctx: _Context) -> list[str]:
 
 
 def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT) -> Step:
-    """Run the pipeline on one move file's bytes.
+    """Run the pipeline on one move file's (or join file's) bytes.
 
     Returns the :class:`Step` applied, or raises a :class:`Refusal` (after
     writing its signed notice to ``rejected/``; not for
-    :class:`AlreadyApplied`, which changes nothing at all).
+    :class:`AlreadyApplied`, which changes nothing at all). While a game
+    waits for joins, the file goes to :func:`pbem.referee.joins.submit_join`.
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
+        gamefile = GameFile.read(gamedir.game_toml)
+        check_referee_key(gamefile, referee_key)
+        if gamefile.waits_for_joins and not complete_deal(gamedir, gamefile, referee_key) \
+                and not gamedir.turn_numbers():
+            return submit_join(gamedir, gamefile, data, referee_key)
         ctx = open_game(directory, referee_key)
         repaired = recover(ctx)
         try:
@@ -176,6 +184,8 @@ def _run(ctx: _Context, data: bytes) -> Step:
         doc = parse_json_strict(data, max_bytes=MOVE_MAX_BYTES, max_depth=MOVE_MAX_DEPTH)
     except CryptoError as error:
         raise UnreadableMove(f"unreadable move file: {error}") from error
+    if isinstance(doc, dict) and doc.get("format") == formats.JOIN:
+        _refuse_late_join(ctx, doc)
     # 2. schema
     problem = formats.format_problem(doc, formats.MOVE)
     if problem:
@@ -187,26 +197,68 @@ def _run(ctx: _Context, data: bytes) -> Step:
         raise AlreadyApplied(
             f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
         )
-    # 3. game id
+    # 3.-5. game id, known player, signature, sealed payload
+    payload = open_move(gamefile, position.seed, doc, move_hash)
+    # 6. game over (an abandoned game is over too)
+    if read_reveal(ctx.gamedir, gamefile) is not None:
+        raise GameOverMove(
+            f"game {gamefile.game_id} was abandoned and its seed revealed; no move is taken",
+            player=player, move_hash=move_hash,
+        )
+    since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
+    new_position, since, step, after = advance(
+        game, position, since_before, number, player, payload, move_hash,
+        lambda since: _check_fresh(ctx, doc, since, move_hash),
+    )
+    files = build_turn(
+        game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key,
+        move_file=file_hash(data),
+    )
+    write_turn(ctx.gamedir, files, move=(player, data))
+    return Step(
+        turn=new_position.turn,
+        player=player,
+        move_hash=move_hash,
+        choices=len(payload["choices"]),
+        auto_choices=[s for s in step if s["by"] == "standing-order"],
+        awaiting=[d.player for d in after],
+        result=files.turn["result"],
+    )
+
+
+def file_hash(data: bytes) -> str:
+    """``sha256:`` + hex SHA-256 of a file's bytes, as received."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
+    if referee_key.public.fingerprint != gamefile.referee.fingerprint:
+        raise KeyMismatch(
+            f"this is not the referee key of game {gamefile.game_id} "
+            f"(game.toml names {gamefile.referee.fingerprint}, the key is {referee_key.public.fingerprint})"
+        )
+
+
+def open_move(gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
+    """Steps 3-5: game id, known player, signature; then the sealed choices, opened and checked."""
+    player = doc["player"]
     if doc["game_id"] != gamefile.game_id:
         raise OtherGameMove(
             f"the move is for game {doc['game_id']}, this is game {gamefile.game_id}",
             player=player, move_hash=move_hash,
         )
-    # 4. known player
     public_key = gamefile.player_key(player)
     if public_key is None:
         raise UnknownPlayerMove(
             f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
             player=player, move_hash=move_hash,
         )
-    # 5. signature, then the sealed payload
     try:
         verify_document(doc, public_key)
     except SignatureError as error:
         raise BadSignatureMove(f"the signature is not {player}'s: {error}", player=player, move_hash=move_hash) from error
     try:
-        payload = sealing.open_with_seed(doc["sealed_choices"], position.seed)
+        payload = sealing.open_with_seed(doc["sealed_choices"], seed)
     except CryptoError as error:
         raise UnreadableMove(
             f"the sealed choices do not open with this game's identity: {error}", player=player, move_hash=move_hash
@@ -214,13 +266,31 @@ def _run(ctx: _Context, data: bytes) -> Step:
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
+    return payload
+
+
+def advance(
+    game: Game,
+    position: Position,
+    since_before: dict[str, int],
+    number: int,
+    player: str,
+    payload: dict[str, Any],
+    move_hash: str,
+    check_fresh: Callable[[int], None],
+) -> tuple[Position, dict[str, int], list[dict[str, str]], list[Decision]]:
+    """Steps 6-10 on a copy of the state: the position after ``player``'s choices and orders.
+
+    ``check_fresh(since)`` is step 7, given the turn at which the player's
+    open decision opened. Shared by the referee and ``verify --replay``, so
+    that the replay applies a move exactly as the referee did.
+    """
     # 6. game over
     before = game.awaiting(position.state)
-    if not before:
-        raise GameOverMove(f"game {gamefile.game_id} is over; no move is taken", player=player, move_hash=move_hash)
+    if not before or game.result(position.state) is not None:  # the final turn has published the seed
+        raise GameOverMove("the game is over; no move is taken", player=player, move_hash=move_hash)
     # 7. stale base
-    since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
-    _check_fresh(ctx, doc, since_before.get(player, number), move_hash)
+    check_fresh(since_before.get(player, number))
     # 8. awaited player
     choices: list[str] = payload["choices"]
     if choices and player not in {d.player for d in before}:
@@ -237,24 +307,30 @@ def _run(ctx: _Context, data: bytes) -> Step:
     state = _apply_choices(game, state, player, choices, rng, step, move_hash)
     orders = _merge_orders(position.standing_orders, player, payload.get("standing_orders"))
     state = _carry_out_orders(game, state, orders, rng, step)
-
     after = game.awaiting(state)
     since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
     new_position = Position(
         turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
         standing_orders=orders, step=step,
     )
-    files = build_turn(game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key)
-    write_turn(ctx.gamedir, files, move=(player, data))
-    return Step(
-        turn=new_turn,
-        player=player,
-        move_hash=move_hash,
-        choices=len(choices),
-        auto_choices=[s for s in step if s["by"] == "standing-order"],
-        awaiting=[d.player for d in after],
-        result=files.turn["result"],
-    )
+    return new_position, since, step, after
+
+
+def _refuse_late_join(ctx: _Context, doc: dict[str, Any]) -> None:
+    """A join file sent to a game that was dealt (or never waited for joins)."""
+    player = doc.get("player") if isinstance(doc.get("player"), str) else None
+    join_hash = document_hash(doc) if formats.is_valid(doc, formats.JOIN) else None
+    if join_hash is not None and player is not None:
+        kept = ctx.gamedir.join(player) if player in ctx.gamefile.player_names else None
+        if kept is not None and kept.is_file():
+            try:
+                if document_hash(parse_json_strict(kept.read_bytes())) == join_hash:
+                    raise AlreadyApplied(f"{player} has joined with this very file", player=player,
+                                         move_hash=join_hash)
+            except CryptoError:
+                pass
+    why = "it was dealt at turn 0" if ctx.gamefile.waits_for_joins else "it did not wait for joins (entropy = referee-only)"
+    raise UnexpectedJoin(f"game {ctx.gamefile.game_id} takes no join file: {why}", player=player, move_hash=join_hash)
 
 
 def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int | None:
@@ -370,24 +446,31 @@ def _carry_out_orders(
 
 def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path:
     """Write the signed notice of a refusal to ``rejected/``."""
-    file_hash = "sha256:" + hashlib.sha256(data).hexdigest()
-    seated = refusal.player is not None and ctx.gamefile.player_key(refusal.player) is not None
+    return write_notice(ctx.gamedir, ctx.gamefile, ctx.current.doc["turn"], ctx.referee_key, data, refusal)
+
+
+def write_notice(
+    gamedir: GameDir, gamefile: GameFile, turn: int, referee_key: PrivateKey, data: bytes, refusal: Refusal
+) -> Path:
+    """Write the signed notice of a refusal at turn ``turn`` (0 before the deal) to ``rejected/``."""
+    digest_of_file = file_hash(data)
+    seated = refusal.player is not None and gamefile.player_key(refusal.player) is not None
     notice = sign_document(
         {
             "format": formats.REJECTION,
-            "game_id": ctx.gamefile.game_id,
-            "turn": ctx.current.doc["turn"],
+            "game_id": gamefile.game_id,
+            "turn": turn,
             "player": refusal.player,
             "move": refusal.move_hash,
-            "file": file_hash,
+            "file": digest_of_file,
             "reason": refusal.reason,
             "exit_code": refusal.exit_code,
             "index": refusal.index,
             "message": refusal.message,
         },
-        ctx.referee_key,
+        referee_key,
     )
-    digest = (refusal.move_hash or file_hash).split(":", 1)[1]
-    path = ctx.gamedir.rejection(ctx.current.doc["turn"], refusal.player if seated else "unknown", digest)
+    digest = (refusal.move_hash or digest_of_file).split(":", 1)[1]
+    path = gamedir.rejection(turn, refusal.player if seated else "unknown", digest)
     atomic_write(path, dump_json(notice))
     return path

@@ -14,6 +14,7 @@ from pbem.referee import formats
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
+from pbem.referee.reveal import read_reveal
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,25 @@ class Status:
 
 
 def status(directory: str | Path) -> Status:
+    """The current turn; before the deal of a game that waits for joins, the players yet to join.
+
+    Those are listed as awaited with decision kind ``join`` (turn 0 is the
+    deal to come). A game whose seed was revealed early (``pbem reveal
+    --force``) is over: nobody is awaited any more.
+    """
     gamedir = GameDir.at(directory)
     gamefile = GameFile.read(gamedir.game_toml)
+    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+        from pbem.referee.joins import joined
+
+        waiting = [p for p in gamefile.player_names if p not in joined(gamedir, gamefile)]
+        if read_reveal(gamedir, gamefile) is not None:
+            waiting = []
+        return Status(gamefile=gamefile, turn=0, awaiting=[{"player": p, "kind": "join", "since": 0} for p in waiting],
+                      result=None, public=None)
     turn = current_turn(gamedir, gamefile).doc
+    if turn["result"] is None and read_reveal(gamedir, gamefile) is not None:
+        return Status(gamefile=gamefile, turn=turn["turn"], awaiting=[], result=None, public=turn["public"])
     return Status(gamefile=gamefile, turn=turn["turn"], awaiting=turn["awaiting"], result=turn["result"],
                   public=turn["public"])
 

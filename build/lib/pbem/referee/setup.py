@@ -20,10 +20,12 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
 from pbem.referee.errors import SetupError
-from pbem.referee.gamefile import GameFile
+from pbem.referee.deal import deal_position, setup_hash
+from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
+from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
 from pbem.referee.storage import atomic_write, fsync_dir
-from pbem.referee.turns import Position, build_turn, write_turn
+from pbem.referee.turns import build_turn, write_turn
 
 RESERVED_NAMES = frozenset({"referee"})
 PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
@@ -73,8 +75,14 @@ def new_game(
     seed: bytes | None = None,
     cards: str | Path | None = None,
     options: dict[str, str] | None = None,
+    wait_for_joins: bool = False,
 ) -> GameFile:
-    """Create the game directory ``directory`` and write turn 0."""
+    """Create the game directory ``directory`` and write turn 0.
+
+    With ``wait_for_joins`` the deal waits: ``game.toml`` says ``entropy =
+    "player-joins"``, the seed is kept sealed in ``pending.json``, and turn 0
+    is written when the last seated player's join file is submitted.
+    """
     gamedir = GameDir.at(directory)
     if gamedir.root.exists() and any(gamedir.root.iterdir()):
         raise SetupError(f"{gamedir.root} exists and is not empty; a new game needs a new directory")
@@ -103,6 +111,8 @@ def new_game(
     cards_record = None
     if cards is not None:
         cards_path = Path(cards)
+        if not cards_path.is_file() or cards_path.name.startswith("."):
+            raise SetupError(f"--cards {cards}: not a card file")
         digest = hashlib.sha256(cards_path.read_bytes()).hexdigest()
         cards_record = {"file": cards_path.name, "sha256": "sha256:" + digest}
 
@@ -120,20 +130,28 @@ def new_game(
         options=chosen,
         cards=cards_record,
         test_seed=seed,
+        entropy=PLAYER_JOINS if wait_for_joins else REFEREE_ONLY,
+        setup=setup_hash(setup),
     )
-    try:
-        state = game.new_state(setup, names, keying.engine_rng(secret, [], 0))
-    except EngineError as error:
-        raise SetupError(str(error)) from error
-    position = Position(turn=0, state=state, seed=secret)
-    since = {d.player: 0 for d in game.awaiting(state)}
-    files = build_turn(game, gamefile, position, None, None, None, since, referee_key)
+    files = None
+    if not wait_for_joins:
+        try:
+            position, since = deal_position(game, gamefile, setup, secret, [])
+        except EngineError as error:
+            raise SetupError(str(error)) from error
+        files = build_turn(game, gamefile, position, None, None, None, since, referee_key)
 
     gamedir.root.mkdir(parents=True, exist_ok=True)
     for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):
         folder.mkdir(exist_ok=True)
     gamedir.lock.touch()
+    if cards is not None:
+        atomic_write(gamedir.cards / cards_record["file"], Path(cards).read_bytes())
     atomic_write(gamedir.game_toml, gamefile.to_toml())
-    write_turn(gamedir, files)
+    if files is not None:
+        write_turn(gamedir, files)
+    else:
+        gamedir.joins.mkdir(exist_ok=True)
+        write_pending(gamedir, gamefile, secret, referee_key)
     fsync_dir(gamedir.root)
     return gamefile

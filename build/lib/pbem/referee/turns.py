@@ -17,7 +17,7 @@ from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.engine.protocol import Decision, Game
-from pbem.referee import formats, keying, sealing
+from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
@@ -135,6 +135,79 @@ class TurnFiles:
     views: dict[str, dict[str, Any]]
 
 
+def is_over(game: Game, state: dict[str, Any]) -> bool:
+    """The game has ended: a result, or nobody is awaited."""
+    return game.result(state) is not None or not game.awaiting(state)
+
+
+def section_documents(
+    game: Game, gamefile: GameFile, position: Position, since: dict[str, int]
+) -> dict[str, dict[str, Any]]:
+    """The plaintext of every sealed section of a turn: each player's view document, and the referee's."""
+    decisions = {d.player: d for d in game.awaiting(position.state)}
+    docs = {
+        player: player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
+        for player in gamefile.player_names
+    }
+    docs[REFEREE_SECTION] = position.to_section(gamefile.game_id)
+    return docs
+
+
+def assemble_turn(
+    game: Game,
+    gamefile: GameFile,
+    position: Position,
+    previous_hash: str | None,
+    move_hash: str | None,
+    mover: str | None,
+    since: dict[str, int],
+    move_file: str | None = None,
+    joins: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Turn ``position.turn`` as the referee signs it (without the signature).
+
+    Everything here is a function of the game directory's inputs and the
+    seed: the sealing draws its randomness from the seed's streams, so
+    ``pbem verify --replay`` rebuilds this document exactly. ``move_file`` is
+    the SHA-256 of the move file's bytes as received (so that not one byte of
+    the kept move can change unnoticed), ``joins`` the same for each join
+    file (turn 0 of a game that waited for joins). When the game is over the
+    seed is published in the turn (``seed``), so anyone can replay the game.
+    """
+    seed, number = position.seed, position.turn
+    plain = section_documents(game, gamefile, position, since)
+    sealed: dict[str, str] = {}
+    for player, public_key in gamefile.players:
+        sealed[player] = sealing.seal_json(
+            plain[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
+        )
+    sealed[REFEREE_SECTION] = sealing.seal_json(
+        plain[REFEREE_SECTION],
+        [gamefile.referee.recipient, gamefile.game_recipient],
+        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
+    )
+    result = game.result(position.state)
+    return {
+        "format": formats.TURN,
+        "game_id": gamefile.game_id,
+        "game": gamefile.hash(),
+        "turn": number,
+        "previous": previous_hash,
+        "move": move_hash,
+        "move_file": move_file,
+        "mover": mover,
+        "joins": joins,
+        "public": game.public(position.state),
+        "awaiting": [
+            {"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)
+        ],
+        "result": result.to_json() if result is not None else None,
+        "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state),
+        "seed": seed.hex() if is_over(game, position.state) else None,
+        "sealed": sealed,
+    }
+
+
 def build_turn(
     game: Game,
     gamefile: GameFile,
@@ -144,60 +217,40 @@ def build_turn(
     mover: str | None,
     since: dict[str, int],
     referee_key: PrivateKey,
+    move_file: str | None = None,
+    joins: dict[str, str] | None = None,
 ) -> TurnFiles:
     """Seal, assemble and sign turn ``position.turn`` and the views of it."""
-    decisions = {d.player: d for d in game.awaiting(position.state)}
-    seed, number = position.seed, position.turn
-    sealed: dict[str, str] = {}
-    for player, public_key in gamefile.players:
-        doc = player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
-        sealed[player] = sealing.seal_json(
-            doc, [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
-        )
-    sealed[REFEREE_SECTION] = sealing.seal_json(
-        position.to_section(gamefile.game_id),
-        [gamefile.referee.recipient, gamefile.game_recipient],
-        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
+    unsigned = assemble_turn(
+        game, gamefile, position, previous.hash if previous is not None else None, move_hash, mover, since,
+        move_file=move_file, joins=joins,
     )
-    result = game.result(position.state)
-    turn = {
-        "format": formats.TURN,
-        "game_id": gamefile.game_id,
-        "game": gamefile.hash(),
-        "turn": number,
-        "previous": previous.hash if previous is not None else None,
-        "move": move_hash,
-        "mover": mover,
-        "public": game.public(position.state),
-        "awaiting": [
-            {"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)
-        ],
-        "result": result.to_json() if result is not None else None,
-        "sealed": sealed,
-    }
-    turn = sign_document(turn, referee_key)
+    turn = sign_document(unsigned, referee_key)
     turn_hash = document_hash(turn)
+    number = position.turn
     views = {
-        player: view_wrapper(gamefile, number, turn_hash, player, sealed[player], referee_key)
+        player: view_wrapper(gamefile, number, turn_hash, player, turn["sealed"][player], referee_key)
         for player in gamefile.player_names
     }
     return TurnFiles(turn=turn, hash=turn_hash, views=views)
 
 
+def view_doc(gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str) -> dict[str, Any]:
+    """A player's view wrapper without its signature."""
+    return {
+        "format": formats.VIEW,
+        "game_id": gamefile.game_id,
+        "player": player,
+        "turn": number,
+        "turn_hash": turn_hash,
+        "sealed": sealed,
+    }
+
+
 def view_wrapper(
     gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str, referee_key: PrivateKey
 ) -> dict[str, Any]:
-    return sign_document(
-        {
-            "format": formats.VIEW,
-            "game_id": gamefile.game_id,
-            "player": player,
-            "turn": number,
-            "turn_hash": turn_hash,
-            "sealed": sealed,
-        },
-        referee_key,
-    )
+    return sign_document(view_doc(gamefile, number, turn_hash, player, sealed), referee_key)
 
 
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:

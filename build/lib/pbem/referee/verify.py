@@ -1,39 +1,60 @@
 """``pbem verify``: check a game directory without any private key.
 
-Checked, in this order, stopping at the first bad file (which the report
-names):
+Always checked, stopping at the first bad file (which the report names):
 
-* ``game.toml`` is a ``pbem-game/1`` document; for a test game (seed
-  published) its commitment, game id and game recipient follow from the seed;
+* ``game.toml`` is a ``pbem-game/1`` document written exactly as pbem writes
+  it; for a test game (seed published) its commitment, game id and game
+  recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has
+  the SHA-256 that ``game.toml`` names;
+* a game that waits for joins: ``pending.json`` is signed by the referee, and
+  every join file is a ``pbem-join/1`` of this game by its seated player,
+  signed by that player, answering this ``game.toml``; once dealt, turn 0
+  names the SHA-256 of every join file's bytes;
 * the turn files are numbered 0, 1, 2... with no gap; each is a
-  ``pbem-turn/1`` document of this game, names the hash of ``game.toml``, is
-  signed by the referee key of ``game.toml``, and names the hash of the turn
-  before it (``null`` for turn 0);
-* each turn after 0 names the hash of the move that produced it, and
-  ``moves/NNNNNN-PLAYER.json`` is that move: a ``pbem-move/1`` document of
-  this game by the seated player, signed by that player, answering an
-  earlier turn; no move file lies without its turn;
+  ``pbem-turn/1`` document of this game, byte for byte as pbem writes it,
+  names the hash of ``game.toml``, is signed by the referee key of
+  ``game.toml``, and names the hash of the turn before it (``null`` for turn 0);
+* each turn after 0 names the hash of the move that produced it and the
+  SHA-256 of its bytes, and ``moves/NNNNNN-PLAYER.json`` is that move: a
+  ``pbem-move/1`` document of this game by the seated player, signed by that
+  player, answering an earlier turn; no move file lies without its turn;
+* a seed published in a turn or in ``reveal.json`` matches the commitment;
+  ``reveal.json`` is signed and names the latest turn;
 * each player's ``views/`` files hold the player's section of the latest
-  turn, signed by the referee;
-* each rejection notice is a ``pbem-rejection/1`` document signed by the referee.
+  turn, signed by the referee; each rejection notice is signed by the referee.
 
-Replaying every move from the archive needs the seed, which is published
-when the game ends (the trust issue).
+With ``replay=True`` and the seed known (published in the final turn, in
+``reveal.json``, or a test seed), :mod:`pbem.referee.replay` then rebuilds
+every turn from ``game.toml``, the seed, the joins and the moves alone and
+compares them byte for byte. Before the seed is revealed, a replay is not
+possible: the report says that only signatures and the hash chain were checked.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.crypto.errors import SignatureError
+from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.referee import formats, keying, sealing
 from pbem.referee.errors import GameDirError, VerificationFailed
+from pbem.referee.deal import cards_path
 from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import read_join
 from pbem.referee.layout import GameDir
-from pbem.referee.records import Record, read_record, read_turn
 from pbem.referee.pipeline import MOVE_MAX_BYTES
+from pbem.referee.records import Record, read_record, read_turn
+from pbem.referee.replay import replay_game
+from pbem.referee.storage import dump_json
+
+#: the note of a verification that could not replay the game
+NO_REPLAY_NOTE = (
+    "the seed is not revealed yet (the game is running): checked signatures and the hash chain only; "
+    "the full replay is possible once the game ends or the referee runs `pbem reveal`"
+)
 
 
 @dataclass(frozen=True)
@@ -44,50 +65,127 @@ class VerifyReport:
     turns: int
     moves: int
     files: int
+    #: whether every turn was rebuilt from the revealed seed and compared byte for byte
+    replayed: bool = False
+    #: what was not checked, and why
+    note: str | None = None
 
 
-def verify(directory: str | Path) -> VerifyReport:
-    """Check every signature and the hash chain; raise :class:`VerificationFailed` at the first bad file."""
+def _fail(message: str, path: Path | str) -> VerificationFailed:
+    return VerificationFailed(message, str(path))
+
+
+def _same_layout(record: Record) -> None:
+    """A file pbem wrote must be exactly the bytes pbem writes for its document."""
+    if record.path.read_bytes() != dump_json(record.doc):
+        raise _fail(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)", record.path)
+
+
+def _file_hash(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
+    """Check every signature and the hash chain; raise :class:`VerificationFailed` at the first bad file.
+
+    With ``replay``, also rebuild every turn from the revealed seed (see the module docstring).
+    """
     gamedir = GameDir.at(directory)
     try:
         gamefile = GameFile.read(gamedir.game_toml)
     except GameDirError as error:
         raise VerificationFailed(str(error), str(gamedir.game_toml)) from error
+    if gamedir.game_toml.read_bytes() != gamefile.to_toml():
+        raise _fail(f"{gamedir.game_toml}: is not byte for byte what pbem wrote", gamedir.game_toml)
+    if gamefile.cards is not None:
+        try:
+            cards_path(gamedir, gamefile)
+        except GameDirError as error:
+            raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
+    _check_game_toml_is_the_signed_one(gamedir, gamefile)
     files = 1
+    joins = _check_joins(gamedir, gamefile)
+    files += len(joins) + (1 if gamefile.waits_for_joins else 0)
 
     numbers = gamedir.turn_numbers()
-    if not numbers:
-        raise VerificationFailed(f"{gamedir.turns}: no turn files", str(gamedir.turns))
+    if not numbers and not gamefile.waits_for_joins:
+        raise _fail(f"{gamedir.turns}: no turn files", gamedir.turns)
     if numbers != list(range(len(numbers))):
         missing = next(n for n in range(len(numbers) + 1) if n not in numbers)
-        raise VerificationFailed(f"turn {missing} is missing from the chain", str(gamedir.turn(missing)))
+        raise _fail(f"turn {missing} is missing from the chain", gamedir.turn(missing))
     moves = {turn: (player, path) for turn, player, path in gamedir.move_files()}
     previous: Record | None = None
+    published: bytes | None = None
     for number in numbers:
         try:
             turn = read_turn(gamedir, gamefile, number)
         except GameDirError as error:
             raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
+        _same_layout(turn)
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:
-            raise VerificationFailed(
+            raise _fail(
                 f"{turn.path}: names {turn.doc['previous']} as the previous turn, "
                 f"but the previous turn's hash is {expected_previous}",
-                str(turn.path),
+                turn.path,
             )
+        _check_turn_joins(gamefile, turn, joins)
         _check_move(gamedir, gamefile, turn, moves.pop(number, None))
+        published = _check_published_seed(gamefile, turn, last=number == numbers[-1]) or published
         if number:
             files += 1
         previous = turn
     if moves:
-        turn, (player, path) = min(moves.items())
-        raise VerificationFailed(f"{path}: a move file with no turn {turn}", str(path))
-    assert previous is not None
-    files += _check_views(gamedir, gamefile, previous)
+        turn_number, (player, path) = min(moves.items())
+        raise _fail(f"{path}: a move file with no turn {turn_number}", path)
+    if previous is not None:
+        files += _check_views(gamedir, gamefile, previous)
     files += _check_rejections(gamedir, gamefile)
-    return VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=len(numbers) - 1, files=files)
+    revealed = _check_reveal(gamedir, gamefile, previous)
+    files += 1 if revealed is not None else 0
+
+    report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files)
+    if not replay:
+        return report
+    seed = gamefile.test_seed or published or revealed
+    if seed is None:
+        return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
+    replay_game(gamedir, gamefile, seed)
+    return VerifyReport(**{**report.__dict__, "replayed": True})
+
+
+def _check_game_toml_is_the_signed_one(gamedir: GameDir, gamefile: GameFile) -> None:
+    """Blame ``game.toml`` itself when the referee's signed records disagree with it.
+
+    Every signed record names the hash of ``game.toml``. If records signed by
+    the referee key of ``game.toml`` exist and none of them names its hash, or
+    if none of several records verifies with that key (the key in
+    ``game.toml`` was changed), ``game.toml`` is the file that changed;
+    otherwise an odd record is named when it is checked.
+    """
+    anchors = [gamedir.pending, *(gamedir.turn(n) for n in gamedir.turn_numbers()), gamedir.reveal]
+    matching = other = failed = 0
+    for path in anchors:
+        try:
+            doc = parse_json_strict(path.read_bytes(), max_bytes=64 << 20)
+        except (OSError, CryptoError):
+            continue
+        if not isinstance(doc, dict) or "signature" not in doc:
+            continue
+        try:
+            verify_document(doc, gamefile.referee)
+        except SignatureError:
+            failed += 1
+            continue
+        if doc.get("game") == gamefile.hash():
+            matching += 1
+        else:
+            other += 1
+    if (other and not matching) or (failed >= 2 and not matching and not other):
+        raise _fail(f"{gamedir.game_toml}: is a different game.toml from the one the referee signed its records for",
+                    gamedir.game_toml)
 
 
 def _check_test_seed(gamefile: GameFile, gamedir: GameDir) -> None:
@@ -103,38 +201,118 @@ def _check_test_seed(gamefile: GameFile, gamedir: GameDir) -> None:
         raise VerificationFailed(f"{where}: the game recipient does not follow from the published test seed", where)
 
 
+def _check_joins(gamedir: GameDir, gamefile: GameFile) -> dict[str, bytes]:
+    """``pending.json`` and the join files; returns ``player -> join file bytes``."""
+    found = gamedir.join_files()
+    if not gamefile.waits_for_joins:
+        if found:
+            path = next(iter(found.values()))
+            raise _fail(f"{path}: a join file in a game that did not wait for joins", path)
+        if gamedir.pending.exists():
+            raise _fail(f"{gamedir.pending}: a pending seed in a game that did not wait for joins", gamedir.pending)
+        return {}
+    try:
+        pending = read_record(gamedir.pending, formats.PENDING, gamefile.referee)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(gamedir.pending)) from error
+    _same_layout(pending)
+    if pending.doc["game_id"] != gamefile.game_id or pending.doc["game"] != gamefile.hash():
+        raise _fail(f"{gamedir.pending}: belongs to another game", gamedir.pending)
+    joins: dict[str, bytes] = {}
+    for player, path in found.items():
+        if gamefile.player_key(player) is None:
+            raise _fail(f"{path}: {player} is not seated in this game", path)
+        try:
+            _, joins[player] = read_join(path, gamefile, player)
+        except GameDirError as error:
+            raise VerificationFailed(str(error), str(path)) from error
+    return joins
+
+
+def _check_turn_joins(gamefile: GameFile, turn: Record, joins: dict[str, bytes]) -> None:
+    recorded = turn.doc["joins"]
+    if turn.doc["turn"] != 0 or not gamefile.waits_for_joins:
+        if recorded is not None:
+            raise _fail(f"{turn.path}: names join files, but only the deal of a game that waits for joins does", turn.path)
+        return
+    if recorded is None or set(recorded) != set(gamefile.player_names):
+        raise _fail(f"{turn.path}: the deal does not name every player's join file", turn.path)
+    for player in gamefile.player_names:
+        path = GameDir.at(turn.path.parent.parent).join(player)
+        if player not in joins:
+            raise _fail(f"{path}: missing, but turn 0 was dealt with it", path)
+        if _file_hash(joins[player]) != recorded[player]:
+            raise _fail(f"{path}: is not the join file that turn 0 was dealt with", path)
+
+
+def _check_published_seed(gamefile: GameFile, turn: Record, last: bool) -> bytes | None:
+    text = turn.doc["seed"]
+    if text is None:
+        return None
+    seed = bytes.fromhex(text)
+    if not last:
+        raise _fail(f"{turn.path}: publishes the seed, but the game went on after it", turn.path)
+    if keying.commitment(seed) != gamefile.commitment:
+        raise _fail(f"{turn.path}: the published seed does not match the commitment in game.toml", turn.path)
+    return seed
+
+
+def _check_reveal(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -> bytes | None:
+    if not gamedir.reveal.exists():
+        return None
+    path = gamedir.reveal
+    try:
+        record = read_record(path, formats.REVEAL, gamefile.referee)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(path)) from error
+    _same_layout(record)
+    doc = record.doc
+    if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
+        raise _fail(f"{path}: belongs to another game", path)
+    seed = bytes.fromhex(doc["seed"])
+    if keying.commitment(seed) != gamefile.commitment:
+        raise _fail(f"{path}: the revealed seed does not match the commitment in game.toml", path)
+    number = latest.doc["turn"] if latest is not None else None
+    latest_hash = latest.hash if latest is not None else None
+    if doc["turn"] != number or doc["turn_hash"] != latest_hash:
+        raise _fail(f"{path}: names turn {doc['turn']}, but the latest turn is {number} (moves after the reveal?)", path)
+    return seed
+
+
 def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None) -> None:
     number, move_hash, mover = turn.doc["turn"], turn.doc["move"], turn.doc["mover"]
     if number == 0:
-        if move_hash is not None or mover is not None:
-            raise VerificationFailed(f"{turn.path}: turn 0 is the deal and has no move", str(turn.path))
+        if move_hash is not None or mover is not None or turn.doc["move_file"] is not None:
+            raise _fail(f"{turn.path}: turn 0 is the deal and has no move", turn.path)
         return
-    if move_hash is None or mover is None:
-        raise VerificationFailed(f"{turn.path}: names no move that produced it", str(turn.path))
+    if move_hash is None or mover is None or turn.doc["move_file"] is None:
+        raise _fail(f"{turn.path}: names no move that produced it", turn.path)
     if found is None:
         path = gamedir.move(number, mover)
-        raise VerificationFailed(f"{path}: the move that produced turn {number} is missing", str(path))
+        raise _fail(f"{path}: the move that produced turn {number} is missing", path)
     player, path = found
     if player != mover:
-        raise VerificationFailed(f"{path}: turn {number} was produced by {mover}'s move, not {player}'s", str(path))
+        raise _fail(f"{path}: turn {number} was produced by {mover}'s move, not {player}'s", path)
+    if path.stat().st_size > MOVE_MAX_BYTES:
+        raise _fail(f"{path}: larger than a move may be", path)
     try:
         move = read_record(path, formats.MOVE)
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
-    if path.stat().st_size > MOVE_MAX_BYTES:
-        raise VerificationFailed(f"{path}: larger than a move may be", str(path))
     if move.hash != move_hash:
-        raise VerificationFailed(f"{path}: its hash is not the one turn {number} names", str(path))
+        raise _fail(f"{path}: its hash is not the one turn {number} names", path)
+    if _file_hash(path.read_bytes()) != turn.doc["move_file"]:
+        raise _fail(f"{path}: its bytes are not those the referee received (turn {number} names their SHA-256)", path)
     doc = move.doc
     if doc["game_id"] != gamefile.game_id or doc["player"] != mover or doc["turn"] >= number:
-        raise VerificationFailed(f"{path}: names another game, player or a later turn", str(path))
+        raise _fail(f"{path}: names another game, player or a later turn", path)
     key = gamefile.player_key(mover)
     if key is None:
-        raise VerificationFailed(f"{path}: {mover} is not seated in this game", str(path))
+        raise _fail(f"{path}: {mover} is not seated in this game", path)
     try:
         verify_document(doc, key)
     except SignatureError as error:
-        raise VerificationFailed(f"{path}: bad signature: {error}", str(path)) from error
+        raise _fail(f"{path}: bad signature: {error}", path) from error
 
 
 def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:
@@ -142,9 +320,11 @@ def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:
     for player in gamefile.player_names:
         path = gamedir.view_json(player)
         try:
-            wrapper = read_record(path, formats.VIEW, gamefile.referee).doc
+            record = read_record(path, formats.VIEW, gamefile.referee)
         except GameDirError as error:
             raise VerificationFailed(str(error), str(path)) from error
+        _same_layout(record)
+        wrapper = record.doc
         sealed = latest.doc["sealed"][player]
         if (
             wrapper["game_id"] != gamefile.game_id
@@ -153,13 +333,13 @@ def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:
             or wrapper["turn_hash"] != latest.hash
             or wrapper["sealed"] != sealed
         ):
-            raise VerificationFailed(f"{path}: is not {player}'s view of the latest turn", str(path))
+            raise _fail(f"{path}: is not {player}'s view of the latest turn", path)
         age_path = gamedir.view_age(player)
         try:
             if age_path.read_bytes() != sealed.encode("ascii"):
-                raise VerificationFailed(f"{age_path}: differs from {player}'s section of the latest turn", str(age_path))
+                raise _fail(f"{age_path}: differs from {player}'s section of the latest turn", age_path)
         except FileNotFoundError:
-            raise VerificationFailed(f"{age_path}: missing", str(age_path)) from None
+            raise _fail(f"{age_path}: missing", age_path) from None
         checked += 2
     return checked
 
@@ -170,11 +350,11 @@ def _check_rejections(gamedir: GameDir, gamefile: GameFile) -> int:
     checked = 0
     for path in sorted(gamedir.rejected.glob("*.json")):
         try:
-            notice = read_record(path, formats.REJECTION, gamefile.referee).doc
+            record = read_record(path, formats.REJECTION, gamefile.referee)
         except GameDirError as error:
             raise VerificationFailed(str(error), str(path)) from error
-        if notice["game_id"] != gamefile.game_id:
-            raise VerificationFailed(f"{path}: a notice of another game", str(path))
+        _same_layout(record)
+        if record.doc["game_id"] != gamefile.game_id:
+            raise _fail(f"{path}: a notice of another game", path)
         checked += 1
     return checked
-

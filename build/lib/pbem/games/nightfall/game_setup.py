@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
-from pbem.games.nightfall.cards import WOUND_TYPES, build_catalog
+from pbem.games.nightfall.cards import build_catalog
 from pbem.games.nightfall.state import State, draw, event, new_id
 from pbem.games.nightfall.turn import begin_turn
 

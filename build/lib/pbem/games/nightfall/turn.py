@@ -153,7 +153,6 @@ def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
 def _wound(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "pass":
         return
-    player = state["turn"]["player"]
     state["turn"]["wound_used"] = True
     _wound_discard(state, {"discarded": [], "first": option_id.split(":", 1)[1]}, option_id, rng)
 

@@ -129,9 +129,11 @@ def conceal(state: State, player: str, rng: Rng) -> State:
         if archive["hidden"]:
             rng.shuffle(archive["cards"], label="conceal")
     secret = [a for a in s["archives"] if a.get("secret") and a["owner"] != player]
-    contents = rng.shuffled([a["cards"] for a in secret], label="conceal")
-    for archive, cards in zip(secret, contents):
-        archive["cards"] = cards
+    for size in {len(a["cards"]) for a in secret}:
+        same = [a for a in secret if len(a["cards"]) == size]  # sizes are public
+        contents = rng.shuffled([a["cards"] for a in same], label="conceal")
+        for archive, cards in zip(same, contents):
+            archive["cards"] = cards
     draft = s["draft"]
     if draft is not None:
         hidden = draft["set_aside"] + draft["face_down"]

@@ -117,7 +117,8 @@ def catalogue(data: dict[str, Any]) -> dict[str, Any]:
             card = dict(entry)
             card["kind"] = kind
             cards[entry["id"]] = card
-    return {"set": data["set"], "die": data["die"]["faces"], "cards": cards}
+    # a deep copy: the state must never share objects with the loaded scenario
+    return json.loads(json.dumps({"set": data["set"], "die": data["die"]["faces"], "cards": cards}))
 
 
 def instances(data: dict[str, Any], section: str) -> list[str]:

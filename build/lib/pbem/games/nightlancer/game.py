@@ -47,7 +47,8 @@ class Nightlancer:
         except jsonschema.ValidationError as error:
             raise ScenarioError(f"{path}: {'/'.join(map(str, error.absolute_path))}: {error.message}") from error
         card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")
-        return {"scenario": setup, "cards": read_card_file(card_path)}
+        # top-level settings (mode, hardened, ...) stay top-level so `pbem new --option KEY=VALUE` can change them
+        return {**setup, "card_data": read_card_file(card_path)}
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         return set_up.new_state(scenario, players, rng)

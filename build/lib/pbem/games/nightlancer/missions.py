@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
-from pbem.games.nightlancer.cards import COMBAT_CHALLENGES, CYBER_TYPES
+from pbem.games.nightlancer.cards import COMBAT_CHALLENGES
 from pbem.games.nightlancer.challenges import automatic_contact, defeat, open_window, others_in_turn_order, start_challenge
 from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, crew_by_label, leave_mission, next_positions, slot_by_card, slot_of
 from pbem.games.nightlancer.effects import new_mods
@@ -315,7 +315,8 @@ def pay(state: State, rng: Rng, frame: dict[str, Any], slot: dict[str, Any], dat
         frame["queue"] = members
         frame["size"] = len(members)
         if members:
-            tokens.say(state, f"{data['name']} is Complete: {', '.join(members)} take the reward.")
+            verb = "takes" if len(members) == 1 else "take"
+            tokens.say(state, f"{data['name']} is Complete: {', '.join(members)} {verb} the reward.")
         frame["paying"] = None
     if frame["paying"] is not None:
         player = frame["paying"]

@@ -12,7 +12,7 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.challenges import start_challenge
 from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, leave_mission, on_mission, slot_by_card
-from pbem.games.nightlancer.effects import self_applies
+from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
 from pbem.games.nightlancer.set_up import table_size
 from pbem.games.nightlancer.zones import card, discard, draw
@@ -76,8 +76,6 @@ def draw_cards_step(state: State, rng: Rng) -> None:
         c = draw(state, "black_market", rng)
         if c is not None:
             state["market"].append(c)
-    from pbem.games.nightlancer.effects import draw_contacts
-
     for player in state["order"]:
         draw_contacts(state, player, 2 + tokens.extra_contacts(state, player), rng)
         tokens.seat(state, player)["spent"] = []

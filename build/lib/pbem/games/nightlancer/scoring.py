@@ -15,7 +15,7 @@ from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
 from pbem.games.nightlancer.actions import sell
-from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
+from pbem.games.nightlancer.flow import ask, decision, finish, runner
 from pbem.games.nightlancer.zones import card, discard, kind
 
 State = dict[str, Any]

@@ -16,7 +16,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
-from pbem.games.nightlancer.flow import advance, ask, decision, finish, push, runner
+from pbem.games.nightlancer.flow import advance, ask, decision, push, runner
 from pbem.games.nightlancer.zones import all_cards, card, draw
 
 State = dict[str, Any]
@@ -29,7 +29,11 @@ def table_size(state: State) -> int:
 
 
 def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> State:
-    setup, data = scenario["scenario"], scenario["cards"]
+    setup, data = scenario, scenario["card_data"]
+    if setup.get("mode") not in MODES:
+        raise ScenarioError(f"unknown Nightlancer mode {setup.get('mode')!r}; modes: {', '.join(MODES)}")
+    if setup.get("hardened", 0) not in (0, 1, 2):
+        raise ScenarioError("hardened is the number of Loans taken at set-up: 0, 1 or 2")
     players = list(players)
     if len(set(players)) != len(players) or not 1 <= len(players) <= 4:
         raise ScenarioError(f"Nightlancer needs 1 to 4 distinct players, not {players!r}")
@@ -201,8 +205,14 @@ def take_pinned_item(state: State, player: str, instance: str) -> None:
 def pick_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
     taken = {tokens.seat(state, p)["nightlancer"] for p in state["players"]}
     cards = state["catalogue"]["cards"]
-    return [(f"pick:{c['id']}", f"{c['name']}: {c.get('special_text', '')}".strip())
-            for c in cards.values() if c["kind"] == "nightlancer" and c["id"] not in taken]
+    def label(c: dict[str, Any]) -> str:
+        a = c["abilities"]
+        stats = (f"Covert {a['covert']}, Streetwise {a['streetwise']}, Technical {a['technical']}, Close {a['close']}, "
+                 f"Gunfighter {a['gunfighter']}, Marksman {a['marksman']}; Health {c['health']}, Resolve {c['resolve']}, "
+                 f"Ideals {c['ideals']}, {c['kc']} KC")
+        return f"{c['name']} ({stats}): {c.get('special_text', '')}"
+
+    return [(f"pick:{c['id']}", label(c)) for c in cards.values() if c["kind"] == "nightlancer" and c["id"] not in taken]
 
 
 @pick_options.apply

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.nightlancer.crews import leave_mission
 from pbem.games.nightlancer.zones import card
 
 State = dict[str, Any]
@@ -114,8 +115,6 @@ def cool(state: State, player: str, amount: int) -> None:
 def shake(state: State, player: str) -> None:
     """Rulebook 5.2 "Shaken": off the mission, lose an Ideal; never Shaken twice;
     Shaken again in Techshock gains a Heat instead."""
-    from pbem.games.nightlancer.crews import leave_mission
-
     p = seat(state, player)
     if p["shaken"]:
         return
@@ -135,6 +134,7 @@ def lose_ideal(state: State, player: str) -> None:
     p["ideals"] -= 1
     if p["ideals"] == 0:
         say(state, f"{player} is in Techshock.")
+        # imported here: scoring builds on this module
         from pbem.games.nightlancer.scoring import techshock_defeat
 
         techshock_defeat(state, player)

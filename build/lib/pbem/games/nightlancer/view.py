@@ -45,10 +45,15 @@ def _mission(state: State, slot: dict[str, Any]) -> dict[str, Any]:
 
 
 def _challenge(state: State) -> dict[str, Any] | None:
+    """The attempt under way and what contacts have put on it so far (played contacts are public)."""
+    mods = None
     for frame in reversed(state["stack"]):
+        if frame["type"] == "window" and frame["trigger"] == "challenge" and mods is None:
+            mods = frame["mods"]
         if frame["type"] == "attempt":
+            mods = mods if mods is not None else frame["mods"]
             return {"player": frame["player"], "challenge": frame["ctype"], "difficulty": frame["difficulty"],
-                    "contacts": {k: v for k, v in frame["mods"].items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
+                    "contacts": {k: v for k, v in mods.items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
     return None
 
 
@@ -171,7 +176,7 @@ def render(data: dict[str, Any]) -> str:
     lines.append("Turn order: " + ", ".join(data["turn_order"]))
     for name, p in data["players"].items():
         flags = [f for f, on in (("Shaken", p["shaken"]), ("Techshock", p["techshock"])) if on]
-        lines.append(f"- {name} ({p['nightlancer_name']}): Health {p['health']}/{p['max_health']}, "
+        lines.append(f"- {name} ({p['nightlancer_name'] or 'no Nightlancer yet'}): Health {p['health']}/{p['max_health']}, "
                      f"Resolve {p['resolve']}/{p['max_resolve']}, Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, "
                      f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']}C+{p['hand_agendas']}A"
                      + (f" [{', '.join(flags)}]" if flags else ""))
@@ -183,8 +188,27 @@ def render(data: dict[str, Any]) -> str:
     for m in data["missions"]:
         crews = "; ".join(f"{c['pos']}: {', '.join(c['members'])}" for c in m["crews"]) or "no crew"
         lines.append(f"Mission {m['name']} ({m['profile']}, {', '.join(m['traits']) or 'no traits'}): {crews}")
+        for n, stage in enumerate(m["stages"], start=1):
+            options = " or ".join(f"{o['challenge'].title()} {o['difficulty']}" for o in stage["options"])
+            penalty = stage["penalty"]
+            failed = {"heat": f"{penalty.get('amount')} Heat", "abort": "Abort"}.get(
+                penalty["kind"], f"{penalty.get('challenge', '').title()} {penalty.get('difficulty')} combat")
+            lines.append(f"    Stage {n}: {options}; penalty {failed}")
+        rewards = ", ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']}P" if r["prospects"] else "")
+                            + (f" {r['skills']} Skill" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
+                            for size, r in enumerate(m["rewards"], start=1))
+        lines.append(f"    Reward each by Crew size: {rewards}")
+    if data["challenge"]:
+        c = data["challenge"]
+        lines.append(f"Challenge: {c['player']} attempts {c['challenge'].title()}"
+                     + (f" {c['difficulty']}" if c["difficulty"] is not None else "") + f" (contacts: {c['contacts']})")
     if "secret" in data:
         lines.append("Your hand: " + ("; ".join(c["name"] for c in data["secret"]["hand"]) or "empty"))
+        for c in data["secret"]["hand"]:
+            if "self" in c:
+                lines.append(f"    {c['name']}: you: {c['self'][0]} | {c['self'][1]}; against: {c['against']}")
+        if data["secret"].get("skill_draw"):
+            lines.append("Skills drawn: " + "; ".join(f"{c['name']} ({c['text']})" for c in data["secret"]["skill_draw"]))
         for line in data["secret"]["private_events"]:
             lines.append("  (private) " + line)
     for line in data["events"]:
