@@ -91,3 +91,12 @@ def test_hardened_players_start_with_a_loan_and_no_money_for_it():
 def test_hardened_ultimate_starts_with_two_loans():
     state = new_game(("ana", "ben"), hardened=2)
     assert [state["seats"][p]["loans"] for p in ("ana", "ben")] == [2, 2]
+
+
+def test_a_scenario_pinned_for_fewer_seats_is_refused():
+    import pytest
+
+    from pbem.engine.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="pins nightlancers for 2 seats but 1 play"):
+        GAME.new_state(scenario(nightlancers=["sniper", "guard"]), ["ana"], Rng.from_seed(1))

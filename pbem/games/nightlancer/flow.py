@@ -34,7 +34,6 @@ class DecisionKind:
     apply: ApplyFn
     prompt: str
     pass_id: str | None = None
-    simultaneous: bool = False
 
 
 RUNNERS: dict[str, Runner] = {}
@@ -51,13 +50,14 @@ def runner(name: str) -> Callable[[Runner], Runner]:
     return register
 
 
-def decision(kind: str, prompt: str, pass_id: str | None = None, simultaneous: bool = False):
+def decision(kind: str, prompt: str, pass_id: str | None = None):
     """Register a decision kind: decorate its options function, then its apply
-    function with ``@options_fn.apply``."""
+    function with ``@options_fn.apply``. Whether a decision is simultaneous is
+    set on each pending entry (a Crew's assist choices, several picks at once)."""
 
     def register_options(options_fn: OptionsFn) -> OptionsFn:
         def register_apply(apply_fn: ApplyFn) -> ApplyFn:
-            KINDS[kind] = DecisionKind(kind, options_fn, apply_fn, prompt, pass_id, simultaneous)
+            KINDS[kind] = DecisionKind(kind, options_fn, apply_fn, prompt, pass_id)
             return apply_fn
 
         options_fn.apply = register_apply  # type: ignore[attr-defined]

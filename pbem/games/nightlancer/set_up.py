@@ -69,6 +69,11 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "outcome": None,
     }
     pin = setup.get("pin", {})
+    for key in ("nightlancers", "kc", "items", "hands"):
+        if len(pin.get(key, [])) > len(players):
+            raise ScenarioError(f"the scenario pins {key} for {len(pin[key])} seats but {len(players)} play")
+    if "turn_order" in pin and sorted(pin["turn_order"]) != list(range(len(players))):
+        raise ScenarioError(f"pinned turn_order {pin['turn_order']!r} is not an order of {len(players)} seats")
     for deck, section in (("contact", "contact"), ("black_market", "black_market"), ("skill", "skill"),
                           ("agenda", "agenda")):
         state["decks"][deck] = rng.shuffled(instances(data, section), label=f"setup-{deck}")
