@@ -87,6 +87,7 @@ class Table:
     def choose(self, player, option):
         """Choose ``option``: an exact id, or ``prefix:key`` matched to the first
         option whose id is ``prefix:key#n``."""
+        self.skip_wound_window(player, option)
         ids = self.options(player)
         if option not in ids:
             matches = [i for i in ids if i.split("#")[0] == option]
@@ -96,6 +97,17 @@ class Table:
         apply_choice(GAME, self.state, player, option, Rng.from_seed(f"step-{self.step}"))
         GAME.check_invariants(self.state)
         return self
+
+    def skip_wound_window(self, player, option):
+        """The attacker's window for the Martial Law wound before blocks (DE 33) is answered
+        "continue" when a test goes straight on to another choice."""
+        for d in GAME.awaiting(self.state):
+            if d.kind == "wound-window" and (d.player != player or option not in [o.id for o in d.options]) \
+                    and not any(o.id.split("#")[0] == option for o in d.options):
+                self.step += 1
+                apply_choice(GAME, self.state, d.player, "continue", Rng.from_seed(f"step-{self.step}"))
+                GAME.check_invariants(self.state)
+                return self.skip_wound_window(player, option)
 
     def play(self, *moves):
         for player, option in moves:

@@ -129,6 +129,7 @@ def test_chan_jiang_forces_a_block(table):
         "janet": {"in_play": ["chan-jiang"]}, "brad": {"in_play": ["roland-lefontaine", "maya-westermann"]}}},
         players=("janet", "brad"))
     t.choose("janet", "minion:maya-westermann#1")
+    t.choose("janet", "continue")  # no wound effect before blocks
     assert t.decision().kind == "block" and t.options("brad") == ["block:chan-jiang#1", "no-block"]
     t.choose("brad", "no-block")  # Roland may stay out; Maya must block
     t.choose("janet", "strike:chan-jiang#1")
@@ -288,6 +289,7 @@ def test_queens_bishop_damages_a_minion_before_blockers(table):
     t = table({"phase": "combat", "active": "janet", "players": {
         "janet": {"in_play": ["queens-bishop"]}, "brad": {"in_play": ["roland-lefontaine"]}}}, players=("janet", "brad"))
     t.choose("janet", "minion:roland-lefontaine#1")
+    t.choose("janet", "continue")  # no wound effect before blocks
     assert t.health("roland-lefontaine") == 1 and t.decision().kind == "block"
 
 
@@ -341,19 +343,42 @@ def test_bait_and_switch_takes_a_card_in_the_chain(table):
 
 
 def test_bait_and_switch_kicker_makes_a_face_down_archive(table):
-    """DE 87, EN 297: shuffled face down, claimed from the top, unseen."""
-    t = chain_table(table, ["lone-hound", "bait-and-switch", "hysteria", "headshot"])
+    """DE 87, EN 297: shuffled face down, "bought in the given order" from the top, unseen, at its cost."""
+    t = chain_table(table, ["lone-hound", "bait-and-switch", "hysteria", "shining-cross"])
     chain(t, "lone-hound", "bait-and-switch")
     t.choose("janet", "stop")  # no feed
-    t.play(("janet", "card:hysteria#1"), ("janet", "card:headshot#1"))
+    t.play(("janet", "card:hysteria#1"), ("janet", "card:shining-cross#1"))
     blind = [a for a in t.s["archives"] if a["hidden"]][0]
-    assert sorted(c.split("#")[0] for c in blind["cards"]) == ["headshot", "hysteria"]
+    assert sorted(c.split("#")[0] for c in blind["cards"]) == ["hysteria", "shining-cross"]
     from pbem.games.nightfall import GAME
     shown = [a for a in GAME.view(t.s, "janet")["archives"] if a["id"] == blind["id"]][0]
     assert "name" not in shown and shown["count"] == 2
     top = blind["cards"][-1]
     t.choose("janet", f"claim:{blind['id']}")
-    assert t.zone("janet", "discard")[-1] == top and t.s["turn"]["influence"] == 1
+    assert t.zone("janet", "discard")[-1] == top and t.s["turn"]["influence"] == 0  # both cost 2
+
+
+def test_bait_and_switch_archive_top_too_dear_is_turned_up_and_stays(table):
+    """Designed (DE 87 is silent): the claim option cannot depend on the unseen cost; a card the player
+    cannot pay for is shown to all and stays on top, and that archive is not offered again this turn."""
+    t = chain_table(table, ["lone-hound", "bait-and-switch", "headshot"])
+    chain(t, "lone-hound", "bait-and-switch")  # one card in hand: no feed to pay
+    t.choose("janet", "card:headshot#1")
+    blind = [a for a in t.s["archives"] if a["hidden"]][0]
+    t.choose("janet", f"claim:{blind['id']}")  # Headshot costs 3; Janet has 2 influence
+    assert blind["cards"] == ["headshot#1"] and t.s["turn"]["influence"] == 2
+    assert any("turns up Headshot" in line for line in t.s["events"])
+    assert f"claim:{blind['id']}" not in t.options("janet")
+
+
+def test_bait_and_switch_kicker_takes_order_cards_only_so_wounds_keep_counting(table):
+    """EN 108: "Archives are stacks of order cards"; EN 239: wounds in hand, deck and discard pile count."""
+    t = chain_table(table, ["lone-hound", "bait-and-switch", "nf-bite", "nf-burn"])
+    chain(t, "lone-hound", "bait-and-switch")
+    t.choose("janet", "stop")
+    assert t.options("janet") == ["none"]  # still asked: the others learn nothing of her hand
+    t.choose("janet", "none")
+    assert t.wounds("janet") == 2 and not any(a["hidden"] for a in t.s["archives"])
 
 
 def test_bleak_resurrection_brings_a_minion_back_without_its_texts(table):
@@ -397,7 +422,13 @@ def test_forlorn_hope_exiles_an_order_card_for_damage(table):
     assert t.wounds("brad") == 5 and "chan-jiang#1" in t.s["exiled"]
     t = chain_table(table, ["forlorn-hope"], janet={"discard": ["nf-bite"]})
     chain(t, "forlorn-hope")
+    t.choose("janet", "none")  # a wound is no order card; still asked (EN 105)
     assert t.keys("janet", "discard") == ["nf-bite", "forlorn-hope"] and t.decision().kind == "claim"
+    t = chain_table(table, ["forlorn-hope"], janet={"discard": ["genesis-one"]})
+    chain(t, "forlorn-hope")
+    t.choose("janet", "card:genesis-one#1")  # a starter costs 0: 0 damage, no player to choose
+    assert "genesis-one#1" in t.s["exiled"] and t.decision().kind == "claim"
+    assert [t.wounds(p) for p in ("janet", "scott", "brad")] == [0, 0, 0]
 
 
 def test_forlorn_hope_kicker_deals_the_same_to_a_minion(table):
@@ -460,6 +491,15 @@ def test_relentless_grinder_discards_down_to_5(table):
     chain(t, "relentless-grinder")
     t.choose("janet", "player:brad")
     assert t.wounds("brad") == 0 and len(t.zone("brad", "hand")) == 5
+    t = chain_table(table, ["relentless-grinder"], brad={"hand": ["genesis-one"] * 5 + ["hysteria", "koi-jiang"],
+                                                         "in_play": ["bad-smoke"]})
+    chain(t, "relentless-grinder")
+    t.choose("janet", "player:brad")
+    # Brad chooses the 2 cards he discards; then receives 2 wounds, which "Bad Smoke" does not block (EN 168)
+    assert t.decision().player == "brad" and t.decision().kind == "discard"
+    t.play(("brad", "discard:hysteria#1"), ("brad", "discard:koi-jiang#1"))
+    assert len(t.zone("brad", "hand")) == 5 and t.wounds("brad") == 2 and t.health("bad-smoke") == 2
+    assert t.keys("brad", "discard")[:2] == ["hysteria", "koi-jiang"]
 
 
 def test_relentless_grinder_kicker_doubles_the_next_card(table):
@@ -603,3 +643,109 @@ def test_blind_rage_kicker_deals_1_damage_to_a_minion(table):
     t = chain_table(table, ["koi-jiang", "blind-rage"], brad={"in_play": ["roland-lefontaine"]})
     chain(t, "koi-jiang", "blind-rage")
     assert t.health("roland-lefontaine") == 2
+
+
+def _hysteria_on_a_blocker(table):
+    """Brad's "Bad Smoke" has strength 2 beside Koi Jiang (+1) and health 2: it blocks damage inflicted on Brad."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20,
+               "players": {"janet": {"hand": ["hysteria"]}, "brad": {"in_play": ["bad-smoke", "koi-jiang"]}}},
+              players=("janet", "brad"))
+    t.play(("janet", "play:hysteria"), ("janet", "pass"), ("brad", "pass"), ("janet", "minion:bad-smoke"))
+    return t
+
+
+def test_hysteria_the_player_who_caused_it_orders_its_two_shares_of_damage(table):
+    """EN 132: simultaneous events are ordered by the player whose card caused them. The order matters
+    when the minion itself blocks damage inflicted on its controller (EN 167)."""
+    t = _hysteria_on_a_blocker(table)
+    decision = t.decision()
+    assert decision.player == "janet" and decision.kind == "order"
+    assert [o.id for o in decision.options] == ["first:minion", "first:controller"]
+    t.choose("janet", "first:minion")
+    # "Bad Smoke" is destroyed by its own 2 damage before it can block: Brad receives 2 wounds
+    assert "bad-smoke" not in t.in_play() and t.wounds("brad") == 2
+
+
+def test_hysteria_controller_first_lets_the_minion_block_and_its_own_share_is_lost(table):
+    """DE 91: "If the minion is destroyed before it has suffered all of its damage, the remaining damage is lost"."""
+    t = _hysteria_on_a_blocker(table)
+    t.choose("janet", "first:controller")
+    assert "bad-smoke" not in t.in_play() and t.wounds("brad") == 0
+
+
+def test_hysteria_on_a_minion_that_cannot_block_asks_no_order(table):
+    t = table({"phase": "chain", "active": "janet", "face_up": 20,
+               "players": {"janet": {"hand": ["hysteria"]}, "brad": {"in_play": ["koi-jiang"]}}},
+              players=("janet", "brad"))
+    t.play(("janet", "play:hysteria"), ("janet", "pass"), ("brad", "pass"))
+    # a single minion in play is chosen at once; no order is asked; Koi Jiang (2+1) hurts herself and Brad
+    assert t.in_play() == [] and t.wounds("brad") == 3
+
+
+def test_tactical_prep_with_an_empty_deck_shuffles_the_discard_pile_first(table):
+    """EN 106: "If at any time you need to draw cards and there are not enough cards left in your deck,
+    ... shuffle your discard pile to make a new deck"."""
+    t = chain_table(table, ["tactical-prep"], janet={"discard": ["koi-jiang", "genesis-one"]})
+    chain(t, "tactical-prep")
+    assert t.options("janet") == ["take:genesis-one", "take:koi-jiang"]
+    t.choose("janet", "take:koi-jiang")
+    assert t.keys("janet", "hand") == ["koi-jiang"] and t.keys("janet", "deck") == ["genesis-one"]
+
+
+def test_queens_bishop_kicker_the_player_who_played_it_orders_the_discards(table):
+    """EN 132: "the player whose card triggered the event chooses the order": Brad discards first, then Janet."""
+    t = chain_table(table, ["koi-jiang", "queens-bishop", "genesis-one"], scott={"hand": ["hysteria"]},
+                    brad={"hand": ["yuri-koroviev"]})
+    chain(t, "koi-jiang", "queens-bishop")
+    decision = t.decision()
+    assert decision.player == "janet" and decision.kind == "order"
+    assert [o.id for o in decision.options] == ["player:janet", "player:scott", "player:brad"]
+    t.play(("janet", "player:brad"), ("brad", "discard:yuri-koroviev"), ("janet", "player:scott"),
+           ("scott", "discard:hysteria"), ("janet", "discard:genesis-one"))
+    assert t.keys("brad", "discard") == ["yuri-koroviev"] and t.keys("scott", "discard") == ["hysteria"]
+
+
+def test_attack_triggers_at_the_same_time_are_ordered_by_the_active_player(table):
+    """EN 124: "When several in-play effects trigger at the same time, the active player controls the order"."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["queens-bishop", "roland-lefontaine"], "deck": ["genesis-one", "genesis-one"]},
+        "brad": {"in_play": ["maya-westermann"]}}}, players=("janet", "brad"))
+    decision = t.decision()
+    assert decision.kind == "trigger-order" and decision.player == "janet"
+    assert [o.id for o in decision.options] == ["trigger:queens-bishop#1", "trigger:roland-lefontaine#1"]
+    t.choose("janet", "trigger:roland-lefontaine#1")
+    assert len(t.zone("janet", "hand")) == 2  # Roland LeFontaine drew first
+    t.choose("janet", "minion:maya-westermann#1")  # then "Queen's Bishop" deals 2 damage
+    assert t.health("maya-westermann") == 2
+
+
+def test_forlorn_hope_is_asked_even_with_no_order_card_in_the_discard_pile(table):
+    """EN 105: only the owner may look through a discard pile, so skipping the choice would tell the table
+    that it holds no order card; with wounds only, the one option is to exile nothing."""
+    t = chain_table(table, ["forlorn-hope"], janet={"discard": ["nf-bite", "genesis-one", "nf-burn"]})
+    chain(t, "forlorn-hope")
+    assert [o.split("#")[0] for o in t.options("janet")] == ["card:genesis-one"]  # no "none" when there is a choice
+    t2 = chain_table(table, ["forlorn-hope"], janet={"discard": ["nf-bite", "nf-burn"]})
+    chain(t2, "forlorn-hope")
+    assert t2.decision().kind == "target" and t2.options("janet") == ["none"]
+    t2.choose("janet", "none")
+    assert t2.wounds("brad") == 0 and t2.keys("janet", "discard")[:2] == ["nf-bite", "nf-burn"]
+
+
+def test_bleak_resurrection_is_asked_even_with_no_minion_in_the_discard_pile(table):
+    t = chain_table(table, ["bleak-resurrection"], janet={"discard": ["hysteria"], "deck": ["genesis-one"]})
+    chain(t, "bleak-resurrection")
+    assert t.options("janet") == ["none"]
+    t.choose("janet", "none")
+    assert t.in_play("janet") == []
+
+
+def test_chan_jiang_two_copies_force_two_different_blockers(table):
+    """EN 152: "A blocking minion can only block a single attacking minion"."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["chan-jiang", "chan-jiang"]}, "brad": {"in_play": ["roland-lefontaine", "maya-westermann"]}}},
+        players=("janet", "brad"))
+    t.choose("janet", "minion:maya-westermann#1")
+    # the second Chan Jiang can only pick Roland LeFontaine: taken at once (public)
+    blocks = t.s["turn"]["combat"]["blocks"]
+    assert sorted(blocks) == ["maya-westermann#1", "roland-lefontaine#1"] and len(set(blocks.values())) == 2

@@ -129,6 +129,8 @@ def test_decisions_that_would_reveal_a_hand_are_always_asked(table):
     """The issue: forced choices are automatic only where that reveals nothing."""
     t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": ["genesis-one"]}}},
               players=("janet", "brad"))
+    assert t.decision().kind == "wound-window" and t.options() == ["continue"]
+    t.choose("janet", "continue")
     assert t.decision().kind == "strike" and t.options() == ["strike:genesis-one#1"]
     t.choose("janet", "strike:genesis-one#1")
     t.choose("janet", "pass")
@@ -154,5 +156,86 @@ def test_the_same_seed_plays_the_same_game():
 def test_a_view_renders_as_text(table):
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["koi-jiang"]}}})
     text = GAME.render(GAME.view(t.s, "janet"))
-    assert "Your hand: Koi Jiang" in text and "play:koi-jiang#1: Koi Jiang" in text
+    assert "Your hand:\n  #1 Koi Jiang [minion; " in text
     assert "Koi Jiang" not in GAME.render(GAME.view(t.s, "brad"))
+
+
+def test_the_screen_shows_what_a_player_decides_by_but_not_the_options(table):
+    """The CLI lists the numbered options after ``render``; the screen gives each card's
+    type, colour, links, kicker colour, cost, strength/health and text."""
+    t = table({"phase": "chain", "active": "janet", "commons": ["hysteria"],
+               "players": {"janet": {"hand": ["koi-jiang"], "in_play": ["bad-smoke"]}}})
+    text = GAME.render(GAME.view(t.s, "janet"))
+    koi = GAME.view(t.s, "janet")["cards"]["koi-jiang"]
+    line = next(line for line in text.splitlines() if "Koi Jiang [" in line)
+    for fact in (koi["type"], koi["colour"], "links " + "/".join(koi["links"]), f"cost {koi['cost']}",
+                 f"strength {koi['strength']}, health {koi['health']}", koi["text"]):
+        assert fact in line, fact
+    assert "Hysteria [action; " in text and "Chain: " in text  # the commons
+    assert '"Bad Smoke" [minion; ' in text  # in play
+    assert "play:koi-jiang#1" not in text and "start no chain" not in text
+
+
+def test_minions_alike_are_told_apart_in_labels(table):
+    t = table({"phase": "combat", "active": "janet",
+               "players": {"janet": {"in_play": ["genesis-one", "genesis-one"]}, "scott": {"in_play": ["bad-smoke"]}}},
+              players=("janet", "scott"))
+    labels = [o.label for d in GAME.awaiting(t.s) for o in d.options]
+    while not any(d.kind == "block" for d in GAME.awaiting(t.s)):
+        d = t.decision()
+        t.choose(d.player, d.options[0].id)
+    labels = [o.label for o in t.decision("scott").options]
+    assert len(set(labels)) == len(labels) and any("#1" in label for label in labels)
+
+
+def test_the_defending_player_chooses_which_blocker_of_direct_damage_blocks_next(table):
+    """EN 167: the minion "must block it just like it was blocking an attacking minion"; EN 155: the
+    defender orders his blockers. With two "Bad Smoke" in play, Brad picks which absorbs Death Grip's 3 first."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20,
+               "players": {"janet": {"hand": ["death-grip"]}, "brad": {"in_play": ["bad-smoke", "bad-smoke"]}}},
+              players=("janet", "brad"))
+    t.play(("janet", "play:death-grip"), ("janet", "pass"), ("brad", "pass"))
+    assert t.awaited() == [("janet", "target")]
+    t.choose("janet", "player:brad")
+    blockers = t.decision("brad")
+    assert blockers.kind == "block-order" and [o.id for o in blockers.options] == [
+        "blocker:bad-smoke#1", "blocker:bad-smoke#2"]
+    t.choose("brad", "blocker:bad-smoke#2")
+    # the second absorbs 2 and is destroyed (exiled); the last 1 goes to the only blocker left, at once
+    assert [m["card"] for m in t.s["in_play"]] == ["bad-smoke#1"] and "bad-smoke#2" in t.s["exiled"]
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 0
+
+
+def test_a_single_blocker_of_direct_damage_blocks_without_a_decision(table):
+    t = table({"phase": "chain", "active": "janet", "face_up": 20,
+               "players": {"janet": {"hand": ["death-grip"]}, "brad": {"in_play": ["bad-smoke"]}}},
+              players=("janet", "brad"))
+    t.play(("janet", "play:death-grip"), ("janet", "pass"), ("brad", "pass"), ("janet", "player:brad"))
+    assert t.in_play() == [] and t.wounds("brad") == 1
+
+
+def test_martial_law_wound_can_be_used_before_blocks_are_declared(table):
+    """DE 33: "at any time during your combat phase, including after the defending player has chosen his
+    minions to block" — so before the blocks too; the defender sees the boosted strength when he blocks."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["genesis-one"], "hand": ["ml-burn"]}, "brad": {"in_play": ["bad-smoke"]}}},
+        players=("janet", "brad"))
+    wound = t.zone("janet", "hand")[0]
+    assert t.decision().kind == "wound-window" and t.options() == [f"wound:{wound}", "continue"]
+    t.play(("janet", f"wound:{wound}"), ("janet", "minion:genesis-one#1"), ("janet", "stop"))
+    assert t.decision("brad").kind == "block"
+    assert t.options("brad") == ["block:genesis-one#1", "no-block"]
+    assert "(strength 2)" in t.decision("brad").options[0].label
+    t.choose("brad", "no-block")
+    assert t.options("janet") == ["strike:genesis-one#1"]  # one wound effect a turn (DE 35)
+
+
+def test_an_opponent_who_cannot_link_is_offered_only_the_pass(table):
+    """The referee's standing order `--auto-pass link=when-only-option` is a player's own "auto-pass when I
+    cannot link": it answers a decision whose only option is its pass."""
+    t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["genesis-one"]},
+                                                              "scott": {"hand": ["enraged-wight"]}}})
+    t.play(("janet", "play:genesis-one"), ("janet", "pass"))
+    decision = t.decision()
+    assert decision.player == "scott" and decision.pass_id == "pass"
+    assert [(o.id, o.label) for o in decision.options] == [("pass", "pass (link nothing)")]

@@ -158,6 +158,13 @@ def test_common_ground_has_no_private_archives():
     assert all(a["owner"] is None for a in state["archives"]) and len(state["archives"]) == 9
 
 
+def test_common_ground_removes_the_draft_cards_not_chosen():
+    """EN 250: "Draft cards not chosen are removed from the game": with 2 players the commons hold only the
+    3 cards each player sent there (the 2-player draft's first pick is removed), never filled to 8."""
+    state = finish_draft(new("common-ground", players=2))
+    assert all(a["owner"] is None for a in state["archives"]) and len(state["archives"]) == 6
+
+
 def test_end_of_the_world_series_keeps_running_totals():
     """EN 251."""
     from pbem.engine.simulate import play
@@ -173,3 +180,15 @@ def test_end_of_the_world_series_keeps_running_totals():
 def test_unknown_variant_is_refused():
     with pytest.raises(ValueError, match="unknown variant"):
         new(variant="moonlight")
+
+
+def test_a_draft_pick_from_a_single_card_is_taken_without_a_decision():
+    """EN 81: the 2-player draft's fourth pick (for the commons) is the one card left; it reveals
+    nothing (everybody knows the count), so nobody is asked."""
+    state = new(players=2)
+    for _ in range(3):
+        assert all(len(d.options) > 1 for d in GAME.awaiting(state))
+        pick_all(state)
+    assert state["draft"] is None and all(d.kind != "draft-pick" for d in GAME.awaiting(state))
+    commons = [a for a in state["archives"] if a["owner"] is None]
+    assert len(commons) == 8

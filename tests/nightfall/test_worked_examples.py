@@ -123,8 +123,10 @@ def test_w6_obey_as_much_of_the_text_as_you_can(table):
                            "scott": {"hand": []}, "brad": {"hand": ["yuri-koroviev"]}}})
     t.play(("janet", "play:koi-jiang"), ("janet", "link:queens-bishop"), ("janet", "pass"),
            ("scott", "pass"), ("brad", "pass"))
-    t.choose("janet", "discard:genesis-one")
-    assert t.decision().player == "brad"  # Scott, with no card, is skipped
+    # EN 132: Janet orders the players; Scott, with no card, is not among them
+    assert t.options("janet") == ["player:janet", "player:brad"]
+    t.play(("janet", "player:janet"), ("janet", "discard:genesis-one"))
+    assert t.decision().player == "brad"  # the last player left needs no ordering
     t.choose("brad", "discard:yuri-koroviev")
     assert t.in_play("janet") == ["queens-bishop", "koi-jiang"]
     assert t.keys("brad", "discard") == ["yuri-koroviev"] and t.keys("janet", "discard") == ["genesis-one"]
@@ -279,6 +281,8 @@ def test_w14_martial_law_wound(table):
               players=("michael", "andreas"))
     # "Mad Jake" attacks: Andreas receives 1 wound (DE 77); one opponent, so no assignment to ask
     assert t.wounds("andreas") == 1
+    assert t.decision().kind == "wound-window"
+    t.choose("michael", "continue")  # DE 33: "including after the defending player has chosen his minions to block"
     assert t.decision().kind == "strike"
     t.choose("michael", "wound:" + t.zone("michael", "hand")[0])
     t.choose("michael", "minion:koi-jiang#1")
@@ -313,9 +317,9 @@ def test_shipped_example_scenarios_replay_the_book():
 
     state = GAME.new_state(GAME.load_scenario("example-combat"), ["janet", "scott", "brad"], Rng.from_seed(0))
     moves = [("scott", "target:brad"), ("scott", "target:brad"), ("scott", "target:janet"), ("scott", "combat:brad"),
-             ("brad", "block:legion-ten#1"), ("brad", "block:legion-ten#1"), ("brad", "block:koi-jiang#1"),
+             ("scott", "continue"), ("brad", "block:legion-ten#1"), ("brad", "block:legion-ten#1"), ("brad", "block:koi-jiang#1"),
              ("brad", "first:queens-bishop#1"), ("scott", "strike:legion-ten#1"), ("scott", "strike:koi-jiang#1"),
-             ("scott", "strike:lone-hound#1")]
+             ("scott", "continue"), ("scott", "strike:lone-hound#1")]
     for step, (player, option) in enumerate(moves):
         apply_choice(GAME, state, player, option, Rng.from_seed(step))
     seats = GAME.public(state)["seats"]

@@ -66,7 +66,7 @@ def assert_own_hand_shows(game, state, player) -> None:
 def test_random_games_finish_with_invariants_and_no_leaks(scenario, players, game_count):
     loaded = GAME.load_scenario(scenario)
     names = ["ana", "ben", "cy", "dee"][:players]
-    for seed in range(game_count(2)):
+    for seed in range(game_count(3)):
         playout = play(GAME, names, seed, loaded, check=make_check(leaks=seed == 0, seed=seed))
         result = GAME.result(playout.state)
         assert result is not None and set(result.scores) == set(names)

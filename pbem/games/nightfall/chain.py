@@ -90,17 +90,18 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     last = state["chain"]["entries"][-1]["card"]
     prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
     # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
-    ask(state, player, "link", prompt, options + [("pass", "link no more")], "chain:link", {"player": player},
-        pass_id=None if starter else "pass")
+    more = starter or task.get("linked", False)
+    ask(state, player, "link", prompt, options + [("pass", "link no more" if more else "pass (link nothing)")],
+        "chain:link", {"player": player, "more": more}, pass_id=None if starter else "pass")
 
 
 @on_answer("chain:link")
 def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "pass":
-        event(state, f"{data['player']} links no more")
+        event(state, f"{data['player']} links no more" if data.get("more", True) else f"{data['player']} passes")
         return
     add_to_chain(state, data["player"], option_id.split(":", 1)[1])
-    flow.push(state, "link_opportunity", player=data["player"])
+    flow.push(state, "link_opportunity", player=data["player"], linked=True)
 
 
 @op("resolve_chain")

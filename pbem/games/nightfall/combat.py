@@ -117,8 +117,11 @@ def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
     for attacker in attackers_against(state, defender):
         for ability in abilities(state, attacker, "on_attack"):
             ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
-            triggers.append(flow.task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx))
-    flow.push_all(state, [*triggers, flow.task("declare_blocks"), flow.task("order_blocks"), flow.task("strike_step")])
+            triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
+                             flow.task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
+    flow.push_all(state, [flow.task("wound_window"), flow.task("declare_blocks"), flow.task("order_blocks"),
+                          flow.task("strike_step")])
+    flow.triggers_in_chosen_order(state, player, triggers)
 
 
 @op("attack_trigger")
@@ -195,6 +198,37 @@ def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
             for c in zones(state, player)["hand"] if card(state, c).get("kind") == "martial-law"]
 
 
+@op("wound_window")
+def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
+    """The Martial Law wound may be used "at any time during your combat
+    phase, including after the defending player has chosen his minions to
+    block" (DE 33): here, before the blocks of each combat (later, before each
+    strike). Always asked while the turn's wound effect is unused, so that
+    whether you hold a Martial Law wound stays hidden."""
+    player = state["turn"]["player"]
+    combat = combat_state(state)
+    if state["turn"]["wound_used"] or not attackers_against(state, combat["defender"]):
+        return
+    ask(state, player, "wound-window", f"the attack on {combat['defender']}: use a wound effect before blocks are declared?",
+        wound_effect_options(state, player) + [("continue", "go on to the blocks")], "combat:wound-window",
+        pass_id="continue")  # a standing order may answer it (e.g. when "continue" is the only option)
+
+
+@on_answer("combat:wound-window")
+def _wound_window(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id != "continue":
+        use_wound_effect(state, option_id.split(":", 1)[1])
+
+
+def use_wound_effect(state: State, wound: str) -> None:
+    player = state["turn"]["player"]
+    zones(state, player)["hand"].remove(wound)
+    zones(state, player)["discard"].append(wound)
+    state["turn"]["wound_used"] = True
+    event(state, f"{player} discards {name(state, wound)} for its wound effect")
+    flow.push(state, "boost")
+
+
 @op("strike_step")
 def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
@@ -204,7 +238,8 @@ def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
         return
     options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, minion(state, a))} damage") for a in waiting]
     # always asked, so that whether you hold a Martial Law wound stays hidden
-    ask(state, player, "strike", f"the attack on {combat['defender']}: which attacker strikes next?",
+    ask(state, player, "strike", f"the attack on {combat['defender']}: which attacker strikes next"
+        + ("?" if state["turn"]["wound_used"] else " (or use a wound effect first)?"),
         options + wound_effect_options(state, player), "combat:strike")
 
 
@@ -213,12 +248,7 @@ def _strike(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
     kind, _, which = option_id.partition(":")
     flow.push(state, "strike_step")
     if kind == "wound":
-        player = state["turn"]["player"]
-        zones(state, player)["hand"].remove(which)
-        zones(state, player)["discard"].append(which)
-        state["turn"]["wound_used"] = True
-        event(state, f"{player} discards {name(state, which)} for its wound effect")
-        flow.push(state, "boost")
+        use_wound_effect(state, which)
         return
     strike(state, which)
 

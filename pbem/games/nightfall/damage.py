@@ -77,29 +77,64 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     entry = ctx.get("entry")
     if entry is not None and state.get("chain") is not None:
         state["chain"]["entries"][entry].setdefault("destroyed", []).append(card_id)
-    for source, ability in reversed(triggers):
-        flow.push(
-            state,
-            "effect",
-            name=ability["effect"],
-            params=ability,
-            ctx={"player": controller, "entry": None, "card": source},
-        )
+    flow.triggers_in_chosen_order(state, state["turn"]["player"], [
+        (f"trigger:{source}", f"{name(state, source)} ({controller}): when a minion of yours is destroyed",
+         flow.task("effect", name=ability["effect"], params=ability,
+                   ctx={"player": controller, "entry": None, "card": source}))
+        for source, ability in triggers
+    ])
     return True
 
 
-def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> int:
+def direct_blockers(state: State, player: str) -> list[dict[str, Any]]:
+    """``player``'s minions that "block damage inflicted on you" and have health to block with."""
+    return [m for m in minions_of(state, player)
+            if has_ability(state, m["card"], "blocks_direct_damage") and health(state, m) > 0]
+
+
+def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> None:
     """Inflict damage on a player: blockers of direct damage absorb it first
-    (EN 167, in the order they came into play), the rest is received as
-    wounds. Returns the wounds received."""
+    (EN 167: "the minion must block it just like it was blocking an attacking
+    minion"), the rest is received as wounds. Like the blockers of an attack
+    (EN 155), the defending player orders them: with two or more that can
+    block, he chooses which blocks next, one at a time, until the damage is
+    absorbed or none is left; a single blocker blocks at once (minions in play
+    are public, so this reveals nothing)."""
     if not scaled:
         amount *= multiplier(state, ctx)
-    if amount <= 0:
-        return 0
-    for blocker in list(minions_of(state, player)):
-        if amount <= 0:
+    block_direct_damage(state, player, amount, ctx)
+
+
+def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx) -> None:
+    while amount > 0:
+        blockers = direct_blockers(state, player)
+        if not blockers:
             break
-        if has_ability(state, blocker["card"], "blocks_direct_damage") and health(state, blocker) > 0:
-            event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
-            amount -= damage_minion(state, blocker, amount, ctx, scaled=True)
-    return receive_wounds(state, player, amount)
+        if len(blockers) > 1:
+            flow.ask(state, player, "block-order",
+                     f"{amount} damage is inflicted on you: which of your minions blocks it next?",
+                     [(f"blocker:{m['card']}", f"{name(state, m['card'])} (health {health(state, m)})")
+                      for m in blockers],
+                     "damage:direct_blocker", {"player": player, "amount": amount, "ctx": ctx})
+            return
+        amount -= block_with(state, blockers[0], player, amount, ctx)
+    receive_wounds(state, player, amount)
+
+
+def block_with(state: State, blocker: dict[str, Any], player: str, amount: int, ctx: Ctx) -> int:
+    event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
+    return damage_minion(state, blocker, amount, ctx, scaled=True)
+
+
+@flow.on_answer("damage:direct_blocker")
+def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
+    player, amount, ctx = data["player"], data["amount"], data["ctx"]
+    blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
+    amount -= block_with(state, blocker, player, amount, ctx)
+    # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
+    flow.push(state, "direct_damage", player=player, amount=amount, ctx=ctx)
+
+
+@flow.op("direct_damage")
+def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
+    block_direct_damage(state, task["player"], task["amount"], task["ctx"])

@@ -39,6 +39,13 @@ SCHEDULES = {
     "open-archives": (3, ["private", "private"]),
 }
 
+#: what a pick does, by the schedule's destination
+PICK_PROMPTS = {
+    "private": "pick a card for your private archives",
+    "commons": "pick a card for the commons (placed face down until the draft ends)",
+    "removed": "pick a card to remove from the game (nobody gets it)",
+}
+
 QUICK_START_SETS = [
     ["koi-jiang", "brynna-and-taylor"],
     ["irresistible-call", "roland-lefontaine"],
@@ -101,9 +108,16 @@ def start_draft(state: State, rng: Rng) -> None:
 def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
     draft = state["draft"]
     destination = draft["schedule"][draft["round"]]
+    if all(len(hand) == 1 for hand in draft["hands"].values()):
+        # a pick from a single card is no choice, and everybody knows the count: take it at once
+        for player in state["players"]:
+            draft["chosen"][player] = draft["hands"][player][0]
+        flow.push(state, "draft_resolve")
+        return
     for player in state["players"]:
         hand = draft["hands"][player]
-        ask(state, player, "draft-pick", f"draft round {draft['round'] + 1}: pick a card for {destination}",
+        ask(state, player, "draft-pick",
+            f"draft round {draft['round'] + 1} of {len(draft['schedule'])}: {PICK_PROMPTS[destination]}",
             [(f"pick:{k}", state["catalog"][k]["name"]) for k in hand], "draft:pick", {"player": player},
             simultaneous=True)
 
@@ -128,7 +142,9 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
             draft["private"][player].append(key)
         elif destination == "commons":
             draft["face_down"].append(key)
-        private_event(state, player, f"you pick {state['catalog'][key]['name']} for {destination}")
+        private_event(state, player, f"you pick {state['catalog'][key]['name']}: "
+                      + {"private": "your private archives", "commons": "the commons",
+                         "removed": "removed from the game"}[destination])
     event(state, f"draft round {draft['round'] + 1}: every player has picked")
     draft["chosen"] = {}
     draft["round"] += 1
@@ -137,7 +153,8 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
         flow.push(state, "draft_round")
         return
     commons = draft["commons"] + sorted(draft["face_down"])
-    if draft["mode"] != "open-archives":
+    # Common Ground: "Draft cards not chosen are removed from the game" (EN 250): no filling
+    if draft["mode"] != "open-archives" and "common-ground" not in state["options"]["variants"]:
         while len(commons) < COMMONS_SIZE and draft["set_aside"]:
             commons.append(draft["set_aside"].pop())
     from pbem.games.nightfall.game_setup import finish_setup

@@ -9,6 +9,8 @@ next move answers it and the stack runs on. No callbacks, no input().
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Callable, Iterable
 
 from pbem.engine.rng import Rng
@@ -52,6 +54,22 @@ def task(name: str, /, **args: Any) -> dict[str, Any]:
     return {"op": name, **args}
 
 
+def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Options whose labels would read alike (two copies of a minion in play)
+    get the instance number of the card their id names, as the screen shows
+    it (``#3``), so that a player can tell them apart."""
+    counts: dict[str, int] = {}
+    for _, label in options:
+        counts[label] = counts.get(label, 0) + 1
+    result = []
+    for option_id, label in options:
+        number = re.search(r"#(\d+)(?!.*#\d)", option_id)
+        if counts[label] > 1 and number:
+            label = f"{label} #{number.group(1)}"
+        result.append((option_id, label))
+    return result
+
+
 def ask(
     state: State,
     player: str,
@@ -71,7 +89,7 @@ def ask(
             "player": player,
             "kind": kind,
             "prompt": prompt,
-            "options": [{"id": i, "label": label} for i, label in options],
+            "options": [{"id": i, "label": label} for i, label in distinct_labels(options)],
             "pass_id": pass_id,
             "simultaneous": simultaneous,
             "handler": handler,
@@ -97,3 +115,28 @@ def answer(state: State, player: str, option_id: str, rng: Rng) -> None:
     del state["pending"][index]
     ANSWERS[pending["handler"]](state, pending["data"], option_id, rng)
     run(state, rng)
+
+
+def triggers_in_chosen_order(state: State, player: str, triggers: list[tuple[str, str, dict[str, Any]]]) -> None:
+    """Run in-play effects that trigger at the same time, ``(id, label, task)``
+    each: "the active player controls the order they resolve" (EN 124). One
+    alone just runs, and so do copies of one card (the same label): their
+    order cannot matter."""
+    if len({label for _, label, _ in triggers}) == 1:
+        push_all(state, [t[2] for t in triggers])
+    elif triggers:
+        push(state, "order_triggers", player=player, triggers=[list(t) for t in triggers])
+
+
+@op("order_triggers")
+def _order_triggers(state: State, task: dict[str, Any], rng: Rng) -> None:
+    ask(state, task["player"], "trigger-order", "several in-play effects trigger at once: which resolves next?",
+        [(option_id, label) for option_id, label, _ in task["triggers"]], "flow:trigger", task)
+
+
+@on_answer("flow:trigger")
+def _trigger_chosen(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    chosen = next(t for t in data["triggers"] if t[0] == option_id)
+    rest = [t for t in data["triggers"] if t[0] != option_id]
+    triggers_in_chosen_order(state, data["player"], [tuple(t) for t in rest])
+    push(state, chosen[2]["op"], **{k: v for k, v in chosen[2].items() if k != "op"})

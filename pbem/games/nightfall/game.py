@@ -81,6 +81,10 @@ class Nightfall:
     def render(self, data: Any) -> str:
         return view.render(data)
 
+    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[str]]:
+        """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""
+        return view.hidden_zones(state)
+
     def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
         return view.conceal(state, player, rng)
 

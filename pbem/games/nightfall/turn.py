@@ -31,7 +31,7 @@ HAND_SIZE = 5
 
 def fresh_turn(player: str, number: int) -> dict[str, Any]:
     return {"player": player, "number": number, "phase": "start", "influence": STARTING_INFLUENCE,
-            "action_influence": 1, "wound_used": False, "bonus": {}, "protected": [], "combat": None}
+            "action_influence": 1, "wound_used": False, "bonus": {}, "protected": [], "combat": None, "tried": []}
 
 
 def turn_tasks() -> list[dict[str, Any]]:
@@ -73,10 +73,8 @@ def influence_for(state: State, card_id: str) -> int:
 
 
 def claim_cost(state: State, archive: dict[str, Any]) -> int:
-    """The top card's cost; a face-down archive made by a card costs 1 (its
-    top card is unseen)."""
-    if archive["hidden"]:
-        return 1
+    """The top card's printed cost (EN 220), a face-down archive's too: its
+    cards "may be bought in the given order" (DE 87)."""
     return card(state, archive["cards"][-1])["cost"]
 
 
@@ -92,6 +90,12 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     player = turn["player"]
     options = []
     for archive in claimable(state, player):
+        if archive["hidden"]:
+            # its top card is unseen (DE 87), so the option cannot depend on its cost
+            if archive["id"] not in turn.setdefault("tried", []):
+                options.append((f"claim:{archive['id']}", f"claim the unseen top card of {archive_label(state, archive)} "
+                                "(you pay its cost if you can; otherwise it is shown to all and stays)"))
+            continue
         cost = claim_cost(state, archive)
         if cost <= turn["influence"]:
             label = archive_label(state, archive) if not archive.get("secret") else f"{name(state, archive['cards'][-1])} (your face-down archive)"
@@ -121,6 +125,12 @@ def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
         return
     archive = find_archive(state, which)
     cost = claim_cost(state, archive)
+    if cost > turn["influence"]:
+        # only a face-down archive can get here: the card is turned up, cannot be bought, and stays on top
+        turn.setdefault("tried", []).append(archive["id"])
+        event(state, f"{player} turns up {name(state, archive['cards'][-1])} (cost {cost}) on archive {archive['id']}: "
+              f"{turn['influence']} influence is not enough; it stays")
+        return
     top = archive["cards"].pop()
     archive["secret"] = False
     turn["influence"] -= cost

@@ -19,6 +19,26 @@ from pbem.engine.rng import Rng
 from pbem.games.nightfall.state import State, card, health, name, strength, wound_count
 
 
+CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
+
+
+def _key(card_id: str) -> str:
+    return card_id.split("#", 1)[0]
+
+
+def glossary(state: State, keys: Any) -> dict[str, dict[str, Any]]:
+    """What a player needs to decide about each card named in a view: type,
+    colour, link colours (the colours that may be linked to it, EN 177), the
+    colour that fires its kicker (the card it is linked to, EN 184), cost,
+    strength and health, and its printed text (Chain / Your Chain / In Play
+    / Kicker / Feed)."""
+    found: dict[str, dict[str, Any]] = {}
+    for key in sorted(set(keys)):
+        entry = state["catalog"][key]
+        found[key] = {k: entry[k] for k in CARD_FACTS if k in entry}
+    return found
+
+
 def _cards(state: State, ids: list[str]) -> list[dict[str, str]]:
     return [{"id": c, "name": name(state, c)} for c in ids]
 
@@ -72,16 +92,37 @@ def public(state: State) -> dict[str, Any]:
         "events": list(state["events"]),
         "over": state["over"],
     }
+    combat = turn.get("combat") if turn is not None else None
+    if combat is not None:
+        # everything about the combat is on the table: who attacks whom, the blocks and their order, who has struck
+        data["combat"] = {"attacks": dict(combat["assign"]), "resolved": list(combat["done"]),
+                          "defender": combat["defender"], "blocks": dict(combat["blocks"]),
+                          "block_order": {a: list(o) for a, o in combat["order"].items()},
+                          "struck": list(combat["struck"])}
     if state["draft"] is not None:
         draft = state["draft"]
         data["draft"] = {"mode": draft["mode"], "round": draft["round"] + 1, "rounds": len(draft["schedule"]),
-                         "commons_laid_out": [state["catalog"][k]["name"] for k in draft["commons"]]}
+                         "commons_laid_out": [state["catalog"][k]["name"] for k in draft["commons"]],
+                         "commons_keys": list(draft["commons"])}
     if state["series"] is not None:
         data["series"] = {"target": state["series"]["target"], "totals": dict(state["series"]["totals"]),
                           "games": len(state["series"]["games"])}
     if state["over"]:
         data["final"] = state["final"]
+    data["cards"] = glossary(state, _public_keys(state, data))
     return data
+
+
+def _public_keys(state: State, data: dict[str, Any]) -> list[str]:
+    """The card keys the table sees: minions in play, the chain, archive tops, discard tops, the laid-out commons."""
+    keys = [_key(m["card"]) for m in data["in_play"]]
+    if data["chain"]:
+        keys += [_key(c["card"]) for c in data["chain"]["cards"]]
+    keys += [_key(a["top"]) for a in data["archives"] if "top" in a]
+    keys += [_key(seat["discard_top"]) for seat in data["seats"].values() if seat["discard_top"]]
+    if state["draft"] is not None:
+        keys += list(state["draft"]["commons"])
+    return keys
 
 
 def view(state: State, player: str) -> dict[str, Any]:
@@ -106,6 +147,12 @@ def view(state: State, player: str) -> dict[str, Any]:
             "picked_now": state["catalog"][draft["chosen"][player]]["name"] if player in draft["chosen"] else None,
         }
     data["you"] = mine
+    keys = [_key(c) for c in z["hand"] + z["discard"]] + [_key(a["top"]) for a in data["archives"] if "top" in a]
+    if state["draft"] is not None:
+        draft = state["draft"]
+        mine["draft"]["hand_keys"] = sorted(draft["hands"][player])
+        keys += draft["hands"][player] + draft["private"][player]
+    data["cards"] = glossary(state, keys + list(data["cards"]))
     return data
 
 
@@ -155,38 +202,127 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     return s
 
 
+def hidden_zones(state: State) -> dict[str, list[str]]:
+    """Every zone some player may not see, by name, in order (top card last),
+    for the referee's per-zone commitments: each player's hand, deck and
+    discard pile (EN 105: only its owner looks through it), the wound stack
+    (face-up part and face-down part), every face-down or secret archive, and
+    during the draft each player's draft cards, private picks and sealed pick,
+    the commons picked face down and the draft cards set aside."""
+    zones: dict[str, list[str]] = {}
+    for p in state["players"]:
+        z = state["zones"][p]
+        for zone in ("hand", "deck", "discard"):
+            zones[f"{zone}:{p}"] = list(z[zone])
+    stack = state["wound_stack"]
+    split = len(stack) - state["face_up"]
+    zones["wounds:face-down"] = list(stack[:split])
+    zones["wounds:face-up"] = list(stack[split:])
+    for archive in state["archives"]:
+        if archive["hidden"] or archive.get("secret"):
+            zones[f"archive:{archive['id']}"] = list(archive["cards"])
+    draft = state["draft"]
+    if draft is not None:
+        for p in state["players"]:
+            zones[f"draft-hand:{p}"] = list(draft["hands"][p])
+            zones[f"draft-private:{p}"] = list(draft["private"][p])
+            zones[f"draft-pick:{p}"] = [draft["chosen"][p]] if p in draft["chosen"] else []
+        zones["draft-commons-face-down"] = sorted(draft["face_down"])
+        zones["draft-set-aside"] = list(draft["set_aside"])
+    return zones
+
+
+def describe(facts: dict[str, Any] | None, name: str = "?") -> str:
+    """One card as a line a player can decide by: what it is, how it links, what it costs and does."""
+    if facts is None:
+        return name
+    if facts["type"] == "wound":
+        return f"{facts['name']} [wound] {facts.get('text', '')}".rstrip()
+    parts = [facts["type"], facts["colour"], "links " + "/".join(facts["links"])]
+    if facts.get("kicker_colour"):
+        parts.append(f"kicker when linked to {facts['kicker_colour']}")
+    parts.append(f"cost {facts['cost']}")
+    if facts["type"] == "minion":
+        parts.append(f"strength {facts['strength']}, health {facts['health']}")
+    return f"{facts['name']} [{'; '.join(parts)}] {facts.get('text', '')}".rstrip()
+
+
+def _tag(card_id: str) -> str:
+    return "#" + card_id.split("#", 1)[1] if "#" in card_id else ""
+
+
 def render(data: dict[str, Any]) -> str:
-    """A view as text for a terminal."""
+    """A view as text for a terminal: the table, then your cards, each with
+    its colour, links, cost, strength/health and text. Your decision, its
+    prompt and its numbered options are printed by the CLI after this text."""
+    cards = data.get("cards", {})
+
+    def about(card_id: str) -> str:
+        return describe(cards.get(_key(card_id)), card_id)
+
     lines = []
     turn = data.get("turn")
     if turn:
-        lines.append(f"Turn {turn['number']}: {turn['player']}, {turn['phase']} phase, influence {turn['influence']}")
-    lines.append(f"Face-up wounds: {data['face_up_wounds']}")
+        lines.append(f"Turn {turn['number']}: {turn['player']}'s {turn['phase']} phase"
+                     + (f", influence {turn['influence']}" if turn["phase"] == "claim" else "")
+                     + (", wound effect used" if turn["wound_effect_used"] else ""))
+    lines.append((f"First player: {data['first_player']}. " if data["first_player"] else "")
+                 + f"Face-up wounds left: {data['face_up_wounds']}")
     for p, seat in data["seats"].items():
-        lines.append(f"  {p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}, wounds {seat['wounds']}")
+        top = f" (top: {cards[_key(seat['discard_top'])]['name']})" if seat["discard_top"] else ""
+        lines.append(f"  {p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}{top}, "
+                     f"wounds {seat['wounds']}")
+    if data.get("draft"):
+        draft = data["draft"]
+        lines.append(f"Draft ({draft['mode']}), round {draft['round']} of {draft['rounds']}")
+        if draft.get("commons_keys"):
+            lines.append("Commons laid out before the draft:")
+            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["commons_keys"])
     if data["in_play"]:
         lines.append("In play:")
         for m in data["in_play"]:
-            lines.append(f"  {m['name']} ({m['controller']}) strength {m['strength']} health {m['health']}")
+            owner = "" if m["owner"] == m["controller"] else f", owned by {m['owner']}"
+            lines.append(f"  {_tag(m['card'])} {about(m['card'])} -- {m['controller']}{owner}; "
+                         f"strength now {m['strength']}, health left {m['health']}")
+    if data.get("combat"):
+        combat = data["combat"]
+        names = {m["card"]: f"{m['name']} {_tag(m['card'])}" for m in data["in_play"]}
+        lines.append("Combat:")
+        for attacker, defender in combat["attacks"].items():
+            blockers = [names.get(b, b) for b, a in combat["blocks"].items() if a == attacker]
+            lines.append(f"  attack: {names.get(attacker, attacker)} -> {defender}"
+                         + (f", blocked by {', '.join(blockers)}" if blockers else "")
+                         + (" (has struck)" if attacker in combat["struck"] else ""))
     if data["chain"]:
-        lines.append("Chain: " + " -> ".join(c["name"] + (" [resolved]" if c["resolved"] else "") for c in data["chain"]["cards"]))
-    lines.append("Archives: " + "; ".join(
-        f"{a['id']}: {a.get('name', 'face down')} x{a['count']}" for a in data["archives"]))
+        lines.append(f"Chain (started by {data['chain']['starter']}; resolves last card first):")
+        for i, c in enumerate(data["chain"]["cards"], 1):
+            marks = [m for m, on in (("kicker fires", c["kicker"]), ("resolved", c["resolved"]),
+                                     ("cancelled", c["cancelled"])) if on]
+            lines.append(f"  {i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: {about(c['card'])}")
+    if data["archives"]:
+        lines.append("Archives (claim the top card for its cost):")
+        for a in data["archives"]:
+            owner = "commons" if a["owner"] is None else f"{a['owner']}'s"
+            what = about(a["top"]) if "top" in a else "face down"
+            lines.append(f"  {a['id']} ({owner}, {a['count']} left): {what}")
     if data.get("series"):
         lines.append("Series totals: " + ", ".join(f"{p} {t}" for p, t in data["series"]["totals"].items()))
-    for line in data["events"]:
-        lines.append(f"- {line}")
+    if data["events"]:
+        lines.append("What happened:")
+        lines.extend(f"- {line}" for line in data["events"])
     you = data.get("you")
     if you:
-        for line in you["events"]:
-            lines.append(f"- ({line})")
-        lines.append("Your hand: " + ", ".join(c["name"] for c in you["hand"]))
+        lines.extend(f"- (you) {line}" for line in you["events"])
+        lines.append("Your hand:" if you["hand"] else "Your hand: empty")
+        lines.extend(f"  {_tag(c['id'])} {about(c['id'])}" for c in you["hand"])
         if you.get("draft"):
-            lines.append("Your draft cards: " + ", ".join(you["draft"]["hand"]))
-        if you["decision"]:
-            lines.append(f"Your decision ({you['decision']['kind']}): {you['decision']['prompt']}")
-            for o in you["decision"]["options"]:
-                lines.append(f"  {o['id']}: {o['label']}")
+            draft = you["draft"]
+            if draft["private_picks"]:
+                lines.append("Your private archives so far: " + ", ".join(draft["private_picks"]))
+            if draft.get("picked_now"):
+                lines.append(f"Your pick this round (sealed): {draft['picked_now']}")
+            lines.append("Your draft cards:")
+            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft.get("hand_keys", []))
     if data.get("final"):
         lines.append(f"Game over: {data['final']['winner']} wins")
     return "\n".join(lines)

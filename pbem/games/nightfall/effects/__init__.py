@@ -22,6 +22,7 @@ from pbem.games.nightfall import flow
 from pbem.games.nightfall.flow import ask, op
 from pbem.games.nightfall.state import (
     State,
+    clockwise_from,
     event,
     health,
     minion,
@@ -57,6 +58,35 @@ def choose(state, player, kind, prompt, options, handler, data, auto=True):
         flow.ANSWERS[handler](state, data, options[0][0], None)
     else:
         ask(state, player, kind, prompt, options, handler, data)
+
+
+def each_player_in_chosen_order(state: State, ctx: dict[str, Any], step: str, params: dict[str, Any],
+                                affected: Callable[[str], bool] = lambda player: True) -> None:
+    """Carry out ``step`` for every player it affects (a public test), one at
+    a time, in the order the player whose card caused it chooses (EN 132:
+    "the player whose card triggered the event chooses the order in which
+    events resolve"); with one player affected there is nothing to order."""
+    left = [p for p in [ctx["player"], *clockwise_from(state, ctx["player"])] if affected(p)]
+    if left:
+        _next_player(state, {"ctx": ctx, "step": step, "params": params, "left": left}, None, None)
+
+
+@flow.on_answer("fx:player_order")
+def _next_player(state: State, data: dict[str, Any], option_id: str | None, rng: Any) -> None:
+    if option_id is not None:
+        target = option_id.split(":", 1)[1]
+        data["left"].remove(target)
+        if data["left"]:
+            flow.push(state, "effect", name="_player_order_rest", params=data, ctx=data["ctx"])
+        flow.push(state, "effect", name=data["step"], params=dict(data["params"], player=target), ctx=data["ctx"])
+        return
+    choose(state, data["ctx"]["player"], "order", f"{name(state, data['ctx']['card'])}: which player goes next?",
+           [(f"player:{p}", p) for p in data["left"]], "fx:player_order", data)
+
+
+@effect
+def _player_order_rest(state, ctx, params, rng):
+    _next_player(state, params, None, rng)
 
 
 def minion_label(state: State, record: dict[str, Any]) -> str:

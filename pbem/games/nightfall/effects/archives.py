@@ -13,6 +13,7 @@ from pbem.games.nightfall.flow import ask, on_answer
 from pbem.games.nightfall.state import (
     event,
     is_minion_card,
+    is_order,
     name,
     zones,
 )
@@ -51,16 +52,24 @@ def new_blind_archive(state, ctx, params, rng):
 
 @on_answer("fx:blind_archive")
 def _blind_pick(state, data, option_id, rng):
+    """Archives hold order cards only (EN 108 "Archives are stacks of order
+    cards"): a wound cannot go in, or it would leave the player's wound count.
+    The player is asked once per card the text asks for (while his hand holds
+    cards), even with no order card left, so the others learn nothing of his hand."""
     player = data["ctx"]["player"]
     hand = zones(state, player)["hand"]
     if option_id is not None:
-        data["cards"].append(option_id.split(":", 1)[1])
         data["left"] -= 1
+        if option_id.startswith("card:"):
+            data["cards"].append(option_id.split(":", 1)[1])
+        else:
+            data["left"] = 0
     # the cards stay in hand until all are chosen
     rest = [c for c in hand if c not in data["cards"]]
     if data["left"] > 0 and rest:
-        ask(state, player, "discard", f"{name(state, data['ctx']['card'])}: put which card into the new archive?",
-            [(f"card:{c}", name(state, c)) for c in rest], "fx:blind_archive", data)
+        orders = [(f"card:{c}", name(state, c)) for c in rest if is_order(state, c)]
+        ask(state, player, "discard", f"{name(state, data['ctx']['card'])}: put which order card into the new archive?",
+            orders or [("none", "no order card left to put in")], "fx:blind_archive", data)
         return
     for card_id in data["cards"]:
         hand.remove(card_id)

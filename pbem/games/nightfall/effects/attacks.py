@@ -20,9 +20,13 @@ from pbem.games.nightfall.state import (
 
 @effect
 def force_block(state, ctx, params, rng):
-    """When this minion attacks, 1 minion of your choice must block it."""
+    """When this minion attacks, 1 minion of your choice must block it. A
+    minion blocks one attacker (EN 152), so one already forced to block is
+    not chosen again (a second Chan Jiang picks another, if any)."""
     defender = ctx["defender"]
-    records = [m for m in state["in_play"] if m["controller"] == defender and health(state, m) > 0]
+    forced = state["turn"]["combat"]["blocks"]
+    records = [m for m in state["in_play"]
+               if m["controller"] == defender and health(state, m) > 0 and m["card"] not in forced]
     ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
 
 

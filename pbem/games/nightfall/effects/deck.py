@@ -15,6 +15,7 @@ from pbem.games.nightfall.state import (
     key_of,
     name,
     private_event,
+    reshuffle,
     zones,
 )
 
@@ -23,9 +24,13 @@ from pbem.games.nightfall.state import (
 def search_deck(state, ctx, params, rng):
     """Look through your deck, draw 1 card of your choice, shuffle the deck
     (EN 213)."""
-    deck = zones(state, ctx["player"])["deck"]
+    z = zones(state, ctx["player"])
+    if not z["deck"] and z["discard"]:
+        # a draw that needs cards shuffles the discard pile into a new deck first (EN 106)
+        reshuffle(state, ctx["player"], rng)
+    deck = z["deck"]
     if not deck:
-        event(state, f"{ctx['player']}'s deck is empty")
+        event(state, f"{ctx['player']} has no card to draw")
         return
     keys = sorted({key_of(c) for c in deck})
     ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: draw which card from your deck?",

@@ -26,16 +26,20 @@ def exile_for_damage(state, ctx, params, rng):
     cost to a player (DE 56, DE 89; wounds are not order cards)."""
     pile = zones(state, ctx["player"])["discard"]
     options = [(f"card:{c}", f"{name(state, c)} (cost {card(state, c)['cost']})") for c in pile if is_order(state, c)]
-    if not options:
-        event(state, f"{ctx['player']} has no order card in the discard pile")
+    if not pile:
+        event(state, f"{ctx['player']}'s discard pile is empty")
         return
+    # asked even with no order card in the pile: only its owner may know what it holds (EN 105)
     ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: exile which card from your discard pile?",
-        options, "fx:exile_for_damage", {"ctx": ctx})
+        options or [("none", "no order card in your discard pile")], "fx:exile_for_damage", {"ctx": ctx})
 
 
 @on_answer("fx:exile_for_damage")
 def _exile_for_damage(state, data, option_id, rng):
     ctx = data["ctx"]
+    if option_id == "none":
+        event(state, f"{ctx['player']} exiles nothing")
+        return
     card_id = option_id.split(":", 1)[1]
     zones(state, ctx["player"])["discard"].remove(card_id)
     exile(state, card_id)

@@ -13,6 +13,7 @@ from pbem.games.nightfall.effects import (
 )
 from pbem.games.nightfall.flow import on_answer
 from pbem.games.nightfall.state import (
+    card,
     event,
     exile,
     name,
@@ -46,7 +47,19 @@ def grant_kicker(state, ctx, params, rng):
     if not later:
         return
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which card in the chain carries out its kicker?",
-           [(f"chain:{i + 1}", chain_entry_label(state, i)) for i in later], "fx:grant_kicker", {"ctx": ctx})
+           [(f"chain:{i + 1}", chain_entry_label(state, i) + _kicker_note(state, i)) for i in later],
+           "fx:grant_kicker", {"ctx": ctx})
+
+
+def _kicker_note(state, index):
+    """What choosing this card would do: a card with no kicker text gains nothing; one whose kicker fires anyway
+    gains nothing more."""
+    entry = state["chain"]["entries"][index]
+    if not card(state, entry["card"])["kicker"]:
+        return " (no kicker text)"
+    if entry["kicker"] or entry["force_kicker"]:
+        return " (its kicker fires already)"
+    return " (kicker: " + card(state, entry["card"])["text"].split("Kicker:", 1)[-1].strip() + ")"
 
 
 @on_answer("fx:grant_kicker")

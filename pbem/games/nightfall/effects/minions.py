@@ -6,6 +6,7 @@ from pbem.games.nightfall import damage, flow
 from pbem.games.nightfall.effects import (
     ask_minion,
     choose,
+    each_player_in_chosen_order,
     effect,
     minion_options,
     picked_minion,
@@ -147,22 +148,57 @@ def minion_hurts_itself_and_controller(state, ctx, params, rng):
 
 @on_answer("fx:hysteria")
 def _hysteria(state, data, option_id, rng):
+    """The two shares are simultaneous events: the player who caused them
+    orders them (EN 132) when the order can matter, that is when the minion
+    itself blocks damage inflicted on its controller (EN 167): hurt first, it
+    may be destroyed before it can block; blocking first, it may be destroyed
+    before its own share, which is then lost (DE 91). Otherwise the minion is
+    hurt first."""
     record = picked_minion(state, option_id)
     if record is None:
         return
-    amount = strength(state, record)
-    controller = record["controller"]
-    damage.damage_minion(state, record, amount, data["ctx"])
-    damage.damage_player(state, controller, amount, data["ctx"])
+    shares = {"card": record["card"], "amount": strength(state, record), "controller": record["controller"]}
+    ctx = data["ctx"]
+    if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"]):
+        who = name(state, record["card"])
+        ask(state, ctx["player"], "order", f"Hysteria: {who} deals {shares['amount']} damage to itself and to "
+            f"{shares['controller']}; which is inflicted first?",
+            [("first:minion", f"{who} takes its damage first"),
+             ("first:controller", f"{shares['controller']} takes the damage first ({who} may block it)")],
+            "fx:hysteria_order", {"ctx": ctx, "shares": shares})
+        return
+    _hysteria_order(state, {"ctx": ctx, "shares": shares}, "first:minion", rng)
+
+
+@on_answer("fx:hysteria_order")
+def _hysteria_order(state, data, option_id, rng):
+    shares = [flow.task("effect", name="_hysteria_minion_share", params=data["shares"], ctx=data["ctx"]),
+              flow.task("effect", name="_hysteria_controller_share", params=data["shares"], ctx=data["ctx"])]
+    if option_id == "first:controller":
+        shares.reverse()
+    flow.push_all(state, shares)
+
+
+@effect
+def _hysteria_minion_share(state, ctx, params, rng):
+    record = minion(state, params["card"])
+    if record is None:
+        event(state, f"{name(state, params['card'])} has left play: the rest of its damage is lost")
+        return
+    damage.damage_minion(state, record, params["amount"], ctx)
+
+
+@effect
+def _hysteria_controller_share(state, ctx, params, rng):
+    damage.damage_player(state, params["controller"], params["amount"], ctx)
 
 
 @effect
 def each_player_damages_own_minion(state, ctx, params, rng):
-    """Each player, starting with you, chooses 1 of his own minions; it takes
-    N damage (DE 96)."""
-    order = [ctx["player"], *clockwise_from(state, ctx["player"])]
-    flow.push_all(state, [flow.task("effect", name="_own_minion_damage", params={"player": p, "amount": params["amount"]}, ctx=ctx)
-                          for p in order])
+    """Each player chooses 1 of his own minions; it takes N damage (DE 96).
+    The players choose one after another in the order you choose (EN 132)."""
+    each_player_in_chosen_order(state, ctx, "_own_minion_damage", {"amount": params["amount"]},
+                                lambda p: any(m["controller"] == p for m in state["in_play"]))
 
 
 @effect
@@ -179,15 +215,19 @@ def resurrect_minion(state, ctx, params, rng):
     kicker text (DE 98)."""
     pile = zones(state, ctx["player"])["discard"]
     options = sorted({(f"card:{c}", name(state, c)) for c in pile if is_minion_card(state, c)})
-    if not options:
-        event(state, f"{ctx['player']} has no minion in the discard pile")
+    if not pile:
+        event(state, f"{ctx['player']}'s discard pile is empty")
         return
-    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which minion comes back into play?", options,
-        "fx:resurrect", {"ctx": ctx})
+    # asked even with no minion in the pile: only its owner may know what it holds (EN 105)
+    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which minion comes back into play?",
+        options or [("none", "no minion in your discard pile")], "fx:resurrect", {"ctx": ctx})
 
 
 @on_answer("fx:resurrect")
 def _resurrect(state, data, option_id, rng):
+    if option_id == "none":
+        event(state, f"{data['ctx']['player']} brings no minion back")
+        return
     card_id = option_id.split(":", 1)[1]
     player = data["ctx"]["player"]
     zones(state, player)["discard"].remove(card_id)

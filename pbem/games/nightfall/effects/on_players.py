@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.games.nightfall import damage, flow
 from pbem.games.nightfall.effects import (
     choose,
+    each_player_in_chosen_order,
     effect,
     player_options,
 )
@@ -96,11 +97,10 @@ def action_discard_influence(state, ctx, params, rng):
 
 @effect
 def each_player_discards(state, ctx, params, rng):
-    """Each player, starting with you and going clockwise, discards N cards
-    of his choice."""
-    order = [ctx["player"], *clockwise_from(state, ctx["player"])]
-    flow.push_all(state, [flow.task("effect", name="_discard_own", params={"player": p, "amount": params["amount"]}, ctx=ctx)
-                          for p in order])
+    """Each player discards N cards of his choice, one player after another
+    in the order you choose (EN 132: a later player sees the earlier discards)."""
+    each_player_in_chosen_order(state, ctx, "_discard_own", {"amount": params["amount"]},
+                                lambda p: bool(zones(state, p)["hand"]))
 
 
 @effect
