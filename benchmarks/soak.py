@@ -1,0 +1,71 @@
+"""Soak run: random bots play many whole games of every game, scenario and
+player count, in memory, with the game's invariants checked at every step.
+
+    python benchmarks/soak.py [games-per-configuration] [game ...]
+
+Prints one line per configuration (games finished, decisions, games per
+second) and exits non-zero if any game raised or broke an invariant. Set-ups
+a scenario refuses (a solitaire scenario with three players) are listed as
+such, not played. The pytest playout tests run the same games in smaller
+numbers (``--games N`` raises them).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+
+from pbem.engine import ScenarioError, find_game
+from pbem.engine.simulate import play
+
+NAMES = ["ann", "bob", "cyd", "dee", "eve"]
+
+
+def invariants(game, state) -> None:
+    game.check_invariants(state)
+
+
+def soak(game_name: str, games: int) -> int:
+    game = find_game(game_name)
+    failures = 0
+    for scenario_name in game.scenarios():
+        scenario = game.load_scenario(scenario_name)
+        for count in range(game.min_players, game.max_players + 1):
+            players = NAMES[:count]
+            steps = 0
+            start = time.perf_counter()
+            played = 0
+            for seed in range(games):
+                try:
+                    steps += play(game, players, seed, scenario=scenario, check=invariants).steps
+                except ScenarioError as refusal:
+                    if seed == 0:
+                        print(f"{game_name:12} {scenario_name:18} {count}p  not a set-up: {refusal}")
+                        break
+                    raise
+                except Exception:  # a soak run reports every failure and goes on
+                    failures += 1
+                    print(f"{game_name} {scenario_name} {count}p seed {seed}: FAILED")
+                    traceback.print_exc()
+                    continue
+                played += 1
+            if played:
+                elapsed = time.perf_counter() - start
+                print(
+                    f"{game_name:12} {scenario_name:18} {count}p  {played:5d} games  "
+                    f"{steps:8d} decisions  {played / elapsed:6.1f} games/s"
+                )
+    return failures
+
+
+def main() -> int:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    names = sys.argv[2:] or ["nightfall", "nightlancer"]
+    failures = sum(soak(name, games) for name in names)
+    print(f"{failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
