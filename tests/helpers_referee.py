@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
+import os
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +123,18 @@ def validate_directory(directory: Path, keys: dict[str, PrivateKey] | None = Non
             assert json.loads(plaintext)["format"] == formats.PLAYER_VIEW
         checked += 1
     return checked
+
+
+def holds_open(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has ``path`` open (Linux /proc): a referee waiting on the lock."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except FileNotFoundError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            continue
+    return False

@@ -130,6 +130,16 @@ def _root() -> None:
 # --- keys -------------------------------------------------------------------
 
 
+def _seed_bytes(seed: Optional[str]) -> Optional[bytes]:
+    """The bytes of a ``--seed HEX`` option (None when not given)."""
+    if seed is None:
+        return None
+    try:
+        return bytes.fromhex(seed)
+    except ValueError:
+        _fail(f"--seed {seed!r} is not hex", 2)
+
+
 @app.command()
 def keygen(
     name: str = typer.Argument(..., help="Name of the key's owner (a player name or 'referee')."),
@@ -185,12 +195,7 @@ def new(
         seats.append((name, _guard(lambda: load_public_key(Path(pub_file), name=name))))
     options = dict(_split_pair(item, "--option") for item in option)
     key = _guard(lambda: load_private_key(referee_key))
-    seed_bytes = None
-    if seed is not None:
-        try:
-            seed_bytes = bytes.fromhex(seed)
-        except ValueError:
-            _fail(f"--seed {seed!r} is not hex", 2)
+    seed_bytes = _seed_bytes(seed)
     gamefile = _guard(
         lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards,
                          options=options, wait_for_joins=wait_for_joins)
@@ -481,12 +486,7 @@ def demo(
     seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
-    seed_bytes = None
-    if seed is not None:
-        try:
-            seed_bytes = bytes.fromhex(seed)
-        except ValueError:
-            _fail(f"--seed {seed!r} is not hex", 2)
+    seed_bytes = _seed_bytes(seed)
     root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     name = game or _guard(default_game)
     typer.echo(f"demo: {name} in {root}")

@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
-from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.signing import sign_document, verify_document
+from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import formats, keying, sealing
+from pbem.referee.admission import admit_sender
 from pbem.referee.errors import (
     AlreadyApplied,
-    BadSignatureMove,
     GameDirError,
     GameOverMove,
     KeyMismatch,
@@ -40,7 +40,6 @@ from pbem.referee.errors import (
     Refusal,
     SchemaInvalidMove,
     UnexpectedJoin,
-    UnknownPlayerMove,
     UnreadableMove,
 )
 from pbem.referee.gamefile import GameFile
@@ -151,20 +150,7 @@ def check_join(gamefile: GameFile, data: bytes) -> dict[str, Any]:
     if problem:
         raise SchemaInvalidMove(f"not a valid join file: {problem}")
     player, join_hash = doc["player"], document_hash(doc)
-    if doc["game_id"] != gamefile.game_id:
-        raise OtherGameMove(f"the join is for game {doc['game_id']}, this is game {gamefile.game_id}",
-                            player=player, move_hash=join_hash)
-    key = gamefile.player_key(player)
-    if key is None:
-        raise UnknownPlayerMove(
-            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
-            player=player, move_hash=join_hash,
-        )
-    try:
-        verify_document(doc, key)
-    except SignatureError as error:
-        raise BadSignatureMove(f"the signature is not {player}'s: {error}", player=player,
-                               move_hash=join_hash) from error
+    admit_sender(gamefile, doc, join_hash, "join")
     if doc["game"] != gamefile.hash():
         raise OtherGameMove(f"the join answers another game.toml than game {gamefile.game_id}'s",
                             player=player, move_hash=join_hash)

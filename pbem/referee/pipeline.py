@@ -34,28 +34,26 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
-from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.signing import sign_document, verify_document
+from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision, Game
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying, sealing
+from pbem.referee.admission import admit_sender
 from pbem.referee.errors import (
     AlreadyApplied,
-    BadSignatureMove,
     GameDirError,
     GameOverMove,
     IllegalMove,
     KeyMismatch,
     NotYourDecisionMove,
-    OtherGameMove,
     Refusal,
     SchemaInvalidMove,
     StaleMove,
     UnexpectedJoin,
-    UnknownPlayerMove,
     UnreadableMove,
 )
 from pbem.referee.gamefile import GameFile
@@ -242,21 +240,7 @@ def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
 def open_move(gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
     """Steps 3-5: game id, known player, signature; then the sealed choices, opened and checked."""
     player = doc["player"]
-    if doc["game_id"] != gamefile.game_id:
-        raise OtherGameMove(
-            f"the move is for game {doc['game_id']}, this is game {gamefile.game_id}",
-            player=player, move_hash=move_hash,
-        )
-    public_key = gamefile.player_key(player)
-    if public_key is None:
-        raise UnknownPlayerMove(
-            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
-            player=player, move_hash=move_hash,
-        )
-    try:
-        verify_document(doc, public_key)
-    except SignatureError as error:
-        raise BadSignatureMove(f"the signature is not {player}'s: {error}", player=player, move_hash=move_hash) from error
+    admit_sender(gamefile, doc, move_hash, "move")
     try:
         payload = sealing.open_with_seed(doc["sealed_choices"], seed)
     except CryptoError as error:

@@ -81,6 +81,16 @@ def _same_layout(record: Record) -> None:
         raise _fail(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)", record.path)
 
 
+def _referee_record(path: Path, fmt: str, gamefile: GameFile) -> Record:
+    """A file the referee signed, read and checked to be exactly the bytes pbem writes."""
+    try:
+        record = read_record(path, fmt, gamefile.referee)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(path)) from error
+    _same_layout(record)
+    return record
+
+
 def _file_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
@@ -211,11 +221,7 @@ def _check_joins(gamedir: GameDir, gamefile: GameFile) -> dict[str, bytes]:
         if gamedir.pending.exists():
             raise _fail(f"{gamedir.pending}: a pending seed in a game that did not wait for joins", gamedir.pending)
         return {}
-    try:
-        pending = read_record(gamedir.pending, formats.PENDING, gamefile.referee)
-    except GameDirError as error:
-        raise VerificationFailed(str(error), str(gamedir.pending)) from error
-    _same_layout(pending)
+    pending = _referee_record(gamedir.pending, formats.PENDING, gamefile)
     if pending.doc["game_id"] != gamefile.game_id or pending.doc["game"] != gamefile.hash():
         raise _fail(f"{gamedir.pending}: belongs to another game", gamedir.pending)
     joins: dict[str, bytes] = {}
@@ -261,11 +267,7 @@ def _check_reveal(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -
     if not gamedir.reveal.exists():
         return None
     path = gamedir.reveal
-    try:
-        record = read_record(path, formats.REVEAL, gamefile.referee)
-    except GameDirError as error:
-        raise VerificationFailed(str(error), str(path)) from error
-    _same_layout(record)
+    record = _referee_record(path, formats.REVEAL, gamefile)
     doc = record.doc
     if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
         raise _fail(f"{path}: belongs to another game", path)
@@ -319,11 +321,7 @@ def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:
     checked = 0
     for player in gamefile.player_names:
         path = gamedir.view_json(player)
-        try:
-            record = read_record(path, formats.VIEW, gamefile.referee)
-        except GameDirError as error:
-            raise VerificationFailed(str(error), str(path)) from error
-        _same_layout(record)
+        record = _referee_record(path, formats.VIEW, gamefile)
         wrapper = record.doc
         sealed = latest.doc["sealed"][player]
         if (
@@ -349,11 +347,7 @@ def _check_rejections(gamedir: GameDir, gamefile: GameFile) -> int:
         return 0
     checked = 0
     for path in sorted(gamedir.rejected.glob("*.json")):
-        try:
-            record = read_record(path, formats.REJECTION, gamefile.referee)
-        except GameDirError as error:
-            raise VerificationFailed(str(error), str(path)) from error
-        _same_layout(record)
+        record = _referee_record(path, formats.REJECTION, gamefile)
         if record.doc["game_id"] != gamefile.game_id:
             raise _fail(f"{path}: a notice of another game", path)
         checked += 1

@@ -8,25 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers_referee import make_table
+from helpers_referee import holds_open, make_table
 from pbem.referee import verify
 
 TESTS = Path(__file__).resolve().parents[1]
-
-
-def holds_open(pid: int, path: Path) -> bool:
-    """Whether process ``pid`` has ``path`` open (Linux /proc)."""
-    try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except FileNotFoundError:
-        return False
-    for fd in fds:
-        try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def test_two_referee_processes_apply_exactly_one_of_two_rival_moves(tmp_path: Path) -> None:

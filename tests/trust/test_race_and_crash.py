@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers_referee import make_table
+from helpers_referee import holds_open, make_table
 from pbem.engine import Rng
 from pbem.referee import make_move, read_view, status, submit, verify
 from pbem.referee.errors import AlreadyApplied
@@ -27,20 +27,6 @@ WRITES_PER_STEP = 6
 def env() -> dict[str, str]:
     path = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
     return {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": path}
-
-
-def holds_open(pid: int, path: Path) -> bool:
-    try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except FileNotFoundError:
-        return False
-    for fd in fds:
-        try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def temp_files(directory: Path) -> list[Path]:

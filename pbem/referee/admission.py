@@ -1,0 +1,38 @@
+"""Pipeline steps 3-5 for any signed file a player sends (a move or a join).
+
+The file must name this game, come from a seated player and carry that
+player's signature; each failure is its own refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.crypto.errors import SignatureError
+from pbem.crypto.keys import PublicKey
+from pbem.crypto.signing import verify_document
+from pbem.referee.errors import BadSignatureMove, OtherGameMove, UnknownPlayerMove
+from pbem.referee.gamefile import GameFile
+
+
+def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: str) -> PublicKey:
+    """Check game id, seat and signature of ``doc`` (``what``: "move" or "join"); return the sender's key."""
+    player = doc["player"]
+    if doc["game_id"] != gamefile.game_id:
+        raise OtherGameMove(
+            f"the {what} is for game {doc['game_id']}, this is game {gamefile.game_id}",
+            player=player, move_hash=doc_hash,
+        )
+    public_key = gamefile.player_key(player)
+    if public_key is None:
+        raise UnknownPlayerMove(
+            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
+            player=player, move_hash=doc_hash,
+        )
+    try:
+        verify_document(doc, public_key)
+    except SignatureError as error:
+        raise BadSignatureMove(
+            f"the signature is not {player}'s: {error}", player=player, move_hash=doc_hash
+        ) from error
+    return public_key
