@@ -1,10 +1,12 @@
-"""Time one referee step and a whole ``pbem demo`` on the toy game.
+"""Time one referee step on the toy game and on Nightlancer, and a whole toy ``pbem demo``.
 
-    python benchmarks/bench_referee.py [--games N]
+    python benchmarks/bench_referee.py [--games N] [--turns T]
 
-Prints the median time of one ``submit`` (parse, checks, apply, seal every
-section, sign, write atomically) and of a full demo game (keys, new, every
-view/move/submit, verify).
+Prints the median time of one ``submit`` (lock, read and check the current
+turn, parse, checks, apply, seal every section, sign, write atomically),
+first on the toy game (3 players, scenario ``long``), then on Nightlancer
+(2 players, the first ``--turns`` turns of random play), and of a full toy
+demo game (keys, new, every view/move/submit, verify).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from helpers_referee import make_table  # noqa: E402  (registers the toy game)
-from pbem.referee import run_demo, submit  # noqa: E402
+from helpers_referee import make_keys, make_table  # noqa: E402  (registers the toy game)
+from pbem.bots.random_bot import RandomBot  # noqa: E402
+from pbem.engine.rng import Rng  # noqa: E402
+from pbem.referee import make_move, new_game, read_view, run_demo, submit  # noqa: E402
+from pbem.referee.public import status  # noqa: E402
 
 
 def time_steps(games: int) -> list[float]:
@@ -40,6 +45,29 @@ def time_steps(games: int) -> list[float]:
     return times
 
 
+def time_game_steps(game: str, games: int, turns: int, players: tuple[str, ...] = ("alice", "bob")) -> list[float]:
+    """``submit`` timed alone, on random bot play of a real game (the bots' views and moves are not timed)."""
+    times = []
+    for index in range(games):
+        with tempfile.TemporaryDirectory() as tmp:
+            keys, _ = make_keys(Path(tmp) / "keys", ["referee", *players])
+            directory = Path(tmp) / "game"
+            new_game(directory, game, [(p, keys[p].public) for p in players], keys["referee"],
+                     seed=bytes([index + 1]) * 32)
+            bots = {p: RandomBot(Rng.from_seed(f"bench-{index}-{p}")) for p in players}
+            for _ in range(turns):
+                now = status(directory)
+                if now.over:
+                    break
+                player = now.awaiting[0]["player"]
+                view = read_view(directory, player, keys[player])
+                data = make_move(view, keys[player], [bots[player].choose(view.view, view.decision)])
+                start = time.perf_counter()
+                submit(directory, data, keys["referee"])
+                times.append(time.perf_counter() - start)
+    return times
+
+
 def time_demos(games: int) -> list[float]:
     times = []
     for index in range(games):
@@ -54,9 +82,13 @@ def time_demos(games: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--turns", type=int, default=60, help="Nightlancer turns timed per game")
     args = parser.parse_args()
     steps = time_steps(args.games)
     print(f"submit, one step (3 players, toy game 'long'): median {statistics.median(steps) * 1000:.1f} ms, "
+          f"max {max(steps) * 1000:.1f} ms over {len(steps)} steps")
+    steps = time_game_steps("nightlancer", args.games, args.turns)
+    print(f"submit, one step (2 players, nightlancer): median {statistics.median(steps) * 1000:.1f} ms, "
           f"max {max(steps) * 1000:.1f} ms over {len(steps)} steps")
     demos = time_demos(args.games)
     print(f"demo, whole toy game (2 players, keys + new + play + verify): median {statistics.median(demos):.2f} s "

@@ -227,7 +227,9 @@ def submit(
     key = _guard(lambda: load_private_key(referee_key))
     results: list[dict[str, Any]] = []
     exit_code = 0
+    after: Optional[dict[str, Any]] = None  # the status the last applied step wrote, if it was the last file
     for path in move_files:
+        after = None
         entry: dict[str, Any] = {"file": str(path), "turn": None, "move": None, "player": None, "rejection": None}
         try:
             data = path.read_bytes()
@@ -244,6 +246,7 @@ def submit(
         except (RefereeError, CryptoError, EngineError, OSError) as error:
             _exit_for(error)
         else:
+            after = step.status.to_json() if step.status is not None else None
             if step.kind == "join":
                 message = f"{step.player} joined; " + (
                     "every player is in: turn 0 dealt" if step.dealt else f"waiting for {', '.join(step.awaiting)}"
@@ -263,7 +266,7 @@ def submit(
             if entry["rejection"]:
                 line += f" (notice: {entry['rejection']})"
             typer.echo(line, err=stream_err)
-    now = game_status_doc(directory)
+    now = after if after is not None else game_status_doc(directory)
     if as_json:
         _emit_json({
             "format": formats.CLI_SUBMIT,

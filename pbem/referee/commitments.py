@@ -37,7 +37,12 @@ def salt(seed: bytes, turn: int, move_hash: str | None, name: str) -> bytes:
 
 def commit(salt_bytes: bytes, value: Any) -> str:
     """The commitment to ``value`` under ``salt_bytes``."""
-    digest = hashlib.sha256(ALGORITHM.encode() + b"\x00" + salt_bytes + canonical_json(value))
+    return commit_canonical(salt_bytes, canonical_json(value))
+
+
+def commit_canonical(salt_bytes: bytes, data: bytes) -> str:
+    """:func:`commit` for a value already in canonical form (``canonical_json(value)``)."""
+    digest = hashlib.sha256(ALGORITHM.encode() + b"\x00" + salt_bytes + data)
     return "sha256:" + digest.hexdigest()
 
 
@@ -55,11 +60,22 @@ def zone_key(name: str) -> str:
 
 
 def turn_commitments(
-    game: Any, seed: bytes, turn: int, move_hash: str | None, sections: dict[str, Any], state: dict[str, Any]
+    game: Any, seed: bytes, turn: int, move_hash: str | None, sections: dict[str, Any], state: dict[str, Any],
+    canonical: dict[str, bytes] | None = None,
 ) -> dict[str, dict[str, str]]:
-    """The ``commitments`` member of a turn file."""
+    """The ``commitments`` member of a turn file.
+
+    ``canonical`` may give the canonical form of some ``sections`` (the
+    sealing has just computed it) so that it is not computed twice.
+    """
+    canonical = canonical or {}
+
+    def section(name: str, doc: Any) -> str:
+        data = canonical[name] if name in canonical else canonical_json(doc)
+        return commit_canonical(salt(seed, turn, move_hash, name), data)
+
     result: dict[str, dict[str, str]] = {
-        "sections": {name: commit(salt(seed, turn, move_hash, name), doc) for name, doc in sections.items()},
+        "sections": {name: section(name, doc) for name, doc in sections.items()},
         "zones": {},
     }
     zones = hidden_zones(game, state)

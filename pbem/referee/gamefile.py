@@ -88,7 +88,13 @@ class GameFile:
         return tomli_w.dumps(self.to_doc()).encode("utf-8")
 
     def hash(self) -> str:
-        return document_hash(self.to_doc())
+        """The hash every turn names. Memoised on this object, which is immutable
+        and lives for one command (each command reads ``game.toml`` afresh)."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = document_hash(self.to_doc())
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     @classmethod
     def from_doc(cls, doc: Any, where: str = "game.toml") -> "GameFile":

@@ -200,6 +200,7 @@ def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey)
 def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey):
     """One referee step on a join file, while the game waits for joins (under the lock)."""
     from pbem.referee.pipeline import Step, write_notice
+    from pbem.referee.public import joining_status, turn_status
 
     from pbem.referee.reveal import read_reveal
 
@@ -226,9 +227,9 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
     missing = [p for p in gamefile.player_names if p not in joins]
     if missing:
         return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[], awaiting=missing,
-                    result=None, kind="join", dealt=False)
+                    result=None, kind="join", dealt=False, status=joining_status(gamefile, missing))
     files = deal(gamedir, gamefile, seed, joins, referee_key)
     write_turn(gamedir, files)
     return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
                 awaiting=[a["player"] for a in files.turn["awaiting"]], result=files.turn["result"],
-                kind="join", dealt=True)
+                kind="join", dealt=True, status=turn_status(gamefile, files.turn))

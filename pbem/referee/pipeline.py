@@ -58,10 +58,11 @@ from pbem.referee.errors import (
 )
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
+from pbem.referee.public import Status, turn_status
 from pbem.referee.reveal import read_reveal
 from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.records import Record, current_turn, read_record, read_turn
+from pbem.referee.records import Record, current_turn, read_turn
 from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
 from pbem.referee.turns import Position, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
 
@@ -89,6 +90,9 @@ class Step:
     #: "move", or "join" for a join file (then ``dealt`` says whether it completed the deal)
     kind: str = "move"
     dealt: bool = False
+    #: the game's status after the step, from the turn this step wrote (so that
+    #: a caller need not read back and re-check the file it has just written)
+    status: Status | None = None
 
 
 @dataclass
@@ -101,9 +105,15 @@ class _Context:
     referee_key: PrivateKey
 
 
-def open_game(directory: str | Path, referee_key: PrivateKey) -> _Context:
+def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> _Context:
+    """Everything one step needs: ``game.toml``, the current turn (checked) and its referee section.
+
+    ``gamefile`` is the ``game.toml`` the caller has just read in the same
+    call, so that it is not parsed and schema-checked twice.
+    """
     gamedir = GameDir.at(directory)
-    gamefile = GameFile.read(gamedir.game_toml)
+    if gamefile is None:
+        gamefile = GameFile.read(gamedir.game_toml)
     check_referee_key(gamefile, referee_key)
     try:
         game = find_game(gamefile.game)
@@ -130,16 +140,18 @@ def recover(ctx: _Context) -> list[str]:
             repaired.append(str(path))
     stale_views = {}
     for player in ctx.gamefile.player_names:
+        # The views are a function of the current turn: rebuild the expected
+        # bytes (Ed25519 signatures are deterministic) and compare, rather than
+        # parse and schema-check the files only to compare their content.
         sealed = ctx.current.doc["sealed"][player]
+        wrapper = view_wrapper(ctx.gamefile, number, ctx.current.hash, player, sealed, ctx.referee_key)
         try:
-            wrapper = read_record(gamedir.view_json(player), formats.VIEW).doc
-            age_text = gamedir.view_age(player).read_bytes()
-            fresh = wrapper["turn_hash"] == ctx.current.hash and wrapper["sealed"] == sealed
-            fresh = fresh and age_text == sealed.encode("ascii")
-        except (GameDirError, OSError):
+            fresh = gamedir.view_json(player).read_bytes() == dump_json(wrapper)
+            fresh = fresh and gamedir.view_age(player).read_bytes() == sealed.encode("ascii")
+        except OSError:
             fresh = False
         if not fresh:
-            stale_views[player] = view_wrapper(ctx.gamefile, number, ctx.current.hash, player, sealed, ctx.referee_key)
+            stale_views[player] = wrapper
             repaired.append(str(gamedir.view_json(player)))
     if stale_views:
         write_views(gamedir, stale_views)
@@ -161,7 +173,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins and not complete_deal(gamedir, gamefile, referee_key) \
                 and not gamedir.turn_numbers():
             return submit_join(gamedir, gamefile, data, referee_key)
-        ctx = open_game(directory, referee_key)
+        ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
         try:
             step = _run(ctx, data)
@@ -206,7 +218,7 @@ def _run(ctx: _Context, data: bytes) -> Step:
     since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
     new_position, since, step, after = advance(
         game, position, since_before, number, player, payload, move_hash,
-        lambda since: _check_fresh(ctx, doc, since, move_hash),
+        lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
     )
     files = build_turn(
         game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key,
@@ -221,6 +233,7 @@ def _run(ctx: _Context, data: bytes) -> Step:
         auto_choices=[s for s in step if s["by"] == "standing-order"],
         awaiting=[d.player for d in after],
         result=files.turn["result"],
+        status=turn_status(gamefile, files.turn),
     )
 
 
@@ -262,12 +275,16 @@ def advance(
     payload: dict[str, Any],
     move_hash: str,
     check_fresh: Callable[[int], None],
+    copy_state: bool = True,
 ) -> tuple[Position, dict[str, int], list[dict[str, str]], list[Decision]]:
     """Steps 6-10 on a copy of the state: the position after ``player``'s choices and orders.
 
     ``check_fresh(since)`` is step 7, given the turn at which the player's
     open decision opened. Shared by the referee and ``verify --replay``, so
     that the replay applies a move exactly as the referee did.
+    ``copy_state=False`` lets the rules work on ``position.state`` itself: for
+    a caller that opened that state in this very call and drops it after
+    (a refused move then leaves nothing behind but a state nobody reads).
     """
     # 6. game over
     before = game.awaiting(position.state)
@@ -286,7 +303,7 @@ def advance(
     # 9. legal choices, applied to a copy; 10. standing orders
     new_turn = number + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
-    state = copy.deepcopy(position.state)
+    state = copy.deepcopy(position.state) if copy_state else position.state
     step: list[dict[str, str]] = []
     state = _apply_choices(game, state, player, choices, rng, step, move_hash)
     orders = _merge_orders(position.standing_orders, player, payload.get("standing_orders"))

@@ -61,10 +61,20 @@ def status(directory: str | Path) -> Status:
         waiting = [p for p in gamefile.player_names if p not in joined(gamedir, gamefile)]
         if read_reveal(gamedir, gamefile) is not None:
             waiting = []
-        return Status(gamefile=gamefile, turn=0, awaiting=[{"player": p, "kind": "join", "since": 0} for p in waiting],
-                      result=None, public=None)
+        return joining_status(gamefile, waiting)
     turn = current_turn(gamedir, gamefile).doc
-    if turn["result"] is None and read_reveal(gamedir, gamefile) is not None:
+    return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
+
+
+def joining_status(gamefile: GameFile, waiting: list[str]) -> Status:
+    """Before the deal: the players yet to join are awaited, with decision kind ``join``."""
+    return Status(gamefile=gamefile, turn=0, awaiting=[{"player": p, "kind": "join", "since": 0} for p in waiting],
+                  result=None, public=None)
+
+
+def turn_status(gamefile: GameFile, turn: dict[str, Any], revealed: bool = False) -> Status:
+    """The status a checked turn document gives (``revealed``: the seed was published early, the game abandoned)."""
+    if revealed:
         return Status(gamefile=gamefile, turn=turn["turn"], awaiting=[], result=None, public=turn["public"])
     return Status(gamefile=gamefile, turn=turn["turn"], awaiting=turn["awaiting"], result=turn["result"],
                   public=turn["public"])

@@ -26,7 +26,12 @@ Stream = Callable[[int], bytes]
 
 def seal_json(doc: Any, recipients: list[str], stream: Stream | None) -> str:
     """Encrypt ``doc`` to the age ``recipients``; ``stream`` makes it reproducible."""
-    return age.encrypt(canonical_json(doc), recipients, armor=True, rng=stream).decode("ascii")
+    return seal_canonical(canonical_json(doc), recipients, stream)
+
+
+def seal_canonical(data: bytes, recipients: list[str], stream: Stream | None) -> str:
+    """:func:`seal_json` for a document already in canonical form (``canonical_json(doc)``)."""
+    return age.encrypt(data, recipients, armor=True, rng=stream).decode("ascii")
 
 
 def open_with_key(text: str, key: PrivateKey, where: str) -> Any:

@@ -10,12 +10,14 @@ size depends on the state alone.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.crypto.canonical import document_hash
+from pbem.crypto.canonical import canonical_json
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.signing import sign_document
+from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game
 from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.errors import GameDirError
@@ -176,13 +178,15 @@ def assemble_turn(
     """
     seed, number = position.seed, position.turn
     plain = section_documents(game, gamefile, position, since)
+    # each section's canonical form serves both its sealing and its commitment
+    canonical = {name: canonical_json(doc) for name, doc in plain.items()}
     sealed: dict[str, str] = {}
     for player, public_key in gamefile.players:
-        sealed[player] = sealing.seal_json(
-            plain[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
+        sealed[player] = sealing.seal_canonical(
+            canonical[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
         )
-    sealed[REFEREE_SECTION] = sealing.seal_json(
-        plain[REFEREE_SECTION],
+    sealed[REFEREE_SECTION] = sealing.seal_canonical(
+        canonical[REFEREE_SECTION],
         [gamefile.referee.recipient, gamefile.game_recipient],
         keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
     )
@@ -202,7 +206,7 @@ def assemble_turn(
             {"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)
         ],
         "result": result.to_json() if result is not None else None,
-        "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state),
+        "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state, canonical),
         "seed": seed.hex() if is_over(game, position.state) else None,
         "sealed": sealed,
     }
@@ -225,14 +229,29 @@ def build_turn(
         game, gamefile, position, previous.hash if previous is not None else None, move_hash, mover, since,
         move_file=move_file, joins=joins,
     )
-    turn = sign_document(unsigned, referee_key)
-    turn_hash = document_hash(turn)
+    turn, turn_hash = sign_and_hash(unsigned, referee_key)
     number = position.turn
     views = {
         player: view_wrapper(gamefile, number, turn_hash, player, turn["sealed"][player], referee_key)
         for player in gamefile.player_names
     }
     return TurnFiles(turn=turn, hash=turn_hash, views=views)
+
+
+def sign_and_hash(doc: dict[str, Any], key: PrivateKey) -> tuple[dict[str, Any], str]:
+    """``sign_document(doc, key)`` and its ``document_hash``, from one canonical form.
+
+    Both cover the canonical JSON of the document without ``signature``, so
+    a large turn is serialised once rather than twice.
+    """
+    body = canonical_json({name: value for name, value in doc.items() if name != SIGNATURE_FIELD})
+    signed = {name: value for name, value in doc.items() if name != SIGNATURE_FIELD}
+    signed[SIGNATURE_FIELD] = {
+        "alg": ALGORITHM,
+        "signer": key.fingerprint,
+        "value": base64.b64encode(key.sign(body)).decode(),
+    }
+    return signed, "sha256:" + hashlib.sha256(body).hexdigest()
 
 
 def view_doc(gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str) -> dict[str, Any]:

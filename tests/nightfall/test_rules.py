@@ -239,3 +239,17 @@ def test_an_opponent_who_cannot_link_is_offered_only_the_pass(table):
     decision = t.decision()
     assert decision.player == "scott" and decision.pass_id == "pass"
     assert [(o.id, o.label) for o in decision.options] == [("pass", "pass (link nothing)")]
+
+
+def test_each_blocker_of_direct_damage_blocks_once_even_when_protected(table):
+    """EN 167 "just like it was blocking an attacking minion": a minion blocks once. A protected one (Desperate
+    Measures, DE 88) absorbs without losing health, and does not block again."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20,
+               "players": {"janet": {"hand": ["death-grip"]}, "brad": {"in_play": ["bad-smoke", "bad-smoke"]}}},
+              players=("janet", "brad"))
+    t.s["turn"]["protected"].append("bad-smoke#1")
+    t.play(("janet", "play:death-grip"), ("janet", "pass"), ("brad", "pass"), ("janet", "player:brad"),
+           ("brad", "blocker:bad-smoke#1"))
+    healths = {m["card"]: m["damage"] for m in t.s["in_play"]}
+    assert healths == {"bad-smoke#1": 0, "bad-smoke#2": 1} and t.wounds("brad") == 0
+    assert t.decision().kind == "claim"

@@ -230,3 +230,59 @@ def test_using_a_spend_card_spends_it():
         t.until_kind("choose-option")
     # Debt Collection is Stealthy and Plastique is Loud: it cannot be used, so it is not spent
     assert t.seat("ana")["spent"] == []
+
+
+def test_every_effect_of_a_card_in_use_applies_not_only_its_armour_or_weapon_bonus():
+    """An Armour card's other effects count: the Execolux Armoured Suit's +1 Streetwise applies in a
+    Streetwise challenge, and its Armour in combat (the "at most one" rule is for combat, NL:489)."""
+    t = mission_table(items=[["execolux-suit#1"], []])
+    t.seat("ana")["loadout"] = ["execolux-suit#1"]
+    k = effects.kit(t.state, "ana", "streetwise", {"traits": []})
+    assert k["used"] == ["execolux-suit#1"] and k["bonus"] >= 1
+    assert effects.kit(t.state, "ana", "close", {"traits": []})["armour"] >= 1
+
+
+def test_every_effect_on_every_black_market_and_starting_item_card_changes_some_challenge():
+    """Card text that never applies is a bug: each Item card alone in a Loadout changes the kit of
+    some challenge (a bonus, an enabled special challenge or Armour)."""
+    from pbem.games.nightlancer.cards import COMBAT_CHALLENGES
+
+    t = mission_table()
+    ana = t.seat("ana")
+    catalogue = t.state["catalogue"]["cards"]
+    challenges = sorted({c for d in catalogue.values() for e in d.get("effects", []) for c in e.get("challenges", [])}
+                        | set(COMBAT_CHALLENGES))
+    ana["skills"], ana["cyber"] = [], []
+    for design_id, data in catalogue.items():
+        if data["kind"] not in ("black_market", "starting_item"):
+            continue
+        instance = f"{design_id}#1"
+        ana["items"], ana["loadout"], ana["cyber"] = [instance], [instance], []
+        if data["type"] in ("cyberware", "cyberweapon"):
+            ana["items"], ana["loadout"], ana["cyber"] = [], [], [instance]
+        bare = {c: effects.kit(t.state, "ana", c, {"traits": []}) for c in challenges}
+        for effect in data["effects"]:
+            if effect["effect"] == "bonus":
+                assert any(bare[c]["bonus"] >= effect["amount"] and instance in bare[c]["used"]
+                           for c in effect["challenges"]), (design_id, effect)
+            elif effect["effect"] == "enables":
+                assert all(bare[c]["enables"] for c in effect["challenges"]), (design_id, effect)
+            elif effect["effect"] == "armour":
+                assert bare["close"]["armour"] >= effect["amount"], (design_id, effect)
+
+
+def test_a_player_may_keep_back_a_loud_or_single_use_card_from_an_attempt():
+    """NL:467 "Any number of Gear cards may be used" and NL:399 a Loud card's user "gains Heat whenever
+    they use it": using a Loud or single-use card is the player's choice, offered before the roll."""
+    t = mission_table(dice=[5, 5], items=[["shotgun#1"], []])
+    to_roll(t, "option:1")
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    to_roll(t, "option:2")  # Close: the Loud shotgun would be used
+    assert "leave:shotgun#1" in t.options("ana")
+    t.choose("ana", "leave:shotgun#1")
+    assert t.kinds() == [("ana", "attempt")] and "take:shotgun#1" in t.options("ana")
+    heat = t.seat("ana")["heat"]
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert t.seat("ana")["heat"] == heat and "Riot Shotgun (Loud)" not in t.events()

@@ -58,3 +58,24 @@ def test_render_shows_the_table_and_the_players_own_hand():
 def test_a_finished_game_awaits_nobody_and_has_a_result():
     playout = play(GAME, ["ana"], 1, GAME.load_scenario("solitaire"))
     assert GAME.awaiting(playout.state) == [] and GAME.result(playout.state).summary
+
+
+def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
+    """A person plays from the screen: cards with type, cost, traits and text; Agendas with what they
+    need, cost and give; abilities; the challenge as a score breakdown. The options are the CLI's."""
+    from .helpers import mission_table
+
+    t = mission_table(dice=[5, 5], items=[["shotgun#1"], []], hands=[["safehouse#1"], []])
+    t.until_kind("choose-option")
+    t.choose("ana", "option:1")
+    t.until(lambda t: t.state["phase"] == "missions" and t.decision().kind == "choose-option"
+            and t.state["stack"][-1].get("stage", 0) >= 2, {"attempt": "roll", "reaction": "pass"})
+    t.choose("ana", "option:2")  # Stage 2: Close 4
+    t.until_kind("attempt", "ana")
+    text = GAME.render(GAME.view(t.state, "ana"))
+    assert "Riot Shotgun (Weapon, " in text and "Loud" in text
+    assert "Buy a Safehouse: needs nothing; costs 12 KC; gives 3 Prospects" in text
+    assert "abilities: Covert 3, Streetwise 1, Technical 1, Close 2" in text
+    assert "Challenge: ana attempts Close 4: ability 2 + cards and specials" in text
+    assert "Riot Shotgun - Loud" in text and "+ die (+0 to +3)" in text and "Health before the roll" in text
+    assert "Do not use" not in text and "[roll]" not in text  # the options are printed by the CLI

@@ -88,10 +88,20 @@ def test_players_all_in_techshock_score_prospects_amongst_themselves():
 
 def test_at_game_end_players_may_still_fulfil_agendas_sell_and_use_contacts():
     t = Table(new_game(events=["quiet-night"], hands=[["safehouse#1", "fence#1"], []]))
-    t.until_kind("final", script={"discard": lambda t, d: d.options[-1].id})
+    t.until_kind("final", script={"discard": lambda t, d: [o.id for o in d.options if o.id.startswith("discard:")][-1]})
     t.seat("ana")["kc"] = 8
     options = t.options("ana")
     assert "sell:garrotte-wire" in options and "use:fence#1:1" in options
     t.choose("ana", "use:fence#1:1")  # +4 KC
     t.choose("ana", "fulfil:safehouse#1")
     assert "safehouse#1" in t.seat("ana")["fulfilled"]
+
+
+def test_final_payments_give_each_player_their_best_result_not_a_fixed_order():
+    """NL:349 "Players can reduce Heat by paying 2 KC for each point. They can discard each Loan for
+    10 KC": the payments are the player's, so they are made in the split that scores best."""
+    t = Table(new_game(events=["quiet-night"]))
+    t.seat("ana").update(kc=10, heat=1, loans=1, prospects=0, ideals=4, items=[])
+    # Heat first would leave 8 KC and the Loan: 0 + 1 + 4 - 0 - 5 = 0; repaying the Loan scores 3
+    assert final_score(t.state, "ana") == {"score": 0 + 4 - 1, "ideals": 4, "kc": 0}
+    assert t.seat("ana")["loans"] == 0 and t.seat("ana")["heat"] == 1

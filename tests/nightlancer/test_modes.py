@@ -30,9 +30,19 @@ def test_cooperative_players_may_give_each_other_kc():
     t = Table(new_game(("ana", "ben"), mode="cooperative", events=QUIET_2P))
     t.until_kind("streets")
     kc_ana, kc_ben = t.seat("ana")["kc"], t.seat("ben")["kc"]
-    t.choose("ana", "give:ben:5")
-    assert (t.seat("ana")["kc"], t.seat("ben")["kc"]) == (kc_ana - 5, kc_ben + 5)
-    assert not any(o.startswith("give:") for o in t.options("ana")), "once per Streets phase"
+    t.choose("ana", "give:ben:2")
+    t.choose("ana", "give:ben:1")
+    assert (t.seat("ana")["kc"], t.seat("ben")["kc"]) == (kc_ana - 3, kc_ben + 3)
+    assert t.decision("ana").kind == "streets", "a gift does not use up the decision"
+
+
+def test_cooperative_kc_may_be_given_at_any_time_not_only_in_streets_turns():
+    """NL:520 "The players may exchange KC amongst themselves at any time": gifts are offered in every
+    decision (1, 2, 5 or 10 KC at a time, so any sum), e.g. while taking missions."""
+    t = Table(new_game(("ana", "ben"), mode="cooperative", events=QUIET_2P))
+    t.until_kind("take-mission")
+    d = t.decision()
+    assert f"give:{'ben' if d.player == 'ana' else 'ana'}:1" in t.options(d.player)
 
 
 def test_competitive_players_may_not_give_kc():

@@ -119,8 +119,21 @@ def test_five_heat_passes_in_the_take_missions_step():
     t.seat("ana")["heat"] = 6
     t.until(lambda t: t.state["round"] == 2)
     t.choose("ben", "pass")
+    # still asked (a Contact that loses Heat may be played first, and whether one is held is hidden)
+    assert [o for o in t.options("ana") if not o.startswith(("sell:", "use:"))] == ["pass"]
+    t.choose("ana", "pass")
     assert "ana has 5 Heat and passes." in t.state["events"]
-    assert ("ana", "take-mission") not in t.kinds()
+
+
+def test_a_player_on_five_heat_may_play_a_contact_to_lose_heat_and_then_take_a_mission():
+    """NL:423 "A Contact can be played at any time it can apply": lowering Heat below 5 first."""
+    t = Table(new_game(("ana", "ben"), events=QUIET_2P, hands=[["beat-cop#1"], []]))
+    t.seat("ana")["heat"] = 5
+    t.until_kind("take-mission", "ana")
+    assert [o for o in t.options("ana") if not o.startswith(("sell:", "use:"))] == ["pass"]
+    cool = next(o for o in t.options("ana") if o.startswith("use:beat-cop#1"))
+    t.choose("ana", cool)
+    assert t.seat("ana")["heat"] < 5 and any(o.startswith("first:") for o in t.options("ana"))
 
 
 def test_when_the_boss_leaves_the_next_token_is_boss_and_a_second_crew_moves_up():
@@ -189,3 +202,31 @@ def test_missions_with_no_crew_are_discarded_at_the_end_of_the_prep_phase():
     t.choose("ana", f"first:{ms[0]}")
     t.until(lambda t: t.state["phase"] == "streets")
     assert missions(t) == [ms[0]] and ms[1] in t.state["discards"]["low"]
+
+
+def test_a_player_the_boss_refuses_chooses_again_without_that_crew():
+    """NL:182-197: each player picks one option; "A player may join a Crew if the Boss of that Crew
+    agrees". A refusal is the Boss's answer, not the asker's pass: they choose again."""
+    t = Table(new_game(events=QUIET_2P))
+    m = missions(t)[0]
+    t.choose("ana", f"first:{m}")
+    t.choose("ben", f"join:{m}:first")
+    t.choose("ana", "refuse")
+    assert t.kinds() == [("ben", "take-mission")]
+    assert f"join:{m}:first" not in t.options("ben")
+    t.choose("ben", f"second:{m}")
+    assert crew_at(slot_by_card(t.state, m), SECOND)["members"] == ["ben"]
+
+
+def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
+    """NL:98 "Deal - marks when a Nightlancer has an exclusive deal on a mission"; NL:193 it stops a
+    Second Crew "competing against you": when its owner leaves, the token goes back to them."""
+    t = Table(new_game(("ana", "ben", "cy"), events=QUIET_2P, hands=[["mr-johnson#1"], [], []]))
+    m = missions(t)[0]
+    t.choose("ana", f"deal:{m}:mr-johnson#1")
+    t.choose("ben", f"join:{m}:first")
+    t.choose("ana", "accept")
+    t.choose("cy", "pass")
+    t.until_kind("stay", "ana")
+    t.choose("ana", "leave")
+    assert slot_by_card(t.state, m)["deal"] is None and t.seat("ana")["deal"]

@@ -43,9 +43,16 @@ def make_check(leaks: bool, seed: int):
             hidden = game.conceal(state, player, rng)
             assert dumps(game.view(hidden, player)) == dumps(game.view(state, player)), f"{player}'s view leaks"
             assert dumps(game.public(hidden)) == public, "public state leaks"
+            assert awaited(game, hidden, player) == awaited(game, state, player), f"who is awaited leaks to {player}"
             assert_own_hand_shows(game, state, player)
 
     return check
+
+
+def awaited(game, state, player) -> str:
+    """What ``player`` sees of the awaited decisions: everyone's (player, kind), their own options."""
+    return dumps([[d.player, d.kind] + ([[o.id for o in d.options]] if d.player == player else [])
+                  for d in game.awaiting(state)])
 
 
 def assert_own_hand_shows(game, state, player) -> None:

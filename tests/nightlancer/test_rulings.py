@@ -9,14 +9,17 @@ from .helpers import Table, mission_table, new_game
 QUIET_2P = ["quiet-night", "payday", "street-market"]
 
 
-def test_selling_is_offered_where_a_player_may_need_kc_and_not_in_every_decision():
+def test_selling_is_offered_at_every_decision_of_the_player():
+    """NL:160 "At any time a player may sell Item cards"; the issue: "at any of that player's decisions"."""
     t = Table(new_game(events=QUIET_2P, hardened=1))
     assert t.decision("ana").kind == "interest" and "sell:garrotte-wire" in t.options("ana")
     t.until_kind("take-mission")
-    assert not any(o.startswith("sell:") for o in t.options())
+    assert any(o.startswith("sell:") for o in t.options())
     t2 = mission_table(dice=[5] * 6)
     t2.until_kind("choose-option")
-    assert not any(o.startswith("sell:") for o in t2.options())
+    assert any(o.startswith("sell:") for o in t2.options())
+    t2.until_kind("reaction")
+    assert any(o.startswith("sell:") for o in t2.options(t2.decision().player))
     t2.until_kind("skill")
     assert any(o.startswith("sell:") for o in t2.options("ana"))
 
@@ -65,8 +68,12 @@ def test_interest_is_taken_automatically_only_when_nothing_else_is_possible():
     assert t.decision("ana").kind == "interest"
     assert [o for o in t.options("ana") if not o.startswith("sell:")] == ["pay", "suffer"]
     ben = t.seat("ben")
-    ben["kc"], ben["items"] = 0, []  # nothing to pay with, nothing to sell (both public)
+    ben["kc"], ben["items"] = 0, []  # nothing to pay with, nothing to sell, no Contact to play (all public)
     t.state["discards"]["starting_item"].append("riot-vest")
+    contacts = [c for c in ben["hand"] if c.split("#")[0] in t.state["catalogue"]["cards"]
+                and t.state["catalogue"]["cards"][c.split("#")[0]]["kind"] == "contact"]
+    ben["hand"] = [c for c in ben["hand"] if c not in contacts]
+    t.state["discards"]["contact"].extend(contacts)
     health = ben["health"]
     t.choose("ana", "pay")
     t.choose("ana", "keep")

@@ -105,9 +105,11 @@ def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool
     block_direct_damage(state, player, amount, ctx)
 
 
-def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx) -> None:
+def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: list[str] | None = None) -> None:
+    """Each blocker blocks once (a protected one absorbs without losing health, DE 88)."""
+    used = list(used or [])
     while amount > 0:
-        blockers = direct_blockers(state, player)
+        blockers = [m for m in direct_blockers(state, player) if m["card"] not in used]
         if not blockers:
             break
         if len(blockers) > 1:
@@ -115,8 +117,9 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx) -> Non
                      f"{amount} damage is inflicted on you: which of your minions blocks it next?",
                      [(f"blocker:{m['card']}", f"{name(state, m['card'])} (health {health(state, m)})")
                       for m in blockers],
-                     "damage:direct_blocker", {"player": player, "amount": amount, "ctx": ctx})
+                     "damage:direct_blocker", {"player": player, "amount": amount, "ctx": ctx, "used": used})
             return
+        used.append(blockers[0]["card"])
         amount -= block_with(state, blockers[0], player, amount, ctx)
     receive_wounds(state, player, amount)
 
@@ -132,9 +135,9 @@ def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any
     blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
     amount -= block_with(state, blocker, player, amount, ctx)
     # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
-    flow.push(state, "direct_damage", player=player, amount=amount, ctx=ctx)
+    flow.push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
 
 
 @flow.op("direct_damage")
 def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
-    block_direct_damage(state, task["player"], task["amount"], task["ctx"])
+    block_direct_damage(state, task["player"], task["amount"], task["ctx"], task["used"])

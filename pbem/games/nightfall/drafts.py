@@ -118,8 +118,13 @@ def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
         hand = draft["hands"][player]
         ask(state, player, "draft-pick",
             f"draft round {draft['round'] + 1} of {len(draft['schedule'])}: {PICK_PROMPTS[destination]}",
-            [(f"pick:{k}", state["catalog"][k]["name"]) for k in hand], "draft:pick", {"player": player},
+            [(f"pick:{k}", pick_label(state["catalog"][k])) for k in hand], "draft:pick", {"player": player},
             simultaneous=True)
+
+
+def pick_label(entry: dict[str, Any]) -> str:
+    """A draft card as a pick: its name, colour, type and cost (the screen has the rest)."""
+    return f"{entry['name']} ({entry['colour']} {entry['type']}, cost {entry['cost']})"
 
 
 @on_answer("draft:pick")

@@ -299,6 +299,9 @@ def render(data: dict[str, Any]) -> str:
             marks = [m for m, on in (("kicker fires", c["kicker"]), ("resolved", c["resolved"]),
                                      ("cancelled", c["cancelled"])) if on]
             lines.append(f"  {i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: {about(c['card'])}")
+        last = cards.get(_key(data["chain"]["cards"][-1]["card"]))
+        if last and not data["chain"]["cards"][-1]["resolved"]:
+            lines.append(f"  a card linked now must be {' or '.join(last['links'])}")
     if data["archives"]:
         lines.append("Archives (claim the top card for its cost):")
         for a in data["archives"]:

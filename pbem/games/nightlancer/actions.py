@@ -1,15 +1,17 @@
-"""Free actions offered inside some of a player's decisions.
+"""Free actions offered inside a player's decisions.
 
 * Sell an Item (3 "Sell items"): "At any time a player may sell Item cards
-  (Armour, Gear or Weapon cards)" for half the cost, rounded down.
+  (Armour, Gear or Weapon cards)" for half the cost, rounded down: offered
+  in every decision.
 * Use a Contact on yourself whose effect applies at any time (heal, KC,
-  Heat, draw).
+  Heat, draw): in the decisions where such an effect can change what the
+  player may do (``contacts=True``: Streets turns, Loan costs, Take
+  missions, Skill purchases, the game end).
 * Give KC to another player (6.1 cooperative: "The players may exchange KC
-  amongst themselves at any time"), once per Streets phase.
+  amongst themselves at any time"): in every decision, 1, 2, 5 or 10 KC at
+  a time (several gifts make any sum).
 
-These do not end the decision: the same decision is asked again. Where they
-are offered is a ruling (docs/rulings-nightlancer.md): in the Streets phase,
-Loan costs, Skill purchases and the game end.
+These do not end the decision: the same decision is asked again.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pbem.games.nightlancer.flow import FREE
 from pbem.games.nightlancer.zones import card, discard
 
 State = dict[str, Any]
-GIFTS = (1, 5)
+GIFTS = (1, 2, 5, 10)
 
 
 def sale_price(state: State, item: str) -> int:
@@ -62,7 +64,7 @@ def use_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[s
 
 def give_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
     p = tokens.seat(state, player)
-    if state["mode"] != "cooperative" or not entry.get("gifts") or p["gifted"]:
+    if state["mode"] != "cooperative":
         return []
     return [(f"give:{other}:{n}", f"Give {n} KC to {other}")
             for other in state["order"] if other != player for n in GIFTS if p["kc"] >= n]
@@ -91,7 +93,6 @@ def act(state: State, rng: Rng, player: str, option: str) -> bool:
         other, n = parts[1], int(parts[2])
         tokens.seat(state, player)["kc"] -= n
         tokens.seat(state, other)["kc"] += n
-        tokens.seat(state, player)["gifted"] = True
         tokens.say(state, f"{player} gives {n} KC to {other}.")
         return True
     return False

@@ -159,7 +159,7 @@ def run_attempt(state: State, rng: Rng, frame: dict[str, Any]) -> None:
             finish(state, None)
             return
         mods = frame["mods"]
-        k = effects.kit(state, player, ctype, frame["ctx"])
+        k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
         if ctype in COMBAT_CHALLENGES:
             cost = max(0, COMBAT_COST[ctype] - k["armour"] - mods["armour"])
             tokens.say(state, f"{player} pays {cost} Health for the {title(ctype)} challenge.")
@@ -258,9 +258,33 @@ def _hand_contacts(state: State, player: str) -> list[str]:
     return [c for c in tokens.seat(state, player)["hand"] if card(state, c)["kind"] == "contact"]
 
 
+def attempt_frame(state: State) -> dict[str, Any]:
+    return next(f for f in reversed(state["stack"]) if f["type"] == "attempt")
+
+
+def optional_cards(state: State, player: str, window: dict[str, Any]) -> list[str]:
+    """The cards the attempt would use that the player may keep back: Loud ones (they gain Heat,
+    NL:399 "whenever they use it") and single-use ones (Spent, NL:449). "Any number of Gear cards
+    may be used" (NL:467): using them is the player's choice; a card with no cost stays in use."""
+    attempt = attempt_frame(state)
+    used = effects.kit(state, player, window["ctype"], attempt["ctx"])["used"]
+    left = window["mods"].get("leave_out", [])
+    return [c for c in used + [c for c in left if c not in used]
+            if "loud" in card(state, c)["traits"] or card(state, c).get("spend")]
+
+
 @decision("attempt", "Play contacts on your attempt, or roll", pass_id="roll")
 def attempt_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
     options = []
+    left = frame["mods"].get("leave_out", [])
+    for c in optional_cards(state, entry["player"], frame):
+        data = card(state, c)
+        why = ", ".join(t for t in (["Loud: +1 Heat"] if "loud" in data["traits"] else [])
+                        + (["single use: Spent"] if data.get("spend") else []))
+        if c in left:
+            options.append((f"take:{c}", f"Use {data['name']} after all ({why})"))
+        else:
+            options.append((f"leave:{c}", f"Do not use {data['name']} ({why})"))
     for c in _hand_contacts(state, entry["player"]):
         data = card(state, c)
         for n, effect in enumerate(data["self"], start=1):
@@ -272,6 +296,16 @@ def attempt_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
 
 @attempt_options.apply
 def attempt_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    verb, _, c = option.partition(":")
+    if verb in ("leave", "take"):
+        # keeping a card back (or taking it again) is not a pass: the player is asked again
+        left = frame["mods"].setdefault("leave_out", [])
+        if verb == "leave":
+            left.append(c)
+        else:
+            left.remove(c)
+        tokens.say(state, f"{entry['player']} {'will not use' if verb == 'leave' else 'will use'} {card(state, c)['name']}.")
+        return
     window_answer(state, rng, frame, entry["player"], option)
 
 

@@ -59,6 +59,12 @@ def leave_mission(state: State, player: str) -> None:
     slot = slot_of(state, player)
     if slot is None:
         return
+    if slot["deal"] == player:
+        # NL:98 the Deal marks "an exclusive deal on a mission" of that Nightlancer and NL:193 it stops
+        # a Second Crew "competing against you": once they leave, the deal leaves with them
+        slot["deal"] = None
+        state["seats"][player]["deal"] = True
+        state["events"].append(f"{player}'s Deal token leaves the mission with them.")
     for crew in list(slot["crews"]):
         if player in crew["members"]:
             crew["members"].remove(player)

@@ -40,7 +40,7 @@ PAYMENT_AGAINST = ("skim", "payment_heat")
 def new_mods() -> dict[str, Any]:
     """Modifiers contacts put on one attempt, buy or payment."""
     return {"bonus": 0, "penalty": 0, "enables": [], "armour": 0, "steady": False,
-            "cancel": False, "skim": 0, "heat": 0}
+            "cancel": False, "skim": 0, "heat": 0, "leave_out": []}
 
 
 # --- cards in use ----------------------------------------------------------
@@ -83,45 +83,49 @@ def _armour(effects: list[Effect]) -> int:
     return sum(e["amount"] for e in effects if e["effect"] == "armour")
 
 
-def kit(state: State, player: str, ctype: str, ctx: dict[str, Any]) -> dict[str, Any]:
+def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: Any = ()) -> dict[str, Any]:
     """What the player's cards add to an attempt.
 
     Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards;
-    at most one Weapon or Cyberweapon and at most one Armour card. The best
-    weapon and armour for the challenge are used (ties: the one without Loud).
+    "In a combat challenge, at most one Weapon or one Cyberweapon card may be
+    used. At most one Armour card may be used" (NL:489): in combat the best
+    weapon and the best armour count (ties: the one without Loud). Every
+    effect of a card in use counts (an Armour card's bonus to Streetwise, a
+    Weapon that enables Demolitions); outside combat Weapons and Armour are
+    used like Gear. Cards in ``leave_out`` are the ones the player chose not
+    to use (a Loud or single-use card kept back, see ``challenges``).
     """
     combat = ctype in COMBAT_CHALLENGES
     permanent = tokens.permanent_effects(state, player)
     result = {"bonus": _bonus(permanent, ctype), "enables": _enables(permanent, ctype),
               "armour": _armour(permanent) if combat else 0, "used": []}
+
+    def take(c: str, bonus: int, enables: bool, armour: int) -> None:
+        result["bonus"] += bonus
+        result["enables"] = result["enables"] or enables
+        result["armour"] += armour
+        result["used"].append(c)
+
     weapons, armours = [], []
     for c in usable_cards(state, player, ctx):
+        if c in leave_out:
+            continue
         data = card(state, c)
         effects = data["effects"]
-        loud = "loud" in data["traits"]
-        if data["type"] in WEAPON_TYPES:
-            if _bonus(effects, ctype):
-                weapons.append((_bonus(effects, ctype), not loud, c))
+        bonus, enables, armour = _bonus(effects, ctype), _enables(effects, ctype), _armour(effects) if combat else 0
+        if not (bonus or enables or armour):
             continue
-        if data["type"] == "armour":
-            if combat and _armour(effects):
-                armours.append((_armour(effects), not loud, c))
-            continue
-        useful = bool(_bonus(effects, ctype) or _enables(effects, ctype) or (combat and _armour(effects)))
-        if useful:
-            result["bonus"] += _bonus(effects, ctype)
-            result["enables"] = result["enables"] or _enables(effects, ctype)
-            if combat:
-                result["armour"] += _armour(effects)
-            result["used"].append(c)
-    if weapons:
-        best = max(weapons)
-        result["bonus"] += best[0]
-        result["used"].append(best[2])
-    if armours:
-        best = max(armours)
-        result["armour"] += best[0]
-        result["used"].append(best[2])
+        ranked = (bonus + armour, enables, "loud" not in data["traits"], c, bonus, armour)
+        if combat and data["type"] in WEAPON_TYPES:
+            weapons.append(ranked)
+        elif combat and data["type"] == "armour":
+            armours.append(ranked)
+        else:
+            take(c, bonus, enables, armour)
+    for group in (weapons, armours):
+        if group:
+            best = max(group)
+            take(best[3], best[4], best[1], best[5])
     return result
 
 

@@ -38,7 +38,9 @@ class DecisionKind:
 
 RUNNERS: dict[str, Runner] = {}
 KINDS: dict[str, DecisionKind] = {}
-#: free actions offered inside some decisions (sell an item, use a contact, give KC)
+#: free actions offered inside every decision (sell an Item "at any time", NL:160; give KC in
+#: cooperative play "at any time", NL:520) and, where an entry says ``contacts=True``, Contacts used
+#: on oneself; a pending entry may opt out with ``free=False``
 FREE: list[tuple[Callable[[State, str, dict[str, Any]], list[tuple[str, str]]], Callable[..., bool]]] = []
 
 
@@ -101,7 +103,7 @@ def entry_for(state: State, player: str) -> dict[str, Any] | None:
 def options_of(state: State, entry: dict[str, Any]) -> list[tuple[str, str]]:
     kind = KINDS[entry["kind"]]
     options = list(kind.options(state, state["stack"][-1], entry))
-    if entry.get("free"):
+    if entry.get("free", True):
         for offer, _ in FREE:
             options.extend(offer(state, entry["player"], entry))
     return options
@@ -128,7 +130,7 @@ def decisions(state: State) -> list[Decision]:
 def apply(state: State, player: str, option_id: str, rng: Rng) -> None:
     entry = entry_for(state, player)
     assert entry is not None, f"no decision of {player!r} is pending"
-    if entry.get("free"):
+    if entry.get("free", True):
         for _, act in FREE:
             if act(state, rng, player, option_id):
                 advance(state, rng)

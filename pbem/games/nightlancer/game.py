@@ -12,11 +12,13 @@ import jsonschema
 from pbem.engine.errors import ScenarioError
 from pbem.engine.protocol import Decision, Result
 from pbem.engine.rng import Rng
-from pbem.games.nightlancer import flow, invariants, scoring, set_up, view
+from pbem.games.nightlancer import flow, invariants, scoring, set_up, view, zones
 from pbem.games.nightlancer.cards import read_card_file
 from pbem.resources import scenario_dir, schema_path
 
 State = dict[str, Any]
+#: public lines kept in the rolling ``recent`` log
+RECENT = 24
 SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
              "cooperative-hardened", "solitaire-hardened")
 
@@ -60,6 +62,9 @@ class Nightlancer:
         state["events"] = []
         state["private"] = {}
         flow.apply(state, player, option_id, rng)
+        # a bounded log of the last public lines, so a mailed view shows what happened since the
+        # player's last move (``events`` hold only the last step); bounded, so turn files do not grow
+        state["recent"] = (state.get("recent", []) + state["events"])[-RECENT:]
         return state
 
     def public(self, state: State) -> Any:
@@ -76,6 +81,10 @@ class Nightlancer:
 
     def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
+
+    def hidden_zones(self, state: State) -> dict[str, list[Any]]:
+        """Every hidden zone by name (optional protocol method: one commitment per zone in each turn file)."""
+        return zones.hidden_zones(state)
 
     def check_invariants(self, state: State) -> None:
         invariants.check_invariants(state)

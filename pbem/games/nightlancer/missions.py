@@ -200,7 +200,13 @@ def describe_penalty(penalty: dict[str, Any]) -> str:
 @decision("gear-up", "Choose your Loadout")
 def gear_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
     p = tokens.seat(state, entry["player"])
-    options = [(f"take:{c}", f"Take {card(state, c)['name']}") for c in p["items"] if c not in p["loadout"]]
+    options = []
+    for c in p["items"]:
+        if c not in p["loadout"]:
+            data = card(state, c)
+            marks = [data["type"].title()] + [t.title() for t in data["traits"]] + (["Spend"] if data.get("spend") else [])
+            # Loud and Obvious decide Stealthy and Incognito use, so the label shows them
+            options.append((f"take:{c}", f"Take {data['name']} ({', '.join(marks)})"))
     options.append(("done", "Done: leave the rest aside"))
     return options
 
@@ -368,7 +374,7 @@ def skill_cost(state: State, player: str) -> int:
 def run_skills(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     if frame["step"] == "start":
         frame["step"] = "chosen"
-        ask(state, frame["player"], "skill", free=True,
+        ask(state, frame["player"], "skill", contacts=True,
             prompt=f"Buy one of the Skills you drew for {skill_cost(state, frame['player'])} KC, or none")
     else:
         for c in frame["drawn"]:

@@ -15,7 +15,7 @@ from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, leave_mission, 
 from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
 from pbem.games.nightlancer.set_up import table_size
-from pbem.games.nightlancer.zones import card, discard, draw
+from pbem.games.nightlancer.zones import card, discard, draw, kind
 
 State = dict[str, Any]
 MAX_CREW = 4
@@ -36,7 +36,7 @@ def run_round(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         push(state, "loans", queue=list(state["order"]), stage="interest", paid=0)
     elif step == "take":
         frame["step"] = "event"
-        push(state, "take-missions", idx=0, lastcall=None)
+        push(state, "take-missions", idx=0, lastcall=None, refused=[])
     elif step == "event":
         frame["step"] = "prep-end"
         push(state, "event", queue=None, part=0)
@@ -105,16 +105,17 @@ def run_loans(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         player = frame["queue"][0]
         p = tokens.seat(state, player)
         if frame["stage"] == "interest" and frame["paid"] < p["loans"]:
-            if p["kc"] < 1 and not sellable(state, player):
+            if p["kc"] < 1 and not sellable(state, player) and not any(kind(state, c) == "contact" for c in p["hand"]):
+                # nothing to pay with, sell or play (KC, Items and Contacts in hand are all counted in public)
                 interest_apply(state, rng, frame, {"player": player}, "suffer")
                 continue
-            ask(state, player, "interest", free=True,
+            ask(state, player, "interest", contacts=True,
                 prompt=f"Loan {frame['paid'] + 1} of {p['loans']}: pay 1 KC interest or discard 3 Health and 3 Resolve")
             return
         if frame["stage"] == "interest":
             frame["stage"], frame["paid"] = "repay", 0
         if frame["stage"] == "repay" and p["loans"] > 0 and (p["kc"] >= 10 or sellable(state, player)):
-            ask(state, player, "repay", free=True, prompt=f"Repay a Loan for 10 KC? ({p['loans']} outstanding)")
+            ask(state, player, "repay", contacts=True, prompt=f"Repay a Loan for 10 KC? ({p['loans']} outstanding)")
             return
         frame["queue"].pop(0)
         frame["stage"], frame["paid"] = "interest", 0
@@ -184,13 +185,15 @@ def run_take_missions(state: State, rng: Rng, frame: dict[str, Any]) -> None:
             frame["lastcall"] = [p for p in order if on_mission(state, p)]
             return
         player = order[frame["idx"]]
-        if must_pass(state, player) or not state["missions"]:
-            why = "is Shaken" if tokens.seat(state, player)["shaken"] else (
-                "has 5 Heat" if tokens.seat(state, player)["heat"] >= HEAT_LIMIT else "has no mission to take")
+        if tokens.seat(state, player)["shaken"] or not state["missions"]:
+            why = "is Shaken" if tokens.seat(state, player)["shaken"] else "has no mission to take"
             tokens.say(state, f"{player} {why} and passes.")
             frame["idx"] += 1
             return
-        ask(state, player, "take-mission", prompt="Take missions: start or join a Crew, or pass")
+        # a player on 5 Heat is still asked: a Contact that loses Heat ("any time", NL:423) may let them
+        # take a mission, and whether they hold one is hidden
+        ask(state, player, "take-mission", contacts=True, prompt="Take missions: start or join a Crew, or pass"
+            + (" (you have 5 Heat: you must pass unless you lose Heat first)" if must_pass(state, player) else ""))
         return
     if frame["lastcall"]:
         player = frame["lastcall"][0]
@@ -213,6 +216,8 @@ def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
     player = entry["player"]
     competitive = state["mode"] == "competitive"
     options = []
+    if must_pass(state, player):
+        return [("pass", "Pass (5 Heat)")]
     for slot in state["missions"]:
         m = slot["card"]
         mname = card(state, m)["name"]
@@ -225,7 +230,7 @@ def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
         elif competitive and second is None and slot["deal"] is None:
             options.append((f"second:{m}", f"Start a Second Crew on {mname}"))
         for crew in (first, second):
-            if crew is not None and len(crew["members"]) < MAX_CREW:
+            if crew is not None and len(crew["members"]) < MAX_CREW and [m, crew["pos"]] not in frame.get("refused", []):
                 options.append((f"join:{m}:{crew['pos']}", f"Ask {crew['members'][0]} to join the {crew['pos'].title()} Crew on {mname}"))
     options.append(("pass", "Pass"))
     return options
@@ -235,9 +240,12 @@ def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
 def take_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
     player = entry["player"]
     parts = option.split(":")
-    frame["idx"] += 1
+    if parts[0] != "join":
+        # a refused joiner keeps their turn (below), so the turn moves on only here and on consent
+        frame["idx"] += 1
+        frame["refused"] = []
     if parts[0] == "pass":
-        tokens.say(state, f"{player} passes.")
+        tokens.say(state, f"{player} has 5 Heat and passes." if must_pass(state, player) else f"{player} passes.")
         return
     slot = slot_by_card(state, parts[1])
     mname = card(state, parts[1])["name"]
@@ -281,12 +289,19 @@ def consent_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
 
 @consent_options.apply
 def consent_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+    step = state["stack"][-2]  # the Take missions step that pushed this consent frame
+    assert step["type"] == "take-missions"
     if option == "accept":
         crew = crew_at(slot_by_card(state, frame["card"]), frame["pos"])
         crew["members"].append(frame["joiner"])
         tokens.say(state, f"{entry['player']} accepts {frame['joiner']} into the Crew.")
+        step["idx"] += 1
+        step["refused"] = []
     else:
+        # NL:182-197: the player picks one option; a Boss's refusal is not the player's pass,
+        # so they choose again, without the Crew that refused them
         tokens.say(state, f"{entry['player']} refuses {frame['joiner']}.")
+        step.setdefault("refused", []).append([frame["card"], frame["pos"]])
 
 
 @decision("stay", "Stay on your mission or leave it")

@@ -3,8 +3,8 @@
 Final scoring, in the book's order: sell Items, use Contacts, fulfil
 Agendas (the player's ``final`` decisions), then pay Heat at 2 KC a point,
 Loans at 10 KC, and buy Prospects at 5 KC; +1 Prospect per Ideal, -1 per
-Heat, -5 per Loan. These last payments are made automatically: each one
-raises the final Prospects, so no player would decline them.
+Heat, -5 per Loan. These last payments are made for the player, in the
+split that gives them the best result (:func:`best_payments`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def discard_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str
 @runner("final")
 def run_final(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     if frame["queue"]:
-        ask(state, frame["queue"][0], "final", free=True, contacts=True,
+        ask(state, frame["queue"][0], "final", contacts=True,
             prompt="Game end: sell Items, use Contacts and fulfil Agendas, then score")
         return
     score_all(state)
@@ -85,19 +85,37 @@ def final_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, 
         agendas.fulfil(state, entry["player"], option.split(":", 1)[1], rng)
 
 
+def best_payments(kc: int, heat: int, loans: int) -> tuple[int, int, int]:
+    """The Loans repaid, Heat paid off and Prospects bought that give the best final result.
+
+    NL:349-351 lets each player pay Heat (2 KC a point), discard Loans (10 KC each) and then buy
+    Prospects (5 KC each); which payments to make is theirs. No fixed order is always best (10 KC,
+    1 Heat, 1 Loan: repaying the Loan scores 3 more than paying the Heat first), so every number
+    of Loans repaid is tried, then Heat, then Prospects; a tie keeps the most KC (the last tie-break).
+    """
+    best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
+    for repaid in range(min(loans, kc // LOAN_KC) + 1):
+        left = kc - repaid * LOAN_KC
+        paid = min(heat, left // HEAT_KC)
+        left -= paid * HEAT_KC
+        bought = left // PROSPECT_KC
+        left -= bought * PROSPECT_KC
+        gain = bought + paid + LOAN_PROSPECTS * repaid
+        if best is None or (gain, left) > best[0]:
+            best = ((gain, left), (repaid, paid, bought))
+    assert best is not None
+    return best[1]
+
+
 def final_score(state: State, player: str) -> dict[str, int]:
     """Settle one player's account and return their final figures."""
     p = tokens.seat(state, player)
     for item in list(p["items"]):
         sell(state, player, item)
-    heat_paid = min(p["heat"], p["kc"] // HEAT_KC)
-    p["kc"] -= heat_paid * HEAT_KC
-    p["heat"] -= heat_paid
-    loans_paid = min(p["loans"], p["kc"] // LOAN_KC)
-    p["kc"] -= loans_paid * LOAN_KC
+    loans_paid, heat_paid, bought = best_payments(p["kc"], p["heat"], p["loans"])
+    p["kc"] -= loans_paid * LOAN_KC + heat_paid * HEAT_KC + bought * PROSPECT_KC
     p["loans"] -= loans_paid
-    bought = p["kc"] // PROSPECT_KC
-    p["kc"] -= bought * PROSPECT_KC
+    p["heat"] -= heat_paid
     p["prospects"] += bought
     score = p["prospects"] + p["ideals"] - p["heat"] - LOAN_PROSPECTS * p["loans"]
     return {"score": score, "ideals": p["ideals"], "kc": p["kc"]}

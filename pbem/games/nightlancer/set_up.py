@@ -126,7 +126,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
 def blank_seat() -> dict[str, Any]:
     return {"nightlancer": None, "health": 0, "resolve": 0, "ideals": 0, "kc": 0, "heat": 0, "prospects": 0,
             "loans": 0, "shaken": False, "deal": True, "items": [], "cyber": [], "skills": [], "fulfilled": [],
-            "hand": [], "spent": [], "loadout": [], "missions_done": 0, "gifted": False}
+            "hand": [], "spent": [], "loadout": [], "missions_done": 0}
 
 
 def take_nightlancer(state: State, player: str, nightlancer: str, rng: Rng) -> None:

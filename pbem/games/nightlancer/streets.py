@@ -46,8 +46,6 @@ def run_streets(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         if state["market"]:
             tokens.say(state, "The Open Black Market is discarded.")
         state["market"] = []
-        for player in order:
-            tokens.seat(state, player)["gifted"] = False
         finish(state)
         return
     player = order[frame["idx"] % len(order)]
@@ -55,7 +53,7 @@ def run_streets(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         frame["passes"] += 1
         frame["idx"] += 1
         return
-    ask(state, player, "streets", free=True, contacts=True, gifts=True,
+    ask(state, player, "streets", contacts=True,
         prompt="Streets: buy, fulfil an Agenda, take a Loan, buy Prospects or pass")
 
 

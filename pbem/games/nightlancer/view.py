@@ -15,7 +15,8 @@ import copy
 from typing import Any
 
 from pbem.engine.rng import Rng
-from pbem.games.nightlancer import effects, tokens
+from pbem.games.nightlancer import agendas, effects, tokens
+from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES
 from pbem.games.nightlancer.zones import card, kind
 
 State = dict[str, Any]
@@ -33,7 +34,7 @@ def _card(state: State, c: str) -> dict[str, Any]:
         out.update(type=data["type"], self=[effects.describe(e) for e in data["self"]],
                    against=effects.describe(data["against"]))
     elif data["kind"] in ("agenda", "personal_agenda"):
-        out.update(requires=data["requires"], cost=data["cost"], reward=data["reward"])
+        out.update(requires=data["requires"], cost=data["cost"], reward=data["reward"], text=agendas.describe(data))
     return out
 
 
@@ -45,15 +46,28 @@ def _mission(state: State, slot: dict[str, Any]) -> dict[str, Any]:
 
 
 def _challenge(state: State) -> dict[str, Any] | None:
-    """The attempt under way and what contacts have put on it so far (played contacts are public)."""
+    """The attempt under way: the score so far (ability + cards in use + contacts played, all public)
+    against the difficulty; the die is added at the roll."""
     mods = None
     for frame in reversed(state["stack"]):
         if frame["type"] == "window" and frame["trigger"] == "challenge" and mods is None:
             mods = frame["mods"]
         if frame["type"] == "attempt":
             mods = mods if mods is not None else frame["mods"]
-            return {"player": frame["player"], "challenge": frame["ctype"], "difficulty": frame["difficulty"],
-                    "contacts": {k: v for k, v in mods.items() if k in ("bonus", "penalty", "armour", "steady", "enables")}}
+            player, ctype = frame["player"], frame["ctype"]
+            nl = tokens.seat(state, player)["nightlancer"]
+            ability = card(state, nl)["abilities"][CHALLENGE_ABILITY[ctype]]
+            k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
+            used = []
+            for c in k["used"]:
+                data = card(state, c)
+                marks = [t.title() for t in data["traits"]] + (["Spend"] if data.get("spend") else [])
+                used.append(data["name"] + (f" - {', '.join(marks)}" if marks else ""))
+            return {"player": player, "challenge": ctype, "difficulty": frame["difficulty"],
+                    "ability": ability, "cards": k["bonus"], "cards_used": used,
+                    "cards_left_out": [card(state, c)["name"] for c in mods.get("leave_out", [])],
+                    "armour": k["armour"], "enables": bool(k["enables"]),
+                    "contacts": {key: v for key, v in mods.items() if key in ("bonus", "penalty", "armour", "steady", "enables")}}
     return None
 
 
@@ -95,6 +109,7 @@ def public(state: State) -> dict[str, Any]:
         "challenge": _challenge(state),
         "players": players,
         "events": list(state["events"]),
+        "recent": list(state.get("recent", [])),
         "result": state["outcome"],
     }
 
@@ -167,8 +182,47 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     return s
 
 
+def card_line(c: dict[str, Any]) -> str:
+    """One card as a player reads it: name, type, cost, traits, text."""
+    head = [c.get("type", "").replace("_", " ").title()] if c.get("type") else []
+    if "cost" in c and isinstance(c["cost"], int):
+        head.append(f"{c['cost']} KC")
+    head.extend(t.title() for t in c.get("traits", []))
+    if "self" in c:
+        text = f"for you: {c['self'][0]} OR {c['self'][1]}; against another: {c['against']}"
+    else:
+        text = c.get("text", "")
+    return f"{c['name']}" + (f" ({', '.join(head)})" if head else "") + (f": {text}" if text else "")
+
+
+def _abilities(abilities: dict[str, int]) -> str:
+    return ", ".join(f"{k.title()} {v}" for k, v in abilities.items())
+
+
+def _challenge_line(c: dict[str, Any]) -> str:
+    contacts = c["contacts"]
+    net = contacts["bonus"] - contacts["penalty"]
+    total = c["ability"] + c["cards"] + net
+    cards = f" ({'; '.join(c['cards_used'])})" if c["cards_used"] else ""
+    line = (f"Challenge: {c['player']} attempts {c['challenge'].title()}"
+            + (f" {c['difficulty']}" if c["difficulty"] is not None else " (face-off: beat the other Crew)")
+            + f": ability {c['ability']} + cards and specials {c['cards']}{cards} + contacts {net:+d} = {total} + die (+0 to +3)")
+    extras = []
+    if c["challenge"] in COMBAT_COST:
+        cost = max(0, COMBAT_COST[c["challenge"]] - c["armour"] - contacts["armour"])
+        extras.append(f"pays {cost} Health before the roll (Armour {c['armour'] + contacts['armour']})")
+    if c["challenge"] in SPECIAL_CHALLENGES:
+        has = c["enables"] or c["challenge"] in contacts["enables"]
+        extras.append(f"{c['challenge'].title()} {'provided' if has else 'NOT provided: the attempt will fail'}")
+    if contacts["steady"]:
+        extras.append("ignores a Resolve symbol")
+    if c["cards_left_out"]:
+        extras.append("kept back: " + ", ".join(c["cards_left_out"]))
+    return line + ("; " + "; ".join(extras) if extras else "")
+
+
 def render(data: dict[str, Any]) -> str:
-    """A view as text for a terminal."""
+    """A view as text for a terminal (the CLI prints the numbered options after it)."""
     lines = [f"Nightlancer ({data['mode']}{', hardened' if data['hardened'] else ''}) - round {data['round']}, {data['phase']} phase"]
     if data["event"]:
         e = data["event"]
@@ -176,41 +230,54 @@ def render(data: dict[str, Any]) -> str:
     lines.append("Turn order: " + ", ".join(data["turn_order"]))
     for name, p in data["players"].items():
         flags = [f for f, on in (("Shaken", p["shaken"]), ("Techshock", p["techshock"])) if on]
-        lines.append(f"- {name} ({p['nightlancer_name'] or 'no Nightlancer yet'}): Health {p['health']}/{p['max_health']}, "
+        you = " [you]" if data.get("you") == name else ""
+        lines.append(f"- {name} ({p['nightlancer_name'] or 'no Nightlancer yet'}){you}: Health {p['health']}/{p['max_health']}, "
                      f"Resolve {p['resolve']}/{p['max_resolve']}, Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, "
-                     f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']}C+{p['hand_agendas']}A"
+                     f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']} Contacts + {p['hand_agendas']} Agendas, "
+                     f"Deal token {'in hand' if p['deal_token'] else 'placed'}, missions completed {p['missions_completed']}"
                      + (f" [{', '.join(flags)}]" if flags else ""))
-        owned = [c["name"] for c in p["items"] + p["cyber"] + p["skills"]]
-        if owned:
-            lines.append("    " + ", ".join(owned))
+        if p["abilities"]:
+            lines.append(f"    abilities: {_abilities(p['abilities'])}" + (f"; special: {p['special']}" if p["special"] else ""))
+        names = {c["id"]: c["name"] for c in p["items"] + p["cyber"]}
+        for c in p["items"] + p["cyber"] + p["skills"]:
+            marks = [m for m, on in (("in Loadout", c["id"] in p["loadout"]), ("Spent", c["id"] in p["spent"])) if on]
+            lines.append(f"    {card_line(c)}" + (f" [{', '.join(marks)}]" if marks else ""))
+        if p["loadout"]:
+            lines.append("    Loadout: " + ", ".join(names.get(c, c) for c in p["loadout"]))
+        for c in p["fulfilled"]:
+            lines.append(f"    fulfilled: {c['name']}")
     if data["black_market"]:
-        lines.append("Black market: " + "; ".join(f"{c['name']} ({c['cost']} KC)" for c in data["black_market"]))
+        lines.append("Open Black Market:")
+        lines.extend(f"    {card_line(c)}" for c in data["black_market"])
     for m in data["missions"]:
-        crews = "; ".join(f"{c['pos']}: {', '.join(c['members'])}" for c in m["crews"]) or "no crew"
-        lines.append(f"Mission {m['name']} ({m['profile']}, {', '.join(m['traits']) or 'no traits'}): {crews}")
+        crews = "; ".join(f"{c['pos']} Crew: {', '.join(c['members'])} (Boss {c['members'][0]})" for c in m["crews"]) or "no crew"
+        deal = f", Deal token of {m['deal']}" if m["deal"] else ""
+        lines.append(f"Mission {m['name']} ({m['profile']}-profile, {', '.join(t.title() for t in m['traits']) or 'no traits'}{deal}): {crews}")
         for n, stage in enumerate(m["stages"], start=1):
             options = " or ".join(f"{o['challenge'].title()} {o['difficulty']}" for o in stage["options"])
             penalty = stage["penalty"]
             failed = {"heat": f"{penalty.get('amount')} Heat", "abort": "Abort"}.get(
                 penalty["kind"], f"{penalty.get('challenge', '').title()} {penalty.get('difficulty')} combat")
             lines.append(f"    Stage {n}: {options}; penalty {failed}")
-        rewards = ", ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']}P" if r["prospects"] else "")
-                            + (f" {r['skills']} Skill" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
+        rewards = ", ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']} Prospects" if r["prospects"] else "")
+                            + (f" {r['skills']} Skill draw" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
                             for size, r in enumerate(m["rewards"], start=1))
-        lines.append(f"    Reward each by Crew size: {rewards}")
+        lines.append(f"    Reward each, by Crew size: {rewards}")
     if data["challenge"]:
-        c = data["challenge"]
-        lines.append(f"Challenge: {c['player']} attempts {c['challenge'].title()}"
-                     + (f" {c['difficulty']}" if c["difficulty"] is not None else "") + f" (contacts: {c['contacts']})")
+        lines.append(_challenge_line(data["challenge"]))
     if "secret" in data:
-        lines.append("Your hand: " + ("; ".join(c["name"] for c in data["secret"]["hand"]) or "empty"))
-        for c in data["secret"]["hand"]:
-            if "self" in c:
-                lines.append(f"    {c['name']}: you: {c['self'][0]} | {c['self'][1]}; against: {c['against']}")
+        hand = data["secret"]["hand"]
+        lines.append("Your hand:" + ("" if hand else " empty"))
+        lines.extend(f"    {card_line(c)}" for c in hand)
         if data["secret"].get("skill_draw"):
-            lines.append("Skills drawn: " + "; ".join(f"{c['name']} ({c['text']})" for c in data["secret"]["skill_draw"]))
+            lines.append("Skills drawn:")
+            lines.extend(f"    {card_line(c)}" for c in data["secret"]["skill_draw"])
         for line in data["secret"]["private_events"]:
             lines.append("  (private) " + line)
+    earlier = data.get("recent", [])[: len(data.get("recent", [])) - len(data["events"])]
+    if earlier:
+        lines.append("Earlier:")
+        lines.extend("  " + line for line in earlier)
     for line in data["events"]:
         lines.append("* " + line)
     if data["result"]:

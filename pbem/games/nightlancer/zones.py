@@ -82,3 +82,31 @@ def all_cards(state: State) -> list[str]:
     for frame in state["stack"]:
         found.extend(frame.get("drawn", []))
     return found
+
+
+def hidden_zones(state: State) -> dict[str, list[Any]]:
+    """Every zone a player may not see, for the referee's per-zone commitments.
+
+    Each deck in order (top first), each player's hand (contacts and
+    agendas, in the order held), the Skills a player has drawn and not yet
+    bought or discarded, the boxed (face-down, unused) event cards, the
+    sealed Nightlancer picks and assist choices not yet revealed, and any
+    die faces a scenario has pinned.
+    """
+    zones: dict[str, list[Any]] = {f"deck:{name}": list(cards) for name, cards in sorted(state["decks"].items())}
+    zones["box:event"] = [c for c in state["box"] if kind(state, c) == "event"]
+    zones["dice"] = list(state["dice"])
+    for player in state["players"]:
+        zones[f"hand:{player}"] = list(state["seats"][player]["hand"])
+        zones[f"skill-draw:{player}"] = [c for f in state["stack"] if f["type"] == "skills" and f["player"] == player
+                                         for c in f["drawn"]]
+    picks: list[Any] = []
+    assists: list[Any] = []
+    for frame in state["stack"]:
+        if frame["type"] == "game":
+            picks.extend([p, frame["picks"][p]] for p in sorted(frame.get("picks", {})))
+        if frame["type"] == "challenge":
+            assists.extend([p, frame["assist"][p]] for p in sorted(frame["assist"]))
+    zones["sealed:picks"] = picks
+    zones["sealed:assist"] = assists
+    return zones

@@ -1,3 +1,0 @@
-from pbem.cli.main import main
-
-main()

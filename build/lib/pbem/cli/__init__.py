@@ -1,1 +1,0 @@
-"""The command line: thin Typer commands over :mod:`pbem.referee`."""
