@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer vendors its own click from 0.2x on; its usage errors are those
+    from typer._click.exceptions import UsageError
+except ImportError:  # pragma: no cover - an older typer uses click itself
+    from click import UsageError
 
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
@@ -26,10 +32,12 @@ from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
+    GameDirError,
     LockBusy,
     Refusal,
     RefereeError,
     RevealRefused,
+    SetupError,
     VerificationFailed,
 )
 from pbem.referee.gamefile import GameFile
@@ -64,41 +72,83 @@ EXIT_CODES: dict[int, str] = {
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
 
+def _asks_for_json(ctx: typer.Context) -> bool:
+    """Whether the command line names ``--json`` after the command (its own option is not parsed yet)."""
+    return "--json" in (*getattr(ctx, "_protected_args", ()), *ctx.args)
+
+
+class _Group(TyperGroup):
+    """The ``pbem`` command group: a usage error of a command given ``--json`` is reported as JSON too."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:
+            if not wants_json:
+                raise
+            _print_error(error.format_message(), error.exit_code, "usage", None)
+            raise typer.Exit(error.exit_code) from None
+
+
 app = typer.Typer(
     name="pbem",
     help="Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_Group,
 )
 
+#: set by a command run with ``--json``: its failures are then printed as a
+#: ``pbem-cli-error/1`` document on stdout (and nothing on stderr), so that a
+#: script reads one JSON document whatever happened
+_json_errors = False
 
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"pbem: {message}", err=True)
+
+def _json_output(on: bool) -> None:
+    global _json_errors
+    _json_errors = on
+
+
+def _print_error(message: str, code: int, reason: str, file: Optional[Path | str]) -> None:
+    doc = {"format": formats.CLI_ERROR, "code": code, "reason": reason, "message": message,
+           "file": str(file) if file is not None else None}
+    _emit_json(doc)
+
+
+def _fail(message: str, code: int, reason: str = "usage", file: Optional[Path | str] = None) -> NoReturn:
+    """Stop with ``code``: the message on stderr, or with ``--json`` a ``pbem-cli-error/1`` on stdout."""
+    if _json_errors:
+        _print_error(message, code, reason, file)
+    else:
+        typer.echo(f"pbem: {message}", err=True)
     raise typer.Exit(code)
 
 
-def _exit_for(error: Exception) -> NoReturn:
+def _exit_for(error: Exception, file: Optional[Path | str] = None) -> NoReturn:
     """Print a library error and exit with its code; re-raise what is not ours (a bug)."""
+    if isinstance(error, VerificationFailed):
+        _fail(str(error), error.exit_code, error.reason, error.path or file)
     if isinstance(error, RefereeError):
-        _fail(str(error), error.exit_code)
+        _fail(str(error), error.exit_code, error.reason, file)
     if isinstance(error, KeyFileError):
-        _fail(f"key file: {error}", 7)
+        _fail(f"key file: {error}", 7, "key-file", file)
     if isinstance(error, CryptoError):
-        _fail(str(error), 3)
+        _fail(str(error), 3, GameDirError.reason, file)
     if isinstance(error, EngineError):
-        _fail(str(error), 6)
+        _fail(str(error), 6, SetupError.reason, file)
     if isinstance(error, OSError):
-        _fail(str(error), 1)
+        _fail(str(error), 1, "io-error", file if file is not None else error.filename)
     raise error
 
 
-def _guard(action: Callable[[], Any]) -> Any:
+def _guard(action: Callable[[], Any], file: Optional[Path | str] = None) -> Any:
     """Run a library call; turn its errors into a message and an exit code."""
     try:
         return action()
     except (RefereeError, CryptoError, EngineError, OSError) as error:
-        _exit_for(error)
+        _exit_for(error, file)
 
 
 def _emit_json(doc: dict[str, Any]) -> None:
@@ -112,18 +162,21 @@ def _load_games_from_env() -> None:
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:
-            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", 6)
+            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", 6, SetupError.reason)
         register(module.GAME)
 
 
 @app.callback()
-def _root() -> None:
+def _root(ctx: typer.Context) -> None:
     """Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.
 
     Players make keys (keygen), the referee creates a game (new); players read
     their view (view) and write signed moves (move); the referee applies them
     (submit); anyone checks the record (status, log, verify).
     """
+    # the command's own option is parsed later; a failure before that (a game
+    # module that does not import) must already speak JSON
+    _json_output(_asks_for_json(ctx))
     _load_games_from_env()
 
 
@@ -224,7 +277,8 @@ def submit(
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
-    key = _guard(lambda: load_private_key(referee_key))
+    _json_output(as_json)
+    key = _guard(lambda: load_private_key(referee_key), referee_key)
     results: list[dict[str, Any]] = []
     exit_code = 0
     after: Optional[dict[str, Any]] = None  # the status the last applied step wrote, if it was the last file
@@ -234,7 +288,7 @@ def submit(
         try:
             data = path.read_bytes()
         except OSError as error:
-            _fail(f"{path}: {error}", 1)
+            _fail(f"{path}: {error}", 1, "io-error", path)
         try:
             step = submit_move(directory, data, key, wait=wait)
         except AlreadyApplied as error:
@@ -244,7 +298,7 @@ def submit(
             entry.update(status="refused", exit_code=error.exit_code, reason=error.reason, message=error.message,
                          move=error.move_hash, player=error.player, rejection=error.rejection)
         except (RefereeError, CryptoError, EngineError, OSError) as error:
-            _exit_for(error)
+            _exit_for(error, path)
         else:
             after = step.status.to_json() if step.status is not None else None
             if step.kind == "join":
@@ -291,6 +345,7 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
     """The turn number, whose decision is awaited and of what kind, or the result."""
+    _json_output(as_json)
     current = _guard(lambda: game_status(directory))
     if as_json:
         _emit_json(current.to_json())
@@ -312,6 +367,7 @@ def verify(
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
     """
+    _json_output(as_json)
     try:
         report = verify_game(directory, replay=replay)
     except VerificationFailed as error:
@@ -322,6 +378,8 @@ def verify(
         else:
             typer.echo(f"pbem: verification FAILED: {error}", err=True)
         raise typer.Exit(error.exit_code)
+    except (RefereeError, CryptoError, EngineError, OSError) as error:
+        _exit_for(error)
     if as_json:
         _emit_json({"format": formats.CLI_VERIFY, "ok": True, "game_id": report.game_id, "turns": report.turns,
                     "moves": report.moves, "files": report.files, "replayed": report.replayed,
@@ -405,7 +463,8 @@ def view(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
 ) -> None:
     """Your view of the game: your hand, the table, and your options when it is your decision."""
-    private = _guard(lambda: load_private_key(key, name=player))
+    _json_output(as_json)
+    private = _guard(lambda: load_private_key(key, name=player), key)
     seen = _guard(lambda: read_view(directory, player, private))
     decision = seen.decision
     if as_json:

@@ -30,7 +30,10 @@ def status_text(status: Status) -> str:
         f"players: {', '.join(gamefile.player_names)}",
         f"turn {status.turn}",
     ]
-    lines.append(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
+    if status.dealing:
+        lines.append("every player has joined: the referee's next run deals turn 0")
+    else:
+        lines.append(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
     return "\n".join(lines)
 
 

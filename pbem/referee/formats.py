@@ -34,6 +34,7 @@ CLI_VIEW = "pbem-cli-view/1"
 CLI_SUBMIT = "pbem-cli-submit/1"
 CLI_VERIFY = "pbem-cli-verify/1"
 CLI_PROVE = "pbem-cli-prove/1"
+CLI_ERROR = "pbem-cli-error/1"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -54,6 +55,7 @@ SCHEMAS: dict[str, str] = {
     CLI_SUBMIT: "cli-submit",
     CLI_VERIFY: "cli-verify",
     CLI_PROVE: "cli-prove",
+    CLI_ERROR: "cli-error",
 }
 
 

@@ -170,9 +170,11 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     with locked(gamedir.lock, wait):
         gamefile = GameFile.read(gamedir.game_toml)
         check_referee_key(gamefile, referee_key)
-        if gamefile.waits_for_joins and not complete_deal(gamedir, gamefile, referee_key) \
-                and not gamedir.turn_numbers():
-            return submit_join(gamedir, gamefile, data, referee_key)
+        if gamefile.waits_for_joins:
+            # a referee that died while writing a join file left its temporary file
+            remove_temp_files(gamedir.joins)
+            if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.turn_numbers():
+                return submit_join(gamedir, gamefile, data, referee_key)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
         try:

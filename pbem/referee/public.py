@@ -26,10 +26,14 @@ class Status:
     awaiting: list[dict[str, Any]]
     result: dict[str, Any] | None
     public: Any
+    #: every player has joined but turn 0 is not written yet (a referee died
+    #: after the last join file): nobody is awaited, and the game is not over;
+    #: the referee's next run deals
+    dealing: bool = False
 
     @property
     def over(self) -> bool:
-        return self.result is not None or not self.awaiting
+        return self.result is not None or (not self.awaiting and not self.dealing)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,16 +64,16 @@ def status(directory: str | Path) -> Status:
 
         waiting = [p for p in gamefile.player_names if p not in joined(gamedir, gamefile)]
         if read_reveal(gamedir, gamefile) is not None:
-            waiting = []
-        return joining_status(gamefile, waiting)
+            return joining_status(gamefile, [])
+        return joining_status(gamefile, waiting, dealing=not waiting)
     turn = current_turn(gamedir, gamefile).doc
     return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
 
 
-def joining_status(gamefile: GameFile, waiting: list[str]) -> Status:
+def joining_status(gamefile: GameFile, waiting: list[str], dealing: bool = False) -> Status:
     """Before the deal: the players yet to join are awaited, with decision kind ``join``."""
     return Status(gamefile=gamefile, turn=0, awaiting=[{"player": p, "kind": "join", "since": 0} for p in waiting],
-                  result=None, public=None)
+                  result=None, public=None, dealing=dealing)
 
 
 def turn_status(gamefile: GameFile, turn: dict[str, Any], revealed: bool = False) -> Status:

@@ -11,7 +11,7 @@ from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import COMBAT_CHALLENGES
 from pbem.games.nightlancer.challenges import automatic_contact, defeat, open_window, others_in_turn_order, start_challenge
 from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, crew_by_label, leave_mission, next_positions, slot_by_card, slot_of
-from pbem.games.nightlancer.effects import new_mods
+from pbem.games.nightlancer.effects import describe, new_mods
 from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
 from pbem.games.nightlancer.zones import card, discard, draw
 
@@ -389,7 +389,8 @@ def skill_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) ->
     cost = skill_cost(state, player)
     options = []
     if tokens.seat(state, player)["kc"] >= cost:
-        options = [(f"buy:{c}", f"Buy {card(state, c)['name']} for {cost} KC") for c in frame["drawn"]]
+        options = [(f"buy:{c}", f"Buy {card(state, c)['name']} ({'; '.join(describe(e) for e in card(state, c)['effects'])}) for {cost} KC")
+                   for c in frame["drawn"]]
     options.append(("none", "Buy none"))
     return options
 

@@ -64,7 +64,9 @@ def streets_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
     options = []
     for c in state["market"]:
         if p["kc"] >= price(state, player, c) and not cyber_duplicate(state, player, c):
-            options.append((f"buy:{c}", f"Buy {card(state, c)['name']} for {price(state, player, c)} KC"))
+            data = card(state, c)
+            marks = ", ".join([data["type"].title()] + [t.title() for t in data["traits"]])
+            options.append((f"buy:{c}", f"Buy {data['name']} ({marks}) for {price(state, player, c)} KC"))
     for c in p["hand"]:
         if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c):
             options.append((f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}"))

@@ -1,0 +1,75 @@
+"""One referee step does each piece of work once, and still every check.
+
+The current turn file and ``game.toml`` are read, parsed and checked once per
+step (not once per helper that needs them); the turn is serialised once for
+its signature and its hash; the views are compared byte for byte with the
+ones the current turn implies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from helpers_referee import make_table
+from pbem.crypto.canonical import document_hash
+from pbem.crypto.signing import sign_document
+from pbem.referee import submit
+from pbem.referee.turns import sign_and_hash
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> Counter:
+    reads: Counter = Counter()
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        reads[self.name] += 1
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    return reads
+
+
+def test_a_step_reads_game_toml_and_the_current_turn_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    reads = count_reads(monkeypatch)
+    step = submit(table.dir, data, table.referee)
+    assert step.turn == 1
+    assert reads["game.toml"] == 1 and reads["000000.json"] == 1, reads
+    # the status it reports is that of the turn it wrote, not read back
+    assert step.status is not None and step.status.turn == 1 and reads["000001.json"] == 0
+
+
+def test_a_step_still_refuses_a_tampered_current_turn(tmp_path: Path) -> None:
+    from pbem.referee.errors import GameDirError
+
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    turn = table.dir / "turns" / "000000.json"
+    doc = json.loads(turn.read_text())
+    doc["awaiting"] = doc["awaiting"][:1]
+    turn.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    with pytest.raises(GameDirError, match="bad signature"):
+        submit(table.dir, data, table.referee)
+
+
+def test_signing_and_hashing_a_turn_from_one_canonical_form_is_sign_then_hash(tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+    doc = json.loads((table.dir / "turns" / "000000.json").read_text())
+    doc["signature"] = {"alg": "ed25519", "signer": "stale", "value": "stale"}  # replaced, as sign_document does
+    signed, digest = sign_and_hash(doc, table.referee)
+    assert signed == sign_document(doc, table.referee)
+    assert digest == document_hash(sign_document(doc, table.referee))
+
+
+def test_a_view_in_another_layout_is_rewritten_by_the_next_step(tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+    view = table.dir / "views" / "bob" / "latest.json"
+    view.write_text(json.dumps(json.loads(view.read_text()), indent=4))  # same document, other bytes
+    step = submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
+    assert str(view) in step.repaired  # rewritten from turn 0, then replaced by turn 1's view
+    assert json.loads(view.read_text())["turn"] == 1
