@@ -23,6 +23,7 @@ try:  # typer vendors its own click from 0.2x on; its usage errors are those
 except ImportError:  # pragma: no cover - an older typer uses click itself
     from click import UsageError
 
+from pbem import __version__
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
@@ -166,8 +167,19 @@ def _load_games_from_env() -> None:
         register(module.GAME)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root(ctx: typer.Context) -> None:
+def _root(
+    ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the pbem version and exit."
+    ),
+) -> None:
     """Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.
 
     Players make keys (keygen), the referee creates a game (new); players read

@@ -271,3 +271,14 @@ def test_an_unknown_format_version_is_refused_by_name(game: Path) -> None:
 
 def test_games_lists_the_known_games() -> None:
     assert "highcard: 2-4 players; scenarios: standard, long" in pbem("games")
+
+
+def test_version_option_prints_the_package_version() -> None:
+    from typer.testing import CliRunner
+
+    from pbem import __version__
+    from pbem.cli.main import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"pbem {__version__}"
