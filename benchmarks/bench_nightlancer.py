@@ -9,7 +9,12 @@ heuristic player (take the mission that suits the Nightlancer, rest when
 hurt, choose the option with the best margin, use helpful contacts, buy
 Prospects when cheap) and prints mean scores by Nightlancer and the
 solitaire and cooperative win rates: the evidence behind D3 in
-docs/rulings-nightlancer.md.
+docs/rulings-nightlancer.md. In cooperative games every seat plays as a
+team mate (:func:`team_player`): it spreads the Crews over the missions
+instead of piling onto one (a member joins a team mate's Crew only when no
+free mission suits it), and gives KC where the team's final score gains by
+it (a team mate's Heat or Loans to pay off, leftover KC that only a pooled
+sum turns into Prospects) or where a team mate cannot pay Loan interest.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng, step_rng
 from pbem.engine.simulate import play
 from pbem.games.nightlancer import GAME, effects
+from pbem.games.nightlancer.actions import sale_price
+from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_CHALLENGES, SPECIAL_CHALLENGES
 
 CONFIGS = [("solitaire", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("cooperative", 3),
@@ -54,7 +61,59 @@ def margin(state, player, challenge, difficulty, traits) -> float:
     return nightlancer["abilities"][CHALLENGE_ABILITY[challenge]] + kit["bonus"] + 1.5 - difficulty - risk
 
 
+FREE_ACTIONS = ("sell:", "use:", "give:")
+
+
 def heuristic(state, rng: Rng, decision) -> str:
+    """A self-interested player: the one measured in competitive games and solitaire."""
+    return choose(state, rng, decision, join_penalty=1)
+
+
+def settled_score(state, player: str, kc_change: int = 0) -> int:
+    """The score a player would settle at if the game ended now (items sold, best payments made)."""
+    p = state["seats"][player]
+    kc = p["kc"] + kc_change + sum(sale_price(state, i) for i in p["items"])
+    repaid, paid, bought = best_payments(kc, p["heat"], p["loans"])
+    return (p["prospects"] + bought + p["ideals"] - (p["heat"] - paid)
+            - LOAN_PROSPECTS * (p["loans"] - repaid))
+
+
+def team_gift(state, decision) -> str | None:
+    """The KC gift that helps the team most now, if any does.
+
+    At the game end (``final``) a gift is worth making when the team's settled score rises by it. During
+    play a member gives 5 KC to a team mate who holds under 2 KC (Loan interest, Skill draws) when
+    the giver keeps 10 or more."""
+    gifts = [o.id for o in decision.options if o.id.startswith("give:")]
+    if not gifts:
+        return None
+    me = decision.player
+    if decision.kind == "final":
+        best, choice = 0, None
+        for g in gifts:
+            _, other, n = g.split(":")
+            gain = (settled_score(state, me, -int(n)) + settled_score(state, other, int(n))
+                    - settled_score(state, me) - settled_score(state, other))
+            if gain > best:
+                best, choice = gain, g
+        return choice
+    if state["seats"][me]["kc"] >= 15:
+        for g in gifts:
+            _, other, n = g.split(":")
+            if n == "5" and state["seats"][other]["kc"] < 2:
+                return g
+    return None
+
+
+def team_player(state, rng: Rng, decision) -> str:
+    """A cooperative team mate: spreads the Crews over the missions and gives KC where it helps the team."""
+    gift = team_gift(state, decision)
+    if gift:
+        return gift
+    return choose(state, rng, decision, join_penalty=4)
+
+
+def choose(state, rng: Rng, decision, join_penalty: int) -> str:
     ids = [o.id for o in decision.options]
     me = state["seats"][decision.player]
     cards = state["catalogue"]["cards"]
@@ -78,7 +137,7 @@ def heuristic(state, rng: Rng, decision) -> str:
                 mission = cards[o.id.split(":")[1]]
                 value = sum(max(margin(state, decision.player, x["challenge"], x["difficulty"], mission["traits"])
                                 for x in stage["options"]) for stage in mission["stages"])
-                value += (2 if mission["profile"] == "high" else 0) - (1 if o.id.startswith("join") else 0)
+                value += (2 if mission["profile"] == "high" else 0) - (join_penalty if o.id.startswith("join") else 0)
                 if value > best:
                     best, choice = value, o.id
         return choice
@@ -110,7 +169,7 @@ def heuristic(state, rng: Rng, decision) -> str:
         return rng.choice(plays) if plays and rng.randbelow(2) else "pass"
     if kind == "gear-up":
         return ids[0]
-    return rng.choice(ids)
+    return rng.choice([i for i in ids if not i.startswith(FREE_ACTIONS)] or ids)
 
 
 def play_heuristic(scenario: str, players: int, seed: int):
@@ -118,11 +177,12 @@ def play_heuristic(scenario: str, players: int, seed: int):
     key = hashlib.sha256(f"balance-{seed}".encode()).digest()
     state = GAME.new_state(GAME.load_scenario(scenario), names, step_rng(key, [], 0))
     rng = Rng.from_seed(seed)
+    player = team_player if state["mode"] == "cooperative" else heuristic
     step = 0
     while GAME.awaiting(state):
         decision = GAME.awaiting(state)[0]
         step += 1
-        state = apply_choice(GAME, state, decision.player, heuristic(state, rng, decision), step_rng(key, [], step))
+        state = apply_choice(GAME, state, decision.player, player(state, rng, decision), step_rng(key, [], step))
     return state, GAME.result(state)
 
 
