@@ -110,7 +110,7 @@ def team_player(state, rng: Rng, decision) -> str:
     gift = team_gift(state, decision)
     if gift:
         return gift
-    return choose(state, rng, decision, join_penalty=4)
+    return choose(state, rng, decision, join_penalty=2)
 
 
 def choose(state, rng: Rng, decision, join_penalty: int) -> str:

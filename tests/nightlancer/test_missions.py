@@ -6,6 +6,7 @@ import json
 
 from pbem.games.nightlancer import GAME
 from pbem.games.nightlancer.missions import skill_cost
+from pbem.games.nightlancer.zones import card
 
 from .helpers import Table, mission_table
 
@@ -148,9 +149,11 @@ def test_payment_is_by_the_crew_size_at_completion():
     t = mission_table(players=("ana", "ben"), crew=("ana", "ben"), dice=[5] * 12, nightlancers=["assassin", "veteran"])
     for _ in range(3):
         stage(t, "option:1")
-    t.until(lambda t: "ben takes 8 KC" in t.events())
+    pay = card(t.state, "low-courier-run")["rewards"][1]["kc"]  # the reward row for a Crew of 2
+    assert pay != card(t.state, "low-courier-run")["rewards"][0]["kc"]
+    t.until(lambda t: f"ben takes {pay} KC" in t.events())
     text = t.events()
-    assert "ana takes 8 KC" in text and "ben takes 8 KC" in text
+    assert f"ana takes {pay} KC" in text and f"ben takes {pay} KC" in text
 
 
 def test_skill_cards_cost_two_then_one_more_for_each_skill_owned():

@@ -16,9 +16,10 @@ def missions(t):
 
 def test_draw_cards_step_draws_missions_by_the_events_counts_and_black_market_two_per_player_plus_two():
     t = Table(new_game(("ana", "ben", "cy"), events=["payday", "quiet-night"]))
-    # payday with three players: 3 low-profile and 1 high-profile missions
+    # payday with three players: the low- and high-profile counts printed on the event for 3 players
+    counts = card(t.state, "payday")["missions"]["3"]
     profiles = sorted(card(t.state, m)["profile"] for m in missions(t))
-    assert profiles == ["high", "low", "low", "low"]
+    assert profiles == ["high"] * counts["high"] + ["low"] * counts["low"] and counts["high"] and counts["low"]
     assert len(t.state["market"]) == 2 * 3 + 2
 
 
