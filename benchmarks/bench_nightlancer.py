@@ -9,7 +9,7 @@ heuristic player (take the mission that suits the Nightlancer, rest when
 hurt, choose the option with the best margin, use helpful contacts, buy
 Prospects when cheap) and prints mean scores by Nightlancer and the
 solitaire and cooperative win rates: the evidence behind D3 in
-docs/rulings-nightlancer.md. In cooperative games every seat plays as a
+docs/rulings.md. In cooperative games every seat plays as a
 team mate (:func:`team_player`): it spreads the Crews over the missions
 instead of piling onto one (a member joins a team mate's Crew only when no
 free mission suits it), and gives KC where the team's final score gains by

@@ -1,4 +1,4 @@
-"""Tests of the judgements recorded in docs/rulings-nightlancer.md (one per ruling)."""
+"""Tests of the judgements recorded in docs/rulings.md (one per ruling)."""
 
 from __future__ import annotations
 

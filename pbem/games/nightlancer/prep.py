@@ -178,7 +178,7 @@ def run_take_missions(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     """3.1 "Take missions step": in Turn Order each player starts a First Crew,
     starts a Second Crew, joins a Crew (with the Boss's consent) or passes.
     Leaving "at any time during this step" is offered as a last call once
-    every player has had their turn (see docs/rulings-nightlancer.md)."""
+    every player has had their turn (see docs/rulings.md)."""
     order = state["order"]
     if frame["lastcall"] is None:
         if frame["idx"] >= len(order):
