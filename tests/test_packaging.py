@@ -26,3 +26,14 @@ def test_wheel_ships_schemas_and_scenarios(tmp_path: Path) -> None:
     for scenario in (REPO / "scenarios").rglob("*.toml"):
         assert f"pbem/_data/scenarios/{scenario.relative_to(REPO / 'scenarios').as_posix()}" in names
     assert "pbem/engine/protocol.py" in names
+
+
+def test_test_modules_have_unique_basenames() -> None:
+    """pytest's default import mode needs one basename per test module outside packages."""
+    tests = REPO / "tests"
+    seen: dict[str, Path] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        if (path.parent / "__init__.py").exists():
+            continue
+        assert path.name not in seen, f"{path} and {seen[path.name]} share a basename"
+        seen[path.name] = path
