@@ -273,13 +273,8 @@ def faceoff_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
 def faceoff_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
     slot = slot_by_card(state, frame["card"])
     if option == "abandon":
-        lead = crew_by_label(slot, frame["lead"])
-        tokens.say(state, "The First Crew abandons the mission; the Second Crew continues alone.")
-        for m in list(lead["members"]):
-            leave_mission(state, m)
-        for c in slot["crews"]:
-            c["pos"] = FIRST
-        frame["step"] = "stage"
+        abandon_face_off(state, slot, frame, "lead",
+                         "The First Crew abandons the mission; the Second Crew continues alone.")
         return
     frame["fight"] = option.split(":")[1]
     tokens.say(state, f"The First Crew chooses to fight: {frame['fight'].title()}.")
@@ -287,6 +282,17 @@ def faceoff_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str
     frame["step"] = "accept"
     ask(state, trail["members"][0], "accept-fight",
         prompt=f"Face-off: the First Crew will fight ({frame['fight'].title()}). Accept the fight or abandon the mission")
+
+
+def abandon_face_off(state: State, slot: dict[str, Any], frame: dict[str, Any], side: str, message: str) -> None:
+    """A Crew abandons at the face-off: its members leave, the other Crew goes on alone, in first position."""
+    crew = crew_by_label(slot, frame[side])
+    tokens.say(state, message)
+    for member in list(crew["members"]):
+        leave_mission(state, member)
+    for c in slot["crews"]:
+        c["pos"] = FIRST
+    frame["step"] = "stage"
 
 
 @decision("accept-fight", "Accept the fight or abandon")
@@ -298,13 +304,7 @@ def accept_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -
 def accept_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
     slot = slot_by_card(state, frame["card"])
     if option == "abandon":
-        trail = crew_by_label(slot, frame["trail"])
-        tokens.say(state, "The Second Crew abandons the mission.")
-        for m in list(trail["members"]):
-            leave_mission(state, m)
-        for c in slot["crews"]:
-            c["pos"] = FIRST
-        frame["step"] = "stage"
+        abandon_face_off(state, slot, frame, "trail", "The Second Crew abandons the mission.")
         return
     tokens.say(state, "The Second Crew accepts: Contested Combat Challenge.")
     frame["step"] = "contest-lead"
