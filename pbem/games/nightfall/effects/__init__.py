@@ -29,6 +29,7 @@ from pbem.games.nightfall.state import (
     name,
     players,
     strength,
+    zones,
 )
 
 Effect = Callable[[State, dict[str, Any], dict[str, Any], Rng], None]
@@ -141,6 +142,19 @@ def ask_minion(state, ctx, params, handler, prompt, records, extra=None):
         return
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: {prompt}", minion_options(state, records),
            handler, {"ctx": ctx, "params": params, **(extra or {})})
+
+
+def ask_from_discard_pile(state: State, ctx: dict[str, Any], options: list[tuple[str, str]], prompt: str,
+                          none_label: str, handler: str) -> None:
+    """Ask the player to pick from their own discard pile.
+
+    Asked even when nothing there fits: only its owner may know what the pile
+    holds beyond its top card (EN 105). An empty pile (a public count) asks nothing.
+    """
+    if not zones(state, ctx["player"])["discard"]:
+        event(state, f"{ctx['player']}'s discard pile is empty")
+        return
+    ask(state, ctx["player"], "target", prompt, options or [("none", none_label)], handler, {"ctx": ctx})
 
 
 def find_archive(state: State, archive_id: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.nightfall.effects import (
+    ask_from_discard_pile,
     effect,
     entry_of,
 )
@@ -26,12 +27,8 @@ def exile_for_damage(state, ctx, params, rng):
     cost to a player (DE 56, DE 89; wounds are not order cards)."""
     pile = zones(state, ctx["player"])["discard"]
     options = [(f"card:{c}", f"{name(state, c)} (cost {card(state, c)['cost']})") for c in pile if is_order(state, c)]
-    if not pile:
-        event(state, f"{ctx['player']}'s discard pile is empty")
-        return
-    # asked even with no order card in the pile: only its owner may know what it holds (EN 105)
-    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: exile which card from your discard pile?",
-        options or [("none", "no order card in your discard pile")], "fx:exile_for_damage", {"ctx": ctx})
+    ask_from_discard_pile(state, ctx, options, f"{name(state, ctx['card'])}: exile which card from your discard pile?",
+                          "no order card in your discard pile", "fx:exile_for_damage")
 
 
 @on_answer("fx:exile_for_damage")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.games.nightfall import damage, flow
 from pbem.games.nightfall.effects import (
+    ask_from_discard_pile,
     ask_minion,
     choose,
     each_player_in_chosen_order,
@@ -215,12 +216,8 @@ def resurrect_minion(state, ctx, params, rng):
     kicker text (DE 98)."""
     pile = zones(state, ctx["player"])["discard"]
     options = sorted({(f"card:{c}", name(state, c)) for c in pile if is_minion_card(state, c)})
-    if not pile:
-        event(state, f"{ctx['player']}'s discard pile is empty")
-        return
-    # asked even with no minion in the pile: only its owner may know what it holds (EN 105)
-    ask(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which minion comes back into play?",
-        options or [("none", "no minion in your discard pile")], "fx:resurrect", {"ctx": ctx})
+    ask_from_discard_pile(state, ctx, options, f"{name(state, ctx['card'])}: which minion comes back into play?",
+                          "no minion in your discard pile", "fx:resurrect")
 
 
 @on_answer("fx:resurrect")
