@@ -16,7 +16,6 @@ from pbem.games.nightfall.effects import (
 from pbem.games.nightfall.flow import ask, on_answer
 from pbem.games.nightfall.state import (
     card,
-    clockwise_from,
     event,
     exile,
     is_minion_card,
