@@ -13,8 +13,8 @@ class IllegalMoveError(EngineError):
     """The choice is not among the options of the awaited decision."""
 
 
-class ScenarioError(EngineError):
-    """A scenario or card file is malformed or does not fit the game."""
+class ScenarioError(EngineError, ValueError):
+    """A scenario or card file is malformed or does not fit the game (a bad value, hence also a ValueError)."""
 
 
 class UnknownGameError(EngineError):

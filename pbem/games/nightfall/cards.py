@@ -8,12 +8,12 @@ keeps playing by that file.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from pbem.resources import schema_path, scenario_dir
+from pbem.engine.errors import ScenarioError
+from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.resources import scenario_dir
 
 CARDS_FORMAT = "nightfall-cards/1"
 WOUND_TYPES = ("bite", "burn", "bleed")
@@ -26,8 +26,7 @@ def default_cards_path() -> Path:
 def read_cards(path: str | Path | None = None) -> dict[str, Any]:
     """Read and validate a card file; return it as plain data."""
     path = Path(path) if path is not None else default_cards_path()
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
+    data = read_toml(path, "Nightfall card file")
     validate_cards(data, str(path))
     return data
 
@@ -35,26 +34,20 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
     """Check a card file against ``schemas/cards-nightfall.schema.json`` and
     against the effect names this package knows."""
-    import jsonschema
-
     from pbem.games.nightfall import effects  # registers the effects
 
-    schema = json.loads(schema_path("cards-nightfall").read_text())
-    try:
-        jsonschema.validate(data, schema)
-    except jsonschema.ValidationError as error:
-        raise ValueError(f"{where}: {error.message} at {list(error.absolute_path)}") from None
+    check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
         for part in ("chain", "your_chain", "kicker"):
             for step in card.get(part, []):
                 if step["effect"] not in effects.EFFECTS:
-                    raise ValueError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
+                    raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
         for ability in card.get("in_play", []):
             if "effect" in ability and ability["effect"] not in effects.EFFECTS:
-                raise ValueError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
+                raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:
-                raise ValueError(f"{where}: {card['key']}: unknown colour {colour!r}")
+                raise ScenarioError(f"{where}: {card['key']}: unknown colour {colour!r}")
 
 
 def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import flow
 from pbem.games.nightfall.flow import ask, on_answer, op
@@ -84,7 +85,7 @@ def start_draft(state: State, rng: Rng) -> None:
         commons_first, pool = pool[:COMMONS_SIZE], pool[COMMONS_SIZE:]
     needed = dealt * len(state["players"])
     if needed > len(pool):
-        raise ValueError(f"the {mode} draft needs {needed} draft cards for {len(state['players'])} players; "
+        raise ScenarioError(f"the {mode} draft needs {needed} draft cards for {len(state['players'])} players; "
                          f"only {len(pool)} are in play (set options.promos = true for more)")
     hands = {p: pool[i * dealt:(i + 1) * dealt] for i, p in enumerate(state["players"])}
     state["draft"] = {
@@ -171,7 +172,7 @@ def quick_start(state: State, rng: Rng) -> None:
     the referee deals the sets at random and fills the commons with 8 random
     draft cards from the rest (the book is silent on the commons)."""
     if len(state["players"]) > len(QUICK_START_SETS):
-        raise ValueError("Quick Start has 5 sets: at most 5 players")
+        raise ScenarioError("Quick Start has 5 sets: at most 5 players")
     sets = rng.shuffled(QUICK_START_SETS, label="quick-start")
     private = {p: list(sets[i]) for i, p in enumerate(state["players"])}
     used = {k for s in private.values() for k in s}

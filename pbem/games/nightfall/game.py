@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any, Sequence
 
+from pbem.engine.errors import ScenarioError
+from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.engine.protocol import Decision, Option, Result
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
@@ -30,18 +31,17 @@ class Nightfall:
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"
-        with open(path, "rb") as handle:
-            scenario = tomllib.load(handle)
-        validate_scenario(scenario, str(path))
+        scenario = read_toml(path, "Nightfall scenario")
+        check_schema(scenario, "scenario-nightfall", str(path))
         card_file = cards if cards is not None else scenario_dir("nightfall") / scenario.get("cards", "cards.toml")
         scenario["card_data"] = read_cards(card_file)
         return scenario
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"nightfall is for 2 to 5 players, not {len(players)}")
+            raise ScenarioError(f"nightfall is for 2 to 5 players, not {len(players)}")
         if len(set(players)) != len(players):
-            raise ValueError("player names must be distinct")
+            raise ScenarioError("player names must be distinct")
         state = empty_state(scenario, players)
         if "series" in state["options"]["variants"]:
             state["series"] = {"target": state["options"]["series_target"], "totals": {p: 0 for p in players},
@@ -91,16 +91,3 @@ class Nightfall:
     def check_invariants(self, state: dict[str, Any]) -> None:
         check_invariants(state)
 
-
-def validate_scenario(scenario: dict[str, Any], where: str) -> None:
-    import json
-
-    import jsonschema
-
-    from pbem.resources import schema_path
-
-    schema = json.loads(schema_path("scenario-nightfall").read_text())
-    try:
-        jsonschema.validate(scenario, schema)
-    except jsonschema.ValidationError as error:
-        raise ValueError(f"{where}: {error.message} at {list(error.absolute_path)}") from None

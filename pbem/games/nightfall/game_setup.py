@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalog
@@ -44,13 +45,13 @@ def game_options(scenario: dict[str, Any]) -> dict[str, Any]:
         options["variants"] = list(options["variants"]) + ([variant] if isinstance(variant, str) else list(variant))
     for name in options["variants"]:
         if name not in VARIANTS:
-            raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+            raise ScenarioError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
     if options["draft"] not in DRAFTS:
-        raise ValueError(f"unknown draft {options['draft']!r}; known: {', '.join(DRAFTS)}")
+        raise ScenarioError(f"unknown draft {options['draft']!r}; known: {', '.join(DRAFTS)}")
     if options["wounds"] not in WOUND_MIXES:
-        raise ValueError(f"unknown wound mix {options['wounds']!r}; known: {', '.join(WOUND_MIXES)}")
+        raise ScenarioError(f"unknown wound mix {options['wounds']!r}; known: {', '.join(WOUND_MIXES)}")
     if "open-archives" in options["variants"] and "common-ground" in options["variants"]:
-        raise ValueError("Open Archives and Common Ground cannot be combined")
+        raise ScenarioError("Open Archives and Common Ground cannot be combined")
     return options
 
 

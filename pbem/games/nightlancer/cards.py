@@ -10,14 +10,11 @@ shuffle, so an id says nothing about where a card lies in a deck.
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from pbem.engine.errors import ScenarioError
-from pbem.resources import schema_path
+from pbem.engine.scenario_files import check_schema, read_toml
 
 #: rulebook 5.2 "Challenge types": each challenge uses the named ability
 CHALLENGE_ABILITY = {
@@ -75,23 +72,13 @@ def design(instance: str) -> str:
 
 def read_card_file(path: str | Path) -> dict[str, Any]:
     """Parse and validate a card file; raise :class:`ScenarioError` naming the problem."""
-    path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ScenarioError(f"cannot read Nightlancer card file {str(path)!r}: {error}") from error
+    data = read_toml(path, "Nightlancer card file")
     validate_cards(data, str(path))
     return data
 
 
 def validate_cards(data: dict[str, Any], where: str = "card data") -> None:
-    schema = json.loads(schema_path("cards-nightlancer").read_text())
-    try:
-        jsonschema.validate(data, schema)
-    except jsonschema.ValidationError as error:
-        location = "/".join(str(p) for p in error.absolute_path)
-        raise ScenarioError(f"{where}: {location}: {error.message}") from error
+    check_schema(data, "cards-nightlancer", where)
     ids: set[str] = set()
     for section in SECTIONS:
         for entry in data.get(section, []):

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any, Sequence
 
-import jsonschema
-
 from pbem.engine.errors import ScenarioError
+from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.engine.protocol import Decision, Result
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import flow, invariants, scoring, set_up, view, zones
 from pbem.games.nightlancer.cards import read_card_file
-from pbem.resources import scenario_dir, schema_path
+from pbem.resources import scenario_dir
 
 State = dict[str, Any]
 #: public lines kept in the rolling ``recent`` log
@@ -39,15 +36,8 @@ class Nightlancer:
             path = Path(name)
             if not path.is_file():
                 raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(SCENARIOS)}")
-        try:
-            setup = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as error:
-            raise ScenarioError(f"{path}: {error}") from error
-        schema = json.loads(schema_path("scenario-nightlancer").read_text())
-        try:
-            jsonschema.validate(setup, schema)
-        except jsonschema.ValidationError as error:
-            raise ScenarioError(f"{path}: {'/'.join(map(str, error.absolute_path))}: {error.message}") from error
+        setup = read_toml(path, "Nightlancer scenario")
+        check_schema(setup, "scenario-nightlancer", str(path))
         card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")
         # top-level settings (mode, hardened, ...) stay top-level so `pbem new --option KEY=VALUE` can change them
         return {**setup, "card_data": read_card_file(card_path)}

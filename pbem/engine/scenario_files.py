@@ -1,0 +1,43 @@
+"""Reading a game's TOML files (scenarios and card data) as plain data.
+
+Owners hand pbem their own card files (``pbem new --cards FILE``), so every
+way such a file can be wrong — missing, not TOML, not the game's format —
+is a :class:`~pbem.engine.errors.ScenarioError` naming the file and the place.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pbem.engine.errors import ScenarioError
+from pbem.resources import schema_path
+
+
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """Parse the TOML file ``path`` (``what`` says what it is, for the message)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ScenarioError(f"cannot read {what} {str(path)!r}: {error}") from error
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str) -> dict[str, Any]:
+    return json.loads(schema_path(name).read_text(encoding="utf-8"))
+
+
+def check_schema(data: Any, schema: str, where: str) -> None:
+    """Validate ``data`` against ``schemas/SCHEMA.schema.json``; the message names the failing place."""
+    try:
+        jsonschema.validate(data, _schema(schema))
+    except jsonschema.ValidationError as error:
+        location = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise ScenarioError(f"{where}: {location}: {error.message}") from None

@@ -1,0 +1,59 @@
+"""An owner's card file that is missing, not TOML or not the game's format is
+refused with a ScenarioError naming the file, for every game, and the
+command line says so with exit code 6 (not a traceback)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
+from pbem.crypto.keys import generate, write_keypair
+from pbem.engine import ScenarioError, find_game
+
+BAD_FILES = {
+    "missing.toml": None,
+    "not-toml.toml": "cards = [toml",
+    "wrong-format.toml": "x = 1\n",
+}
+
+
+def _bad_file(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    if BAD_FILES[name] is not None:
+        path.write_text(BAD_FILES[name])
+    return path
+
+
+@pytest.mark.parametrize("game_name", ["nightfall", "nightlancer"])
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_bad_card_file_is_a_scenario_error_naming_it(tmp_path: Path, game_name: str, name: str) -> None:
+    game = find_game(game_name)
+    path = _bad_file(tmp_path, name)
+    with pytest.raises(ScenarioError, match=name):
+        game.load_scenario(game.scenarios()[0], cards=str(path))
+
+
+@pytest.mark.parametrize("game_name", ["nightfall", "nightlancer"])
+def test_an_unknown_scenario_name_is_a_scenario_error(game_name: str) -> None:
+    with pytest.raises(ScenarioError):
+        find_game(game_name).load_scenario("no-such-scenario")
+
+
+@pytest.mark.parametrize("game_name", ["nightfall", "nightlancer"])
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_pbem_new_refuses_a_bad_card_file_with_exit_code_6(tmp_path: Path, game_name: str, name: str) -> None:
+    for who in ("referee", "alice", "bob"):
+        (tmp_path / "keys").mkdir(exist_ok=True)
+        write_keypair(generate(who), tmp_path / "keys")
+    path = _bad_file(tmp_path, name)
+    result = CliRunner().invoke(app, [
+        "new", str(tmp_path / "game"), "--game", game_name,
+        "--player", f"alice={tmp_path / 'keys' / 'alice.pub'}", "--player", f"bob={tmp_path / 'keys' / 'bob.pub'}",
+        "--referee-key", str(tmp_path / "keys" / "referee.key"), "--cards", str(path),
+    ])
+    assert result.exit_code == 6, result.output
+    assert name in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
