@@ -78,8 +78,20 @@ def write_pending(gamedir: GameDir, gamefile: GameFile, seed: bytes, referee_key
 
 
 def read_pending_seed(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey) -> bytes:
-    """The seed kept in ``pending.json``, opened with the referee's key and checked against the commitment."""
+    """The seed kept in ``pending.json``, opened with the referee's key and checked against the commitment.
+
+    ``pending.json`` must name the hash of this very ``game.toml``: every join
+    and the deal go through here, so a ``game.toml`` changed since ``pbem new``
+    (a seat key swapped) is never dealt on.
+    """
     record = read_record(gamedir.pending, formats.PENDING, gamefile.referee)
+    if record.doc["game_id"] != gamefile.game_id or record.doc["game"] != gamefile.hash():
+        # a seat key or any other setting of game.toml changed after `pbem new`:
+        # dealing on it would seat whoever holds the new key
+        raise GameDirError(
+            f"{gamedir.pending}: was written for another game.toml than {gamedir.game_toml} "
+            f"({record.doc['game']}, not {gamefile.hash()}); game.toml changed after `pbem new`, nothing is dealt"
+        )
     secret = sealing.open_with_key(record.doc["sealed"], referee_key, f"{gamedir.pending} (sealed seed)")
     problem = formats.format_problem(secret, formats.SEED)
     if problem or secret["game_id"] != gamefile.game_id:
