@@ -59,7 +59,7 @@ EXIT_CODES: dict[int, str] = {
     0: "success",
     1: "unexpected error (a file could not be read or written)",
     2: "usage error (bad or missing arguments)",
-    3: "not a game directory, or a damaged one (unreadable turn, unknown format version, bad signature)",
+    3: "not a game directory, or a damaged one (unreadable turn, unknown format version, bad signature, a symbolic link)",
     4: "the key given is not the referee's or that player's key in this game",
     5: "verify found a bad file",
     6: "the game cannot be set up (unknown game or scenario, seats, options, directory not empty)",

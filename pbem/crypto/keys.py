@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from pbem.crypto import age, openssh
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import AgeError, KeyFileError, MalformedError
+from pbem.durable import atomic_write
 
 PUBLIC_FORMAT = "pbem-public-key/1"
 PRIVATE_FORMAT = "pbem-private-key/1"
@@ -258,41 +259,11 @@ def _dump(doc: dict) -> bytes:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:
-    """Write ``path`` atomically, refusing to replace an existing file.
-
-    The data goes to a temporary file created with O_EXCL and ``mode``, and is
-    then hard-linked to ``path``: the link fails if ``path`` exists, and
-    readers never see a partly written key.
-    """
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    """Write ``path`` atomically with ``mode``, refusing to replace an existing file."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)  # the umask may have narrowed it; never widened
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise KeyFileError(f"{path} already exists; pbem never overwrites a key file") from None
-        except OSError:
-            # A file system without hard links: create the file itself exclusively.
-            _write_exclusive(path, data, mode)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _write_exclusive(path: Path, data: bytes, mode: int) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        atomic_write(path, data, mode, replace=False)
     except FileExistsError:
         raise KeyFileError(f"{path} already exists; pbem never overwrites a key file") from None
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.chmod(path, mode)
 
 
 def write_public_key(public: PublicKey, out_dir: Path) -> Path:

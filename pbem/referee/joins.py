@@ -108,6 +108,7 @@ def read_pending_seed(gamedir: GameDir, gamefile: GameFile, referee_key: Private
 def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None) -> bytes:
     """A signed join file for ``player``: a fresh random nonce for the deal."""
     gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     seat = gamefile.player_key(player)
     if seat is None:

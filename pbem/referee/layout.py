@@ -17,9 +17,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from pbem.referee.errors import GameDirError
 
 TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
@@ -94,6 +97,37 @@ class GameDir:
 
     def rejection(self, number: int, who: str, digest: str) -> Path:
         return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}-{digest[:12]}.json"
+
+    def symlinks(self) -> list[Path]:
+        """Every symbolic link in the game directory, at any depth (none are followed)."""
+        found: list[Path] = []
+        pending = [self.root]
+        while pending:
+            try:
+                entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                if entry.is_symlink():
+                    found.append(Path(entry.path))
+                elif entry.is_dir(follow_symlinks=False):
+                    pending.append(Path(entry.path))
+        return sorted(found)
+
+    def refuse_symlinks(self) -> None:
+        """Raise :class:`GameDirError` naming the first symbolic link in the game directory.
+
+        pbem writes no link, and a link pushed by a player (the git flow)
+        would have the referee write or read outside the game: a ``views/bob``
+        pointing elsewhere, a turn file linked to a private file. Every
+        command that reads or writes a game directory checks this first.
+        """
+        links = self.symlinks()
+        if links:
+            raise GameDirError(
+                f"{links[0]}: a symbolic link (to {os.readlink(links[0])}); a game directory holds none, "
+                "and pbem neither reads nor writes through one: remove it"
+            )
 
     def turn_numbers(self) -> list[int]:
         """The numbers of the turn files present, in order."""

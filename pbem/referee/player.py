@@ -72,6 +72,7 @@ def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
 def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView:
     """Open ``player``'s section of the current turn with their private key."""
     gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     if player == REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")

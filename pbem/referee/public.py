@@ -58,6 +58,7 @@ def status(directory: str | Path) -> Status:
     --force``) is over: nobody is awaited any more.
     """
     gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     if gamefile.waits_for_joins and not gamedir.turn_numbers():
         from pbem.referee.joins import joined
@@ -104,6 +105,7 @@ class LogEntry:
 def public_log(directory: str | Path) -> Iterator[LogEntry]:
     """The public record, turn by turn, each turn signature-checked."""
     gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     for number in gamedir.turn_numbers():
         doc = read_turn(gamedir, gamefile, number).doc

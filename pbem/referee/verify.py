@@ -2,6 +2,9 @@
 
 Always checked, stopping at the first bad file (which the report names):
 
+* the game directory holds no symbolic link (pbem writes none; the git flow
+  lets a player push one, to have a referee or another player read or write
+  outside the game);
 * ``game.toml`` is a ``pbem-game/1`` document written exactly as pbem writes
   it; for a test game (seed published) its commitment, game id and game
   recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has
@@ -101,6 +104,10 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     With ``replay``, also rebuild every turn from the revealed seed (see the module docstring).
     """
     gamedir = GameDir.at(directory)
+    try:
+        gamedir.refuse_symlinks()
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(gamedir.symlinks()[0])) from error
     try:
         gamefile = GameFile.read(gamedir.game_toml)
     except GameDirError as error:

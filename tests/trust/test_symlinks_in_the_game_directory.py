@@ -1,0 +1,135 @@
+"""Issue 8, item 6: the referee never follows a symbolic link in a game directory.
+
+The git flow lets players push symbolic links: ``rejected/`` or ``views/bob``
+pointing elsewhere on the referee's machine would have the referee write
+there, and a turn file linked to a private file would have it read that.
+Every step (and ``status``, ``view``, ``log``, ``verify``) refuses a game
+directory holding a symbolic link anywhere, with a clear error, writing
+nothing. Temporary files get random names and are opened with ``O_EXCL |
+O_NOFOLLOW``, so a link planted where one will be written is never written
+through either.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import pbem.durable as durable
+from helpers_referee import make_table, snapshot
+from pbem.cli.main import app
+from pbem.durable import atomic_write
+from pbem.referee import public_log, read_view, reveal, status, submit, verify
+from pbem.referee.errors import GameDirError, VerificationFailed
+from pbem.referee.joins import make_join
+from trust_helpers import joining_table
+
+
+def outside_files(where: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(where)): p.read_bytes() for p in sorted(where.rglob("*")) if p.is_file()}
+
+
+def test_a_temporary_file_planted_as_a_symlink_is_never_written_through(tmp_path: Path) -> None:
+    """The old temporary name was ``.tmp-NAME.PID``: predictable, opened with O_TRUNC, following links."""
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    target = tmp_path / "dir" / "latest.json"
+    target.parent.mkdir()
+    (target.parent / f".tmp-latest.json.{os.getpid()}").symlink_to(victim)
+    atomic_write(target, b"new")
+    assert target.read_bytes() == b"new" and victim.read_bytes() == b"precious"
+
+
+def test_a_temporary_file_is_opened_exclusively_and_never_through_a_link(tmp_path: Path, monkeypatch) -> None:
+    """Even a link planted at the very random name drawn is refused, not written through."""
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    target = tmp_path / "latest.json"
+    monkeypatch.setattr(durable, "temporary_name", lambda path: f".tmp-{path.name}.guessed")
+    (tmp_path / ".tmp-latest.json.guessed").symlink_to(victim)
+    with pytest.raises(FileExistsError):
+        atomic_write(target, b"new")
+    assert victim.read_bytes() == b"precious" and not target.exists()
+
+
+def test_two_writes_of_one_file_use_different_temporary_names(tmp_path: Path, monkeypatch) -> None:
+    names = []
+    real_open = os.open
+    monkeypatch.setattr(durable.os, "open", lambda path, *a, **k: (names.append(Path(path).name), real_open(path, *a, **k))[1])
+    atomic_write(tmp_path / "f", b"1", sync_dir=False)
+    atomic_write(tmp_path / "f", b"2", sync_dir=False)
+    assert len(set(names)) == 2 and all(n.startswith(".tmp-f.") for n in names)
+
+
+def _link_dir(path: Path, outside: Path) -> None:
+    """Replace the directory ``path`` by a link to ``outside`` holding the same files."""
+    shutil.copytree(path, outside, dirs_exist_ok=True) if path.exists() else outside.mkdir(parents=True)
+    shutil.rmtree(path, ignore_errors=True)
+    path.symlink_to(outside, target_is_directory=True)
+
+
+#: where a hostile player puts a link: (path in the game directory, kind)
+LINKS = [("rejected", "dir"), ("views/bob", "dir"), ("moves", "dir"), ("turns/000001.json", "file"),
+         (".lock", "file"), ("notes.txt", "file")]
+
+
+@pytest.mark.parametrize("where,kind", LINKS)
+def test_a_step_refuses_a_game_directory_holding_a_symlink_and_writes_nothing(tmp_path: Path, where: str,
+                                                                             kind: str) -> None:
+    table = make_table(tmp_path)
+    good = table.move("alice", table.view("alice").decision.options[0].id)
+    outside = tmp_path / "outside"
+    link = table.dir / where
+    if kind == "dir":
+        _link_dir(link, outside)
+    else:
+        outside.mkdir()
+        link.unlink(missing_ok=True)
+        link.symlink_to(outside / "target")  # dangling: a write through it would create the target
+    before, seen_outside = snapshot(table.dir, skip=()), outside_files(outside)
+    for data in (good, b"not json"):
+        with pytest.raises(GameDirError, match="symbolic link"):
+            submit(table.dir, data, table.referee)
+    assert snapshot(table.dir, skip=()) == before and outside_files(outside) == seen_outside
+    assert not (outside / "target").exists()
+    with pytest.raises(GameDirError, match="symbolic link"):
+        reveal(table.dir, table.referee, force=True)
+    assert outside_files(outside) == seen_outside
+
+
+def test_a_join_step_refuses_a_symlinked_joins_folder(tmp_path: Path) -> None:
+    table = joining_table(tmp_path)
+    data = make_join(table.dir, "alice", table.keys["alice"])
+    _link_dir(table.dir / "joins", tmp_path / "outside")
+    with pytest.raises(GameDirError, match="symbolic link"):
+        submit(table.dir, data, table.referee)
+    assert outside_files(tmp_path / "outside") == {}
+
+
+def test_reading_commands_refuse_a_turn_file_linked_elsewhere(tmp_path: Path) -> None:
+    """A turn file linked to a private file of whoever runs ``pbem status``/``view``/``log`` is never read."""
+    table = make_table(tmp_path)
+    secret = tmp_path / "id_ed25519"
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    turn0 = table.dir / "turns" / "000000.json"
+    (tmp_path / "copy.json").write_bytes(turn0.read_bytes())
+    (table.dir / "turns" / "000001.json").symlink_to(secret)
+    for read in (lambda: status(table.dir), lambda: list(public_log(table.dir)),
+                 lambda: read_view(table.dir, "alice", table.keys["alice"])):
+        with pytest.raises(GameDirError, match="000001.json: a symbolic link"):
+            read()
+
+
+def test_verify_flags_a_symlink_anywhere_in_the_game_directory(tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+    verify(table.dir)
+    (table.dir / "views" / "alice" / "old.json").symlink_to(tmp_path)
+    with pytest.raises(VerificationFailed, match="symbolic link") as failed:
+        verify(table.dir)
+    assert failed.value.path == str(table.dir / "views" / "alice" / "old.json")
+    result = CliRunner().invoke(app, ["verify", str(table.dir)])
+    assert result.exit_code == 5 and "symbolic link" in result.output
