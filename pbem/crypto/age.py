@@ -110,6 +110,23 @@ def _x25519(scalar: bytes, point: bytes) -> bytes:
     return shared
 
 
+#: any clamped scalar (a multiple of the cofactor 8) maps a low-order point to zero
+_PROBE_SCALAR = bytes([8]) + bytes(30) + bytes([64])
+
+
+def is_low_order(u: bytes) -> bool:
+    """Whether the X25519 point ``u`` (any encoding, canonical or not) has small order.
+
+    Sealing to such a point gives an all-zero shared secret, which age
+    refuses; a recipient that is one can never be sealed to.
+    """
+    try:
+        _x25519(_PROBE_SCALAR, u)
+    except ValueError:
+        return True
+    return False
+
+
 def _x25519_base(scalar: bytes) -> bytes:
     return (
         X25519PrivateKey.from_private_bytes(scalar)
@@ -234,6 +251,8 @@ class X25519Recipient:
     def __init__(self, public: bytes) -> None:
         if len(public) != 32:
             raise AgeError("an X25519 recipient is 32 bytes")
+        if is_low_order(public):
+            raise AgeError("the X25519 recipient is a low-order point: nothing can be sealed to it")
         self.public = public
 
     @classmethod
@@ -324,6 +343,8 @@ class SshEd25519Recipient:
             self.x25519_public = ed25519_public_to_x25519(ed25519_public)
         except ValueError as exc:
             raise AgeError(f"invalid ssh-ed25519 recipient: {exc}") from None
+        if is_low_order(self.x25519_public):
+            raise AgeError("invalid ssh-ed25519 recipient: a small-order key, nothing can be sealed to it")
         self.ed25519_public = ed25519_public
 
     @classmethod

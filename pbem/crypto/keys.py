@@ -40,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from pbem.crypto import age, openssh
 from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.edwards import ed25519_public_to_x25519
 from pbem.crypto.errors import AgeError, KeyFileError, MalformedError
 from pbem.durable import atomic_write
 
@@ -97,6 +98,13 @@ class PublicKey:
         check_name(self.name)
         if not isinstance(self.ed25519, bytes) or len(self.ed25519) != 32:
             raise KeyFileError("an Ed25519 public key is 32 bytes")
+        try:
+            montgomery = ed25519_public_to_x25519(self.ed25519)
+        except ValueError as exc:
+            raise KeyFileError(f"key {self.name!r}: unusable Ed25519 key: {exc}") from None
+        if age.is_low_order(montgomery):
+            # with a small-order key, signatures verify that nobody made (S = 0 for the identity)
+            raise KeyFileError(f"key {self.name!r}: a small-order Ed25519 key, which anyone could sign for")
         try:
             parsed = age.parse_recipient(self.recipient)
         except AgeError as exc:
