@@ -270,7 +270,8 @@ def new(
     if seed_bytes is not None:
         typer.echo("test game: the seed is published in game.toml")
     if wait_for_joins:
-        typer.echo("the deal waits for every player's join file: pbem join DIR --as NAME --key KEYFILE")
+        typer.echo("the deal waits for every player's join files (a commitment, then the nonce): "
+                   "pbem join DIR --as NAME --key KEYFILE")
     else:
         typer.echo("entropy: referee-only (no player entropy; use --wait-for-joins to add it)")
     typer.echo(text.awaiting_line(game_status_doc(directory)["decisions"]))
@@ -314,8 +315,9 @@ def submit(
         else:
             after = step.status.to_json() if step.status is not None else None
             if step.kind == "join":
-                message = f"{step.player} joined; " + (
-                    "every player is in: turn 0 dealt" if step.dealt else f"waiting for {', '.join(step.awaiting)}"
+                message = f"{step.player}'s join file applied; " + (
+                    "every player has sent their nonce: turn 0 dealt" if step.dealt
+                    else text.awaiting_line(step.status.awaiting if step.status is not None else [])
                 )
                 entry.update(status="applied", exit_code=0, reason=None, turn=0 if step.dealt else None,
                              move=step.move_hash, player=step.player, message=message)
@@ -532,21 +534,29 @@ def move(
 
 @app.command()
 def join(
-    directory: Path = typer.Argument(..., help="The game directory (game.toml is all that is read)."),
+    directory: Path = typer.Argument(..., help="The game directory (game.toml and joins/ are all that is read)."),
     player: str = typer.Option(..., "--as", help="Your player name."),
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the join file (default ./join-NAME.json)."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Where to write the join file (default ./join-NAME-ROUND.json)."
+    ),
 ) -> None:
-    """Write your signed join file (a fresh random nonce for the deal); send it to the referee.
+    """Write the signed join file the game waits for from you; send it to the referee.
 
-    The referee submits it with `pbem submit`; the deal happens when every
-    seated player's join is in.
+    Joining takes two rounds. First your commitment to a nonce (a hash of
+    it); once every seated player's commitment is in the game directory,
+    run `pbem join` again for the nonce itself. The nonce comes from your key
+    and game.toml, so running it twice writes the same file. The last nonce
+    the referee submits deals the game.
     """
     private = _guard(lambda: load_private_key(key, name=player))
     data = _guard(lambda: make_join(directory, player, private))
-    target = out or Path(f"join-{player}.json")
+    round_name = json.loads(data)["round"]
+    target = out or Path(f"join-{player}-{round_name}.json")
     _guard(lambda: atomic_write(target.resolve(), data))
-    typer.echo(f"join file written: {target} (send it to the referee)")
+    which = ("round 1 of 2, your commitment to your nonce" if round_name == "commit"
+             else "round 2 of 2, your nonce; every commitment is in")
+    typer.echo(f"join file written: {target} ({which}); send it to the referee")
 
 
 # --- the demo ------------------------------------------------------------------

@@ -31,7 +31,7 @@ def status_text(status: Status) -> str:
         f"turn {status.turn}",
     ]
     if status.dealing:
-        lines.append("every player has joined: the referee's next run deals turn 0")
+        lines.append("every player has sent their nonce: the referee's next run deals turn 0")
     else:
         lines.append(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
     return "\n".join(lines)

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import age, openssh
 from pbem.crypto.canonical import parse_json_strict
@@ -49,6 +50,8 @@ PRIVATE_FORMAT = "pbem-private-key/1"
 FINGERPRINT_PREFIX = "pbem:"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _MAX_KEY_FILE = 64 * 1024
+#: the HKDF salt of :meth:`PrivateKey.derive_secret`
+DERIVED_SECRET_SALT = b"pbem-derived-secret"
 
 
 def check_name(name: str) -> str:
@@ -211,6 +214,19 @@ class PrivateKey:
     def sign(self, data: bytes) -> bytes:
         """The 64-byte Ed25519 signature of ``data``."""
         return self._signing.sign(data)
+
+    def derive_secret(self, label: bytes, length: int = 32) -> bytes:
+        """A secret only this key's holder can compute, the same every time for the same ``label``.
+
+        HKDF-SHA256 over the Ed25519 private key (its 32-byte seed), salted
+        with ``pbem-derived-secret`` and with ``label`` as the info: one
+        independent secret per label, so a caller names its purpose in the
+        label (``pbem-join-nonce`` ...). Unlike a signature, which an
+        Ed25519 signer can make in many valid forms, this is one value.
+        """
+        return HKDF(algorithm=hashes.SHA256(), length=length, salt=DERIVED_SECRET_SALT, info=label).derive(
+            _raw_seed(self._signing)
+        )
 
     def to_json(self) -> dict:
         """The ``NAME.key`` document (schemas/key.schema.json); only for pbem keys."""

@@ -26,7 +26,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import GAMES, find_game, game_names
 from pbem.engine.rng import Rng
 from pbem.referee.errors import SetupError
-from pbem.referee.joins import make_join
+from pbem.referee.joins import COMMIT, REVEAL, make_join
 from pbem.referee.pipeline import submit
 from pbem.referee.player import make_move, read_view
 from pbem.referee.public import status
@@ -70,8 +70,8 @@ def run_demo(
 ) -> DemoReport:
     """Play a whole game with random bots in ``directory``; return what happened.
 
-    By default the game waits for joins and every bot sends a join file, so
-    the deal uses the players' entropy. ``max_turns`` stops the game early (a
+    By default the game waits for joins and every bot sends its join files
+    (a commitment, then the nonce), so the deal uses the players' entropy. ``max_turns`` stops the game early (a
     short demo for tests; a stopped game can be replayed only with a test seed).
     At the end the directory is verified, with the full replay when the seed
     is known (the game ended, or a test seed).
@@ -98,13 +98,14 @@ def run_demo(
 
     bot_seed = seed.hex() if seed is not None else os.urandom(16).hex()
     if wait_for_joins:
-        for player in seats:
-            nonce = Rng.from_seed(f"demo-join-{bot_seed}-{player}").token(32, "nonce") if seed is not None else None
-            path = outbox / f"join-{player}.json"
-            atomic_write(path, make_join(game_dir, player, keys[player], nonce=nonce))
-            submit(game_dir, path.read_bytes(), keys["referee"])
-            if progress is not None:
-                progress(f"{player} joined")
+        # both rounds: every bot commits to its nonce, then every bot sends it; the last one deals
+        for round_name in (COMMIT, REVEAL):
+            for player in seats:
+                path = outbox / f"join-{player}-{round_name}.json"
+                atomic_write(path, make_join(game_dir, player, keys[player]))
+                submit(game_dir, path.read_bytes(), keys["referee"])
+                if progress is not None:
+                    progress(f"{player} joined ({round_name})")
     bots = {p: RandomBot(Rng.from_seed(f"demo-{bot_seed}-{p}")) for p in seats}
     for _ in range(MAX_STEPS):
         now = status(game_dir)

@@ -135,10 +135,17 @@ class RevealRefused(RefereeError):
 
 
 class GameDirError(RefereeError):
-    """The game directory is missing, damaged or of an unknown format version."""
+    """The game directory is missing, damaged or of an unknown format version.
+
+    ``path`` names the file to blame, when one is.
+    """
 
     exit_code = 3
     reason = "bad-game-directory"
+
+    def __init__(self, message: str, path: object = None) -> None:
+        super().__init__(message)
+        self.path = str(path) if path is not None else None
 
 
 class KeyMismatch(RefereeError):

@@ -1,6 +1,6 @@
 """The file formats of a game directory: their version strings and schemas.
 
-Every document carries ``format`` (``pbem-turn/1`` and so on). A reader
+Every document carries ``format`` (``pbem-turn/2`` and so on). A reader
 checks the version first, so that a file from a newer pbem is refused with a
 message that says so rather than a list of schema complaints.
 """
@@ -18,14 +18,14 @@ from referencing.jsonschema import DRAFT202012
 from pbem.resources import data_dir, schema_path
 
 GAME = "pbem-game/1"
-TURN = "pbem-turn/1"
+TURN = "pbem-turn/2"
 MOVE = "pbem-move/1"
 CHOICES = "pbem-choices/1"
 VIEW = "pbem-view/1"
 PLAYER_VIEW = "pbem-player-view/1"
 REFEREE = "pbem-referee/1"
 REJECTION = "pbem-rejection/1"
-JOIN = "pbem-join/1"
+JOIN = "pbem-join/2"
 PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"

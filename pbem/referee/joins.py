@@ -1,24 +1,37 @@
-"""Players' entropy: signed join files, and the deal once every player is in.
+"""Players' entropy: join files in two rounds, and the deal once every player is in.
 
 A game created with ``pbem new --wait-for-joins`` commits to its secret seed
 in ``game.toml`` (``rng.commitment``, ``rng.entropy = "player-joins"``) and
 deals nothing yet. The seed waits in ``pending.json``, sealed to the referee
-and the game identity. Each seated player then writes a join file
-(``pbem join``): ``pbem-join/1`` with a fresh 32-byte random ``nonce``, the
-hash of the ``game.toml`` it answers (so the nonce is chosen after the
-commitment was published), signed by the player. ``pbem submit`` takes join
-files like move files and keeps each, verbatim, as ``joins/PLAYER.json``.
-When the last seated player's join is in, the same step deals turn 0 with
-``step_rng(seed, [nonce of each player in seat order], 0)``, and every later
-step's generator is keyed by the same list.
+and the game identity. Then every seated player sends two join files
+(``pbem join`` writes the one the game is waiting for; ``pbem submit``
+takes them like move files and keeps each verbatim):
 
-The referee cannot choose the seed after seeing the nonces (it is committed
-first), and no player can predict a draw (the seed is secret until the end).
+1. **commit** (``joins/PLAYER.commit.json``): ``pbem-join/2`` with
+   ``commitment = sha256:`` + SHA-256 of the player's 32-byte nonce;
+2. **reveal** (``joins/PLAYER.reveal.json``), taken only once every seated
+   player's commitment is in: the ``nonce`` itself, which must match the
+   commitment. The last reveal deals turn 0 with ``step_rng(seed, [nonce of
+   each player in seat order], 0)``, and every later step's generator is
+   keyed by the same list.
+
+Both files name the hash of the ``game.toml`` they answer and are signed by
+the player. The nonce is HKDF-SHA256 of the player's private key with the
+label ``pbem-join-nonce`` 0x00 and that hash (:func:`join_nonce`): the player
+keeps no state, and a join sent again is the very same file.
+
+Why two rounds: the referee knows the seed. Were the nonces sent at once, the
+last player to join, told the seed, could try nonces until the deal suited
+them, and a referee could "lose" a join and ask for another. Committed
+first, no nonce can be chosen after anyone else's is seen; derived from the
+key, a join asked for again changes nothing. What is left is abort: a player
+who never reveals stalls the deal (the referee can only ``reveal --force``).
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +62,11 @@ from pbem.referee.storage import atomic_write, dump_json
 from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn, write_turn
 
 NONCE_BYTES = 32
+COMMIT, REVEAL = "commit", "reveal"
+#: the decision kind ``status`` gives a player whom a round waits for
+ROUND_KINDS = {COMMIT: "join-commit", REVEAL: "join-reveal"}
+#: the domain label of the nonce derived from a player's key
+NONCE_LABEL = b"pbem-join-nonce"
 #: join files are small; anything larger is refused unread
 JOIN_MAX_BYTES = 64 << 10
 #: the sealing stream of pending.json is that of "turn -1", which no turn uses
@@ -102,11 +120,142 @@ def read_pending_seed(gamedir: GameDir, gamefile: GameFile, referee_key: Private
     return seed
 
 
+# --- the nonce and its commitment -----------------------------------------------
+
+
+def join_nonce(key: PrivateKey, gamefile: GameFile) -> bytes:
+    """The player's nonce for this game: HKDF of their private key, labelled with the ``game.toml`` hash.
+
+    Only the key's holder can compute it, it differs for every game, and it
+    is the same every time, so that a join sent again is the same file.
+    """
+    return key.derive_secret(NONCE_LABEL + b"\x00" + gamefile.hash().encode("ascii"), NONCE_BYTES)
+
+
+def nonce_commitment(nonce: bytes) -> str:
+    """``sha256:`` + hex SHA-256 of the nonce: what the commit round sends."""
+    return "sha256:" + hashlib.sha256(nonce).hexdigest()
+
+
+# --- the join files kept so far -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Joins:
+    """The seated players' join files, each checked: ``player -> (document, file bytes)`` per round."""
+
+    commits: dict[str, tuple[dict[str, Any], bytes]]
+    reveals: dict[str, tuple[dict[str, Any], bytes]]
+
+    def round(self, gamefile: GameFile) -> str | None:
+        """The round the game waits for: ``commit`` until every player has committed, then ``reveal``; ``None`` once all is in."""
+        if any(p not in self.commits for p in gamefile.player_names):
+            return COMMIT
+        if any(p not in self.reveals for p in gamefile.player_names):
+            return REVEAL
+        return None
+
+    def waiting(self, gamefile: GameFile) -> list[str]:
+        """The players the current round waits for, in seat order."""
+        current = self.round(gamefile)
+        if current is None:
+            return []
+        kept = self.commits if current == COMMIT else self.reveals
+        return [p for p in gamefile.player_names if p not in kept]
+
+    def awaiting(self, gamefile: GameFile) -> list[tuple[str, str]]:
+        """``(player, kind)`` for each player the current round waits for (``join-commit`` or ``join-reveal``)."""
+        current = self.round(gamefile)
+        return [(p, ROUND_KINDS[current]) for p in self.waiting(gamefile)] if current is not None else []
+
+    def entropy(self, gamefile: GameFile) -> list[bytes]:
+        """The players' nonces in seat order: the entropy of every step's generator."""
+        return [bytes.fromhex(self.reveals[p][0]["nonce"]) for p in gamefile.player_names]
+
+    def record(self, gamefile: GameFile) -> dict[str, dict[str, str]]:
+        """What turn 0 names: ``{player: {commit, reveal}}``, the SHA-256 of each join file's bytes."""
+        from pbem.referee.pipeline import file_hash
+
+        return {p: {COMMIT: file_hash(self.commits[p][1]), REVEAL: file_hash(self.reveals[p][1])}
+                for p in gamefile.player_names}
+
+
+def check_join(gamefile: GameFile, data: bytes) -> dict[str, Any]:
+    """The checks of a join file, in pipeline order; raises the refusal."""
+    try:
+        doc = parse_json_strict(data, max_bytes=JOIN_MAX_BYTES, max_depth=16)
+    except CryptoError as error:
+        raise UnreadableMove(f"unreadable join file: {error}") from error
+    if isinstance(doc, dict) and doc.get("format") == formats.MOVE:
+        raise NotYourDecisionMove(
+            f"game {gamefile.game_id} waits for every player's join files; no move is taken before the deal"
+        )
+    problem = formats.format_problem(doc, formats.JOIN)
+    if problem:
+        raise SchemaInvalidMove(f"not a valid join file: {problem}")
+    player, join_hash = doc["player"], document_hash(doc)
+    admit_sender(gamefile, doc, join_hash, "join")
+    if doc["game"] != gamefile.hash():
+        raise OtherGameMove(f"the join answers another game.toml than game {gamefile.game_id}'s",
+                            player=player, move_hash=join_hash)
+    return doc
+
+
+def read_join(path: Path, gamefile: GameFile, player: str, round_name: str) -> tuple[dict[str, Any], bytes]:
+    """A kept join file, checked: format, game, player, round, signature. Returns the document and its bytes."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GameDirError(f"{path}: missing", path=path) from None
+    try:
+        doc = check_join(gamefile, data)
+    except Refusal as refusal:
+        raise GameDirError(f"{path}: {refusal.message}", path=path) from refusal
+    if doc["player"] != player or doc["round"] != round_name:
+        raise GameDirError(f"{path}: is {doc['player']}'s {doc['round']} file, not {player}'s {round_name}",
+                           path=path)
+    return doc, data
+
+
+def joined(gamedir: GameDir, gamefile: GameFile) -> Joins:
+    """The seated players' join files, each checked, and every nonce against its commitment."""
+    files = gamedir.join_files()
+    kept: dict[str, dict[str, tuple[dict[str, Any], bytes]]] = {COMMIT: {}, REVEAL: {}}
+    for player in gamefile.player_names:
+        for round_name in (COMMIT, REVEAL):
+            path = files.get((player, round_name))
+            if path is not None:
+                kept[round_name][player] = read_join(path, gamefile, player, round_name)
+    for player, (doc, _) in kept[REVEAL].items():
+        path = gamedir.join(player, REVEAL)
+        if player not in kept[COMMIT]:
+            raise GameDirError(f"{path}: a nonce without {player}'s commitment", path=path)
+        if nonce_commitment(bytes.fromhex(doc["nonce"])) != kept[COMMIT][player][0]["commitment"]:
+            raise GameDirError(f"{path}: the nonce does not match {player}'s commitment", path=path)
+    return Joins(commits=kept[COMMIT], reveals=kept[REVEAL])
+
+
 # --- the player's side ------------------------------------------------------------
 
 
+def join_document(gamefile: GameFile, player: str, round_name: str, nonce: bytes) -> dict[str, Any]:
+    """A join file's document (unsigned): the commitment to ``nonce``, or ``nonce`` itself."""
+    doc: dict[str, Any] = {"format": formats.JOIN, "game_id": gamefile.game_id, "game": gamefile.hash(),
+                           "player": player, "round": round_name}
+    if round_name == COMMIT:
+        doc["commitment"] = nonce_commitment(nonce)
+    else:
+        doc["nonce"] = nonce.hex()
+    return doc
+
+
 def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None) -> bytes:
-    """A signed join file for ``player``: a fresh random nonce for the deal."""
+    """The signed join file ``player`` sends now: the commitment, or, once every player has committed, the nonce.
+
+    The round is read from the game directory (``game.toml`` and the join
+    files in ``joins/``). ``nonce`` replaces the one derived from the key
+    (:func:`join_nonce`), for tests; nobody else could tell the difference.
+    """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
@@ -121,100 +270,74 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
         raise UnexpectedJoin(f"game {gamefile.game_id} does not wait for joins (entropy = referee-only)")
     if gamedir.turn_numbers():
         raise UnexpectedJoin(f"game {gamefile.game_id} was dealt already; joins are closed")
-    doc = {
-        "format": formats.JOIN,
-        "game_id": gamefile.game_id,
-        "game": gamefile.hash(),
-        "player": player,
-        "nonce": (nonce if nonce is not None else os.urandom(NONCE_BYTES)).hex(),
-    }
-    return dump_json(sign_document(doc, key))
+    joins = joined(gamedir, gamefile)
+    chosen = nonce if nonce is not None else join_nonce(key, gamefile)
+    if player not in joins.commits:
+        return dump_json(sign_document(join_document(gamefile, player, COMMIT, chosen), key))
+    if joins.round(gamefile) == COMMIT:
+        raise UnexpectedJoin(
+            f"{player} has committed; the nonces are sent once every seated player has committed "
+            f"(waiting for {', '.join(joins.waiting(gamefile))}): run pbem join again then"
+        )
+    if player in joins.reveals:
+        raise UnexpectedJoin(f"{player} has sent their nonce; the deal waits for {', '.join(joins.waiting(gamefile))}")
+    if nonce_commitment(chosen) != joins.commits[player][0]["commitment"]:
+        raise KeyMismatch(f"this nonce does not match the commitment {player} sent "
+                          f"({gamedir.join(player, COMMIT)}): was it made with another key?")
+    return dump_json(sign_document(join_document(gamefile, player, REVEAL, chosen), key))
 
 
 # --- the referee's side -------------------------------------------------------------
 
 
-def read_join(path: Path, gamefile: GameFile, player: str) -> tuple[dict[str, Any], bytes]:
-    """A kept join file, checked: format, game, player, signature. Returns the document and its bytes."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise GameDirError(f"{path}: missing") from None
-    try:
-        doc = check_join(gamefile, data)
-    except Refusal as refusal:
-        raise GameDirError(f"{path}: {refusal.message}") from refusal
-    if doc["player"] != player:
-        raise GameDirError(f"{path}: is {doc['player']}'s join, not {player}'s")
-    return doc, data
-
-
-def check_join(gamefile: GameFile, data: bytes) -> dict[str, Any]:
-    """The checks of a join file, in pipeline order; raises the refusal."""
-    try:
-        doc = parse_json_strict(data, max_bytes=JOIN_MAX_BYTES, max_depth=16)
-    except CryptoError as error:
-        raise UnreadableMove(f"unreadable join file: {error}") from error
-    if isinstance(doc, dict) and doc.get("format") == formats.MOVE:
-        raise NotYourDecisionMove(
-            f"game {gamefile.game_id} waits for every player's join file; no move is taken before the deal"
-        )
-    problem = formats.format_problem(doc, formats.JOIN)
-    if problem:
-        raise SchemaInvalidMove(f"not a valid join file: {problem}")
-    player, join_hash = doc["player"], document_hash(doc)
-    admit_sender(gamefile, doc, join_hash, "join")
-    if doc["game"] != gamefile.hash():
-        raise OtherGameMove(f"the join answers another game.toml than game {gamefile.game_id}'s",
-                            player=player, move_hash=join_hash)
-    return doc
-
-
-def joined(gamedir: GameDir, gamefile: GameFile) -> dict[str, tuple[dict[str, Any], bytes]]:
-    """The seated players who have joined: ``player -> (join document, file bytes)``."""
-    files = gamedir.join_files()
-    return {p: read_join(files[p], gamefile, p) for p in gamefile.player_names if p in files}
-
-
-def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: dict[str, tuple[dict[str, Any], bytes]],
-         referee_key: PrivateKey) -> TurnFiles:
-    """Turn 0 of a game whose players have all joined (not written)."""
+def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, referee_key: PrivateKey) -> TurnFiles:
+    """Turn 0 of a game whose players have all sent their nonces (not written)."""
     from pbem.referee.deal import deal_position, load_setup
-    from pbem.referee.pipeline import file_hash
 
     try:
         game = find_game(gamefile.game)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
-    entropy = entropy_of(gamefile, {p: doc for p, (doc, _) in joins.items()})
     setup = load_setup(game, gamedir, gamefile)
-    position, since = deal_position(game, gamefile, setup, seed, entropy)
-    record = {p: file_hash(data) for p, (_, data) in joins.items()}
-    return build_turn(game, gamefile, position, None, None, None, since, referee_key, joins=record)
-
-
-def entropy_of(gamefile: GameFile, joins: dict[str, dict[str, Any]]) -> list[bytes]:
-    """The players' nonces in seat order: the entropy of every step's generator."""
-    return [bytes.fromhex(joins[p]["nonce"]) for p in gamefile.player_names]
+    position, since = deal_position(game, gamefile, setup, seed, joins.entropy(gamefile))
+    return build_turn(game, gamefile, position, None, None, None, since, referee_key, joins=joins.record(gamefile))
 
 
 def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey) -> bool:
-    """Deal if every player has joined but turn 0 is missing (a step died after the last join)."""
+    """Deal if every player has sent their nonce but turn 0 is missing (a step died after the last one)."""
     if gamedir.turn_numbers():
         return False
     joins = joined(gamedir, gamefile)
-    if set(joins) != set(gamefile.player_names):
+    if joins.round(gamefile) is not None:
         return False
     seed = read_pending_seed(gamedir, gamefile, referee_key)
     write_turn(gamedir, deal(gamedir, gamefile, seed, joins, referee_key))
     return True
 
 
+def _admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
+    """The join rules, after the file's own checks: one file per player and round; nonces after every commitment."""
+    player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
+    kept = (joins.commits if round_name == COMMIT else joins.reveals).get(player)
+    if kept is not None:
+        if document_hash(kept[0]) == join_hash:
+            raise AlreadyApplied(f"{player} has sent this very {round_name} file", player=player, move_hash=join_hash)
+        what = "committed already, with another commitment" if round_name == COMMIT else "sent their nonce already"
+        raise UnexpectedJoin(f"{player} has {what}", player=player, move_hash=join_hash)
+    if round_name == REVEAL:
+        if joins.round(gamefile) == COMMIT:
+            raise UnexpectedJoin(
+                f"a nonce is taken only once every seated player has committed "
+                f"(waiting for {', '.join(joins.waiting(gamefile))})", player=player, move_hash=join_hash)
+        if nonce_commitment(bytes.fromhex(doc["nonce"])) != joins.commits[player][0]["commitment"]:
+            raise UnexpectedJoin(f"the nonce does not match {player}'s commitment", player=player,
+                                 move_hash=join_hash)
+
+
 def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey):
     """One referee step on a join file, while the game waits for joins (under the lock)."""
     from pbem.referee.pipeline import Step, write_notice
     from pbem.referee.public import joining_status, turn_status
-
     from pbem.referee.reveal import read_reveal
 
     seed = read_pending_seed(gamedir, gamefile, referee_key)
@@ -224,23 +347,19 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
         if read_reveal(gamedir, gamefile) is not None:
             raise GameOverMove(f"game {gamefile.game_id} was abandoned and its seed revealed; no join is taken",
                                player=doc["player"], move_hash=document_hash(doc))
-        player, join_hash = doc["player"], document_hash(doc)
-        if player in joins:
-            if document_hash(joins[player][0]) == join_hash:
-                raise AlreadyApplied(f"{player} has joined with this very file", player=player, move_hash=join_hash)
-            raise UnexpectedJoin(f"{player} has joined already, with another nonce", player=player,
-                                 move_hash=join_hash)
+        _admit_join(gamefile, joins, doc)
     except AlreadyApplied:
         raise
     except Refusal as refusal:
         refusal.rejection = str(write_notice(gamedir, gamefile, 0, referee_key, data, refusal))
         raise
-    atomic_write(gamedir.join(player), data)
-    joins[player] = (doc, data)
-    missing = [p for p in gamefile.player_names if p not in joins]
-    if missing:
-        return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[], awaiting=missing,
-                    result=None, kind="join", dealt=False, status=joining_status(gamefile, missing))
+    player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
+    atomic_write(gamedir.join(player, round_name), data)
+    (joins.commits if round_name == COMMIT else joins.reveals)[player] = (doc, data)
+    if joins.round(gamefile) is not None:
+        return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
+                    awaiting=joins.waiting(gamefile), result=None, kind="join", dealt=False,
+                    status=joining_status(gamefile, joins.awaiting(gamefile)))
     files = deal(gamedir, gamefile, seed, joins, referee_key)
     write_turn(gamedir, files)
     return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],

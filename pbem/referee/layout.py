@@ -8,7 +8,8 @@
     views/PLAYER/latest.json       the player's latest view, sealed to them (signed wrapper)
     views/PLAYER/latest.age        the same sealed view as a plain age file
     rejected/NNNNNN-PLAYER-H.json  signed rejection notices
-    joins/PLAYER.json              signed join files (games that wait for joins), verbatim
+    joins/PLAYER.commit.json       signed join files of a game that waits for joins, verbatim:
+    joins/PLAYER.reveal.json       the commitment to the player's nonce, then the nonce
     cards/NAME                     a copy of the ``--cards`` file, when one was used
     pending.json                   the referee's sealed seed while the game waits for joins
     reveal.json                    the seed, published by ``pbem reveal`` (signed)
@@ -26,7 +27,7 @@ from pbem.referee.errors import GameDirError
 
 TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
-_JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.json$")
+_JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$")
 _MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
 
 
@@ -76,8 +77,9 @@ class GameDir:
     def reveal(self) -> Path:
         return self.root / "reveal.json"
 
-    def join(self, player: str) -> Path:
-        return self.joins / f"{player}.json"
+    def join(self, player: str, round_name: str) -> Path:
+        """The join file of ``player`` for round ``commit`` or ``reveal``."""
+        return self.joins / f"{player}.{round_name}.json"
 
     @property
     def lock(self) -> Path:
@@ -126,7 +128,8 @@ class GameDir:
         if links:
             raise GameDirError(
                 f"{links[0]}: a symbolic link (to {os.readlink(links[0])}); a game directory holds none, "
-                "and pbem neither reads nor writes through one: remove it"
+                "and pbem neither reads nor writes through one: remove it",
+                path=links[0],
             )
 
     def turn_numbers(self) -> list[int]:
@@ -146,8 +149,8 @@ class GameDir:
                 found.append((int(m.group(1)), m.group(2), path))
         return sorted(found)
 
-    def join_files(self) -> dict[str, Path]:
-        """``player -> path`` of every join file present."""
+    def join_files(self) -> dict[tuple[str, str], Path]:
+        """``(player, round) -> path`` of every join file present."""
         if not self.joins.is_dir():
             return {}
-        return {m.group(1): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}
+        return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}

@@ -324,7 +324,7 @@ def _refuse_late_join(ctx: _Context, doc: dict[str, Any]) -> None:
     player = doc.get("player") if isinstance(doc.get("player"), str) else None
     join_hash = document_hash(doc) if formats.is_valid(doc, formats.JOIN) else None
     if join_hash is not None and player is not None:
-        kept = ctx.gamedir.join(player) if player in ctx.gamefile.player_names else None
+        kept = ctx.gamedir.join(player, doc["round"]) if player in ctx.gamefile.player_names else None
         if kept is not None and kept.is_file():
             try:
                 if document_hash(parse_json_strict(kept.read_bytes())) == join_hash:

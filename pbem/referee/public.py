@@ -53,8 +53,9 @@ class Status:
 def status(directory: str | Path) -> Status:
     """The current turn; before the deal of a game that waits for joins, the players yet to join.
 
-    Those are listed as awaited with decision kind ``join`` (turn 0 is the
-    deal to come). A game whose seed was revealed early (``pbem reveal
+    Those are listed as awaited with decision kind ``join-commit`` (the first
+    round: every player's commitment) or ``join-reveal`` (the second: their
+    nonces); turn 0 is the deal to come. A game whose seed was revealed early (``pbem reveal
     --force``) is over: nobody is awaited any more.
     """
     gamedir = GameDir.at(directory)
@@ -63,17 +64,18 @@ def status(directory: str | Path) -> Status:
     if gamefile.waits_for_joins and not gamedir.turn_numbers():
         from pbem.referee.joins import joined
 
-        waiting = [p for p in gamefile.player_names if p not in joined(gamedir, gamefile)]
+        joins = joined(gamedir, gamefile)
         if read_reveal(gamedir, gamefile) is not None:
             return joining_status(gamefile, [])
-        return joining_status(gamefile, waiting, dealing=not waiting)
+        return joining_status(gamefile, joins.awaiting(gamefile), dealing=joins.round(gamefile) is None)
     turn = current_turn(gamedir, gamefile).doc
     return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
 
 
-def joining_status(gamefile: GameFile, waiting: list[str], dealing: bool = False) -> Status:
-    """Before the deal: the players yet to join are awaited, with decision kind ``join``."""
-    return Status(gamefile=gamefile, turn=0, awaiting=[{"player": p, "kind": "join", "since": 0} for p in waiting],
+def joining_status(gamefile: GameFile, awaiting: list[tuple[str, str]], dealing: bool = False) -> Status:
+    """Before the deal: the players the join round waits for, with decision kind ``join-commit`` or ``join-reveal``."""
+    return Status(gamefile=gamefile, turn=0,
+                  awaiting=[{"player": p, "kind": kind, "since": 0} for p, kind in awaiting],
                   result=None, public=None, dealing=dealing)
 
 

@@ -36,7 +36,7 @@ from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.deal import deal_position, load_setup
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
 from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import entropy_of, joined, pending_doc
+from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import read_record
@@ -110,14 +110,17 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
         raise _fail(f"{where}: cannot load game {gamefile.game!r} to replay it: {error}", where) from error
 
     entropy: list[bytes] = []
-    join_record: dict[str, str] | None = None
+    join_record: dict[str, dict[str, str]] | None = None
     if gamefile.waits_for_joins:
         compare_signed(pending_doc(gamefile, seed), gamedir.pending, gamefile, "the pending seed")
-        joins = joined(gamedir, gamefile)
-        if set(joins) != set(gamefile.player_names):
+        try:
+            joins = joined(gamedir, gamefile)
+        except GameDirError as error:
+            raise VerificationFailed(str(error), error.path) from error
+        if joins.round(gamefile) is not None:
             return 0  # not dealt yet: nothing more to rebuild
-        entropy = entropy_of(gamefile, {p: doc for p, (doc, _) in joins.items()})
-        join_record = {p: file_hash(data) for p, (_, data) in joins.items()}
+        entropy = joins.entropy(gamefile)
+        join_record = joins.record(gamefile)
 
     numbers = gamedir.turn_numbers()
     try:

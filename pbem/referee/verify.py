@@ -10,11 +10,13 @@ Always checked, stopping at the first bad file (which the report names):
   recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has
   the SHA-256 that ``game.toml`` names;
 * a game that waits for joins: ``pending.json`` is signed by the referee, and
-  every join file is a ``pbem-join/1`` of this game by its seated player,
-  signed by that player, answering this ``game.toml``; once dealt, turn 0
-  names the SHA-256 of every join file's bytes;
+  every join file is a ``pbem-join/2`` of this game by its seated player,
+  signed by that player, answering this ``game.toml``, of the round its name
+  says; every nonce matches its player's commitment, and none is there
+  while a commitment is missing; once dealt, turn 0 names the SHA-256 of
+  the bytes of both join files of every player;
 * the turn files are numbered 0, 1, 2... with no gap; each is a
-  ``pbem-turn/1`` document of this game, byte for byte as pbem writes it,
+  ``pbem-turn/2`` document of this game, byte for byte as pbem writes it,
   names the hash of ``game.toml``, is signed by the referee key of
   ``game.toml``, and names the hash of the turn before it (``null`` for turn 0);
 * each turn after 0 names the hash of the move that produced it and the
@@ -46,7 +48,7 @@ from pbem.referee import formats, keying, sealing
 from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.deal import cards_path
 from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import read_join
+from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import MOVE_MAX_BYTES
 from pbem.referee.records import Record, read_record, read_turn
@@ -107,7 +109,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     try:
         gamedir.refuse_symlinks()
     except GameDirError as error:
-        raise VerificationFailed(str(error), str(gamedir.symlinks()[0])) from error
+        raise VerificationFailed(str(error), error.path) from error
     try:
         gamefile = GameFile.read(gamedir.game_toml)
     except GameDirError as error:
@@ -123,7 +125,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     _check_game_toml_is_the_signed_one(gamedir, gamefile)
     files = 1
     joins = _check_joins(gamedir, gamefile)
-    files += len(joins) + (1 if gamefile.waits_for_joins else 0)
+    files += (len(joins.commits) + len(joins.reveals) + 1) if joins is not None else 0
 
     numbers = gamedir.turn_numbers()
     if not numbers and not gamefile.waits_for_joins:
@@ -148,7 +150,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
                 f"but the previous turn's hash is {expected_previous}",
                 turn.path,
             )
-        _check_turn_joins(gamefile, turn, joins)
+        _check_turn_joins(gamedir, gamefile, turn, joins)
         _check_move(gamedir, gamefile, turn, moves.pop(number, None))
         published = _check_published_seed(gamefile, turn, last=number == numbers[-1]) or published
         if number:
@@ -218,8 +220,8 @@ def _check_test_seed(gamefile: GameFile, gamedir: GameDir) -> None:
         raise VerificationFailed(f"{where}: the game recipient does not follow from the published test seed", where)
 
 
-def _check_joins(gamedir: GameDir, gamefile: GameFile) -> dict[str, bytes]:
-    """``pending.json`` and the join files; returns ``player -> join file bytes``."""
+def _check_joins(gamedir: GameDir, gamefile: GameFile) -> Joins | None:
+    """``pending.json`` and the join files of both rounds; returns them (``None`` for a game that did not wait)."""
     found = gamedir.join_files()
     if not gamefile.waits_for_joins:
         if found:
@@ -227,35 +229,39 @@ def _check_joins(gamedir: GameDir, gamefile: GameFile) -> dict[str, bytes]:
             raise _fail(f"{path}: a join file in a game that did not wait for joins", path)
         if gamedir.pending.exists():
             raise _fail(f"{gamedir.pending}: a pending seed in a game that did not wait for joins", gamedir.pending)
-        return {}
+        return None
     pending = _referee_record(gamedir.pending, formats.PENDING, gamefile)
     if pending.doc["game_id"] != gamefile.game_id or pending.doc["game"] != gamefile.hash():
         raise _fail(f"{gamedir.pending}: belongs to another game", gamedir.pending)
-    joins: dict[str, bytes] = {}
-    for player, path in found.items():
+    for (player, _round), path in found.items():
         if gamefile.player_key(player) is None:
             raise _fail(f"{path}: {player} is not seated in this game", path)
-        try:
-            _, joins[player] = read_join(path, gamefile, player)
-        except GameDirError as error:
-            raise VerificationFailed(str(error), str(path)) from error
+    try:
+        joins = joined(gamedir, gamefile)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), error.path) from error
+    if joins.reveals and joins.round(gamefile) == COMMIT:
+        path = gamedir.join(next(iter(joins.reveals)), REVEAL)
+        raise _fail(f"{path}: a nonce was taken before every player had committed "
+                    f"(no commitment of {', '.join(joins.waiting(gamefile))})", path)
     return joins
 
 
-def _check_turn_joins(gamefile: GameFile, turn: Record, joins: dict[str, bytes]) -> None:
+def _check_turn_joins(gamedir: GameDir, gamefile: GameFile, turn: Record, joins: Joins | None) -> None:
     recorded = turn.doc["joins"]
-    if turn.doc["turn"] != 0 or not gamefile.waits_for_joins:
+    if turn.doc["turn"] != 0 or joins is None:
         if recorded is not None:
             raise _fail(f"{turn.path}: names join files, but only the deal of a game that waits for joins does", turn.path)
         return
     if recorded is None or set(recorded) != set(gamefile.player_names):
-        raise _fail(f"{turn.path}: the deal does not name every player's join file", turn.path)
+        raise _fail(f"{turn.path}: the deal does not name every player's join files", turn.path)
     for player in gamefile.player_names:
-        path = GameDir.at(turn.path.parent.parent).join(player)
-        if player not in joins:
-            raise _fail(f"{path}: missing, but turn 0 was dealt with it", path)
-        if _file_hash(joins[player]) != recorded[player]:
-            raise _fail(f"{path}: is not the join file that turn 0 was dealt with", path)
+        for round_name, kept in ((COMMIT, joins.commits), (REVEAL, joins.reveals)):
+            path = gamedir.join(player, round_name)
+            if player not in kept:
+                raise _fail(f"{path}: missing, but turn 0 was dealt with it", path)
+            if _file_hash(kept[player][1]) != recorded[player][round_name]:
+                raise _fail(f"{path}: is not the join file that turn 0 was dealt with", path)
 
 
 def _check_published_seed(gamefile: GameFile, turn: Record, last: bool) -> bytes | None:

@@ -265,8 +265,8 @@ def test_an_unknown_format_version_is_refused_by_name(game: Path) -> None:
     assert "unknown format version 'pbem-game/2': this pbem reads 'pbem-game/1'" in pbem("status", game, code=3)
     toml.write_text(original)
     turn = game / "turns" / "000000.json"
-    turn.write_text(turn.read_text().replace('"pbem-turn/1"', '"pbem-turn/2"'))
-    assert "unknown format version 'pbem-turn/2'" in pbem("status", game, code=3)
+    turn.write_text(turn.read_text().replace('"pbem-turn/2"', '"pbem-turn/3"'))
+    assert "unknown format version 'pbem-turn/3'" in pbem("status", game, code=3)
 
 
 def test_games_lists_the_known_games() -> None:

@@ -31,15 +31,16 @@ def make_game(tmp_path: Path, *extra: str) -> tuple[Path, Path]:
 
 def test_join_writes_a_file_that_submit_takes_and_the_last_join_deals(tmp_path: Path) -> None:
     game, keys, out = make_game(tmp_path, "--wait-for-joins")
-    assert "waits for every player's join file" in out and "alice (join" in out
-    files = []
-    for name in ("alice", "bob"):
-        target = tmp_path / f"join-{name}.json"
-        pbem("join", game, "--as", name, "--key", keys / f"{name}.key", "--out", target)
-        files.append(target)
-    out = pbem("submit", game, files[0], "--referee-key", keys / "referee.key")
-    assert "alice joined; waiting for bob" in out
-    result = json.loads(pbem("submit", game, files[1], "--referee-key", keys / "referee.key", "--json"))
+    assert "waits for every player's join files" in out and "alice (join-commit" in out
+    for round_name in ("commit", "reveal"):
+        files = []
+        for name in ("alice", "bob"):
+            target = tmp_path / f"join-{name}-{round_name}.json"
+            pbem("join", game, "--as", name, "--key", keys / f"{name}.key", "--out", target)
+            files.append(target)
+        out = pbem("submit", game, files[0], "--referee-key", keys / "referee.key")
+        assert f"alice's join file applied; awaiting: bob (join-{round_name}" in out
+        result = json.loads(pbem("submit", game, files[1], "--referee-key", keys / "referee.key", "--json"))
     assert result["results"][0]["turn"] == 0 and result["awaiting"] == ["alice", "bob"]
     assert "turn 0" in pbem("status", game)
 

@@ -22,8 +22,8 @@ def test_each_format_has_a_2020_12_schema_with_an_id_and_its_format_const(fmt: s
 
 def test_a_reader_refuses_an_unknown_version_by_name() -> None:
     problem = formats.format_problem({"format": "pbem-turn/9"}, formats.TURN)
-    assert problem == "unknown format version 'pbem-turn/9': this pbem reads 'pbem-turn/1'"
+    assert problem == "unknown format version 'pbem-turn/9': this pbem reads 'pbem-turn/2'"
 
 
 def test_a_document_of_another_kind_is_named() -> None:
-    assert "not a 'pbem-turn/1' document" in formats.format_problem({"format": "pbem-move/1"}, formats.TURN)
+    assert "not a 'pbem-turn/2' document" in formats.format_problem({"format": "pbem-move/1"}, formats.TURN)

@@ -1,8 +1,8 @@
 """A referee killed between the writes of the join-then-deal step (the last join file deals turn 0).
 
-That step renames, in order: the join file into ``joins/``, turn 0 (the
-commit point of the deal), then each player's ``latest.json`` and
-``latest.age``. Killed before or after any of those renames, the referee
+That step renames, in order: the last nonce's join file into ``joins/``,
+turn 0 (the commit point of the deal), then each player's ``latest.json``
+and ``latest.age``. Killed before or after any of those renames, the referee
 leaves a game that is either still waiting (no turn file; the next run
 takes the join or, if every join is in, deals) or dealt (turn 0 whole,
 signed and naming join files that are all there) — never a half-written
@@ -36,9 +36,10 @@ SEED = bytes(range(32))
 def test_a_referee_killed_while_dealing_leaves_the_game_waiting_or_dealt(tmp_path: Path, write: int,
                                                                           when: str) -> None:
     table = joining_table(tmp_path, seed=SEED)
-    submit(table.dir, join(table, "alice", nonce=b"a" * 32), table.referee)
-    last = tmp_path / "join-bob.json"
-    last.write_bytes(join(table, "bob", nonce=b"b" * 32))
+    for player in ("alice", "bob", "alice"):  # both commitments, then alice's nonce
+        submit(table.dir, join(table, player), table.referee)
+    last = tmp_path / "join-bob-reveal.json"
+    last.write_bytes(join(table, "bob"))
     args = ["submit", str(table.dir), str(last), "--referee-key", str(table.key_files["referee"])]
     crashed = subprocess.run([sys.executable, str(HERE / "crashing_referee.py"), str(write), when, *args],
                              env=env(), capture_output=True)
@@ -52,9 +53,11 @@ def test_a_referee_killed_while_dealing_leaves_the_game_waiting_or_dealt(tmp_pat
     if dealt:
         # dealt: turn 0 is whole and signed, and every join file it was dealt with is there, byte for byte
         turn = read_turn(gamedir, gamefile, 0)
-        assert gamedir.turn_numbers() == [0] and now.awaiting and now.awaiting[0]["kind"] != "join"
-        for player, digest in turn.doc["joins"].items():
-            assert "sha256:" + hashlib.sha256(gamedir.join(player).read_bytes()).hexdigest() == digest
+        assert gamedir.turn_numbers() == [0] and now.awaiting and now.awaiting[0]["kind"] != "join-reveal"
+        for player, digests in turn.doc["joins"].items():
+            for round_name, digest in digests.items():
+                data = gamedir.join(player, round_name).read_bytes()
+                assert "sha256:" + hashlib.sha256(data).hexdigest() == digest
     else:
         # still waiting: no turn file at all; bob is awaited, or every join is in and the next run deals
         assert gamedir.turn_numbers() == [] and not now.over

@@ -23,9 +23,11 @@ from pbem.referee.errors import (
     OtherGameMove,
     UnexpectedJoin,
 )
-from pbem.referee.joins import make_join
+from pbem.crypto.signing import sign_document
+from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import join_document, make_join
 from pbem.referee.storage import dump_json
-from trust_helpers import join, joined_table, joining_table, make_table
+from trust_helpers import join, join_all, joined_table, joining_table, make_table
 
 NONCE_A, NONCE_B = b"\x0a" * 32, b"\x0b" * 32
 
@@ -56,18 +58,21 @@ def test_the_deal_waits_until_every_seated_player_has_joined(tmp_path: Path) -> 
     step = submit(table.dir, join(table, "alice"), table.referee)
     assert step.kind == "join" and not step.dealt and step.awaiting == ["bob"]
     assert not list((table.dir / "turns").iterdir())
-    assert [(a["player"], a["kind"]) for a in status(table.dir).awaiting] == [("bob", "join")]
+    assert [(a["player"], a["kind"]) for a in status(table.dir).awaiting] == [("bob", "join-commit")]
+    for player in ("bob", "alice"):
+        step = submit(table.dir, join(table, player), table.referee)
+        assert not step.dealt and not list((table.dir / "turns").iterdir())
     step = submit(table.dir, join(table, "bob"), table.referee)
     assert step.dealt and (table.dir / "turns" / "000000.json").exists()
-    assert sorted(p.name for p in (table.dir / "joins").iterdir()) == ["alice.json", "bob.json"]
+    assert sorted(p.name for p in (table.dir / "joins").iterdir()) == [
+        "alice.commit.json", "alice.reveal.json", "bob.commit.json", "bob.reveal.json"]
     verify(table.dir)
     validate_directory(table.dir, None)
 
 
 def test_every_step_is_drawn_from_the_seed_and_the_nonces_in_seat_order(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
-    submit(table.dir, join(table, "bob", NONCE_B), table.referee)  # the order of arrival does not matter
-    submit(table.dir, join(table, "alice", NONCE_A), table.referee)
+    join_all(table, ("bob", "alice"), {"alice": NONCE_A, "bob": NONCE_B})  # the order of arrival does not matter
     section = referee_section(table)
     assert section["entropy"] == [NONCE_A.hex(), NONCE_B.hex()]
     seed = bytes.fromhex(section["seed"])
@@ -81,8 +86,7 @@ def test_a_players_nonce_changes_the_deal(tmp_path: Path) -> None:
     decks = []
     for nonce in (NONCE_B, b"\x0c" * 32):
         table = joining_table(tmp_path / nonce.hex()[:4], seed=seed)
-        submit(table.dir, join(table, "alice", NONCE_A), table.referee)
-        submit(table.dir, join(table, "bob", nonce), table.referee)
+        join_all(table, nonces={"alice": NONCE_A, "bob": nonce})
         decks.append(referee_section(table)["state"])
     assert decks[0] != decks[1]
 
@@ -90,14 +94,9 @@ def test_a_players_nonce_changes_the_deal(tmp_path: Path) -> None:
 def test_a_join_file_names_the_game_toml_whose_commitment_it_answers(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
     doc = json.loads(join(table, "alice"))
-    assert doc["format"] == "pbem-join/1" and len(bytes.fromhex(doc["nonce"])) == 32
+    assert doc["format"] == "pbem-join/2" and doc["round"] == "commit"
     toml_doc = tomllib.loads((table.dir / "game.toml").read_text())
     assert doc["game"] == document_hash(toml_doc)
-
-
-def test_two_join_files_carry_different_random_nonces(tmp_path: Path) -> None:
-    table = joining_table(tmp_path)
-    assert json.loads(join(table, "alice"))["nonce"] != json.loads(join(table, "alice"))["nonce"]
 
 
 def test_the_same_join_twice_is_a_no_op(tmp_path: Path) -> None:
@@ -113,15 +112,17 @@ def test_the_same_join_twice_is_a_no_op(tmp_path: Path) -> None:
 def test_a_second_join_with_another_nonce_is_refused(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
     submit(table.dir, join(table, "alice"), table.referee)
-    with pytest.raises(UnexpectedJoin, match="joined already"):
-        submit(table.dir, join(table, "alice"), table.referee)
+    submit(table.dir, join(table, "bob"), table.referee)
+    gamefile = GameFile.read(table.dir / "game.toml")
+    other = dump_json(sign_document(join_document(gamefile, "alice", "commit", NONCE_A), table.keys["alice"]))
+    with pytest.raises(UnexpectedJoin, match="committed already"):
+        submit(table.dir, other, table.referee)
 
 
 def test_a_join_after_the_deal_is_refused(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
-    late = join(table, "alice")
-    submit(table.dir, join(table, "alice"), table.referee)
-    submit(table.dir, join(table, "bob"), table.referee)
+    late = join(table, "alice", nonce=NONCE_A)
+    join_all(table)
     before = snapshot(table.dir)
     with pytest.raises(UnexpectedJoin, match="dealt"):
         submit(table.dir, late, table.referee)
@@ -138,12 +139,10 @@ def test_a_join_signed_by_another_player_is_refused(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
     forged = json.loads(join(table, "bob"))
     forged["player"] = "alice"
-    from pbem.crypto.signing import sign_document
-
     del forged["signature"]
     with pytest.raises(BadSignatureMove):
         submit(table.dir, dump_json(sign_document(forged, table.keys["bob"])), table.referee)
-    assert not (table.dir / "joins" / "alice.json").exists()
+    assert not (table.dir / "joins" / "alice.commit.json").exists()
 
 
 def test_a_join_made_for_another_game_toml_is_refused(tmp_path: Path) -> None:
@@ -164,7 +163,8 @@ def test_a_step_that_died_after_the_last_join_deals_on_the_next_run(tmp_path: Pa
     import pbem.referee.joins as joins
 
     table = joining_table(tmp_path)
-    submit(table.dir, join(table, "alice"), table.referee)
+    for player in ("alice", "bob", "alice"):
+        submit(table.dir, join(table, player), table.referee)
     last = join(table, "bob")
 
     def crash(*args, **kwargs):
@@ -174,7 +174,7 @@ def test_a_step_that_died_after_the_last_join_deals_on_the_next_run(tmp_path: Pa
     with pytest.raises(RuntimeError):
         submit(table.dir, last, table.referee)
     monkeypatch.undo()
-    assert (table.dir / "joins" / "bob.json").exists() and not (table.dir / "turns" / "000000.json").exists()
+    assert (table.dir / "joins" / "bob.reveal.json").exists() and not (table.dir / "turns" / "000000.json").exists()
     with pytest.raises(AlreadyApplied):
         submit(table.dir, last, table.referee)  # the next run deals first, then sees the join is in
     assert status(table.dir).awaiting and verify(table.dir).turns == 1

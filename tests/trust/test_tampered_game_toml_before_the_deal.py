@@ -43,9 +43,12 @@ def test_join_files_pushed_next_to_a_changed_game_toml_are_not_dealt_on(tmp_path
     table = joining_table(tmp_path)
     swap_seat_key(table, "alice", tmp_path)
     for player in ("alice", "bob"):
-        (table.dir / "joins" / f"{player}.json").write_bytes(join(table, player))
+        commit = join(table, player)
+        (table.dir / "joins" / f"{player}.commit.json").write_bytes(commit)
+    for player in ("alice", "bob"):
+        (table.dir / "joins" / f"{player}.reveal.json").write_bytes(join(table, player))
     before = snapshot(table.dir, skip=())
     with pytest.raises(GameDirError, match="pending.json.*game.toml"):
-        submit(table.dir, join(table, "bob"), table.referee)
+        submit(table.dir, (table.dir / "joins" / "bob.reveal.json").read_bytes(), table.referee)
     assert snapshot(table.dir, skip=()) == before
     assert not (table.dir / "turns" / "000000.json").exists()

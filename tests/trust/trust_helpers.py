@@ -23,15 +23,22 @@ def joining_table(tmp: Path, players: tuple[str, ...] = PLAYERS, seed: bytes | N
 
 
 def join(table: Table, player: str, nonce: bytes | None = None) -> bytes:
+    """The join file ``player`` sends now (``pbem join``): the commitment, or the nonce once all have committed."""
     return make_join(table.dir, player, table.keys[player], nonce=nonce)
+
+
+def join_all(table: Table, order: tuple[str, ...] = PLAYERS, nonces: dict[str, bytes] | None = None) -> None:
+    """Both join rounds, each player in ``order``: every commitment, then every nonce (the last deals)."""
+    for _round in ("commit", "reveal"):
+        for player in order:
+            submit(table.dir, join(table, player, (nonces or {}).get(player)), table.referee)
 
 
 def joined_table(tmp: Path, players: tuple[str, ...] = PLAYERS, seed: bytes | None = None,
                  scenario: str | None = None) -> Table:
     """A toy game whose players have all joined (turn 0 dealt with their nonces)."""
     table = joining_table(tmp, players, seed, scenario)
-    for player in players:
-        submit(table.dir, join(table, player), table.referee)
+    join_all(table, players)
     return table
 
 
