@@ -20,6 +20,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.fixture(autouse=True)
+def player_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pbem view`` remembers the turns it showed in a state directory: never the real one in tests."""
+    monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path_factory.mktemp("pbem-state")))
+
+
 @pytest.fixture
 def game_count(request: pytest.FixtureRequest):
     """How many random games a playout test runs: ``--games N`` or the test's own CI default."""

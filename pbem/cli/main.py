@@ -45,6 +45,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import make_join
 from pbem.referee.replay import prove as prove_turn
 from pbem.referee.reveal import reveal as reveal_seed
+from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee.player import AUTO_PASS_MODES, make_move, read_view
@@ -475,11 +476,24 @@ def view(
     player: str = typer.Option(..., "--as", help="Your player name."),
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
+    state_dir: Optional[Path] = typer.Option(
+        None, "--state-dir", envvar=STATE_ENV,
+        help="Where pbem remembers the latest turn it showed you, to notice dropped turns "
+             "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
+    ),
 ) -> None:
-    """Your view of the game: your hand, the table, and your options when it is your decision."""
+    """Your view of the game: your hand, the table, and your options when it is your decision.
+
+    pbem remembers the latest turn it showed you (outside the game directory)
+    and warns loudly if the game directory no longer holds it: turns dropped
+    or rewritten, which `pbem verify` alone cannot see.
+    """
     _json_output(as_json)
     private = _guard(lambda: load_private_key(key, name=player), key)
     seen = _guard(lambda: read_view(directory, player, private))
+    warning = _guard(lambda: check_and_remember(state_dir or default_state_dir(), seen))
+    if warning is not None and not as_json:
+        typer.echo(f"pbem: WARNING: {warning.message}", err=True)
     decision = seen.decision
     if as_json:
         _emit_json({
@@ -496,6 +510,7 @@ def view(
             "since": seen.doc["since"],
             "standing_orders": seen.doc["standing_orders"],
             "result": seen.result,
+            "history_warning": warning.to_json() if warning is not None else None,
         })
         return
     rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.view))

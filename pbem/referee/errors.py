@@ -148,6 +148,13 @@ class GameDirError(RefereeError):
         self.path = str(path) if path is not None else None
 
 
+class StateFileError(RefereeError):
+    """The player's own record of the turns they saw (``pbem view``) cannot be read or written."""
+
+    exit_code = 1
+    reason = "io-error"
+
+
 class KeyMismatch(RefereeError):
     """A key was given that is not the one this game names (referee or player)."""
 

@@ -29,6 +29,7 @@ JOIN = "pbem-join/2"
 PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"
+SEEN = "pbem-seen/1"
 CLI_STATUS = "pbem-cli-status/1"
 CLI_VIEW = "pbem-cli-view/1"
 CLI_SUBMIT = "pbem-cli-submit/1"
@@ -50,6 +51,7 @@ SCHEMAS: dict[str, str] = {
     PENDING: "pending",
     SEED: "seed-section",
     REVEAL: "reveal",
+    SEEN: "seen",
     CLI_STATUS: "cli-status",
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",

@@ -1,0 +1,134 @@
+"""What a player has seen: the record that catches dropped or rewritten turns.
+
+The hash chain proves that nothing changed *inside* it, but a shorter chain
+verifies as well as a long one: whoever hosts the game directory can drop
+the newest turns (and the moves that made them), or replace them by others,
+and ``pbem verify`` still passes. Only someone who remembers a later turn
+can tell. So ``pbem view`` keeps, per game and player, the latest turn it
+showed and that turn's hash (``pbem-seen/1``) in a small file on the
+player's machine — never in the game directory — and each time checks that
+the current chain still holds that turn, with that hash, before it
+remembers the new one.
+
+The file is ``STATE/seen/GAME_ID-PLAYER.json``, written atomically with mode
+0600; ``STATE`` is ``$PBEM_STATE_DIR`` or, by default, ``$XDG_STATE_HOME/pbem``
+(``~/.local/state/pbem``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.errors import CryptoError
+from pbem.durable import atomic_write
+from pbem.referee import formats
+from pbem.referee.errors import GameDirError, StateFileError
+from pbem.referee.layout import GameDir
+from pbem.referee.player import PlayerView
+from pbem.referee.records import read_turn
+from pbem.referee.storage import dump_json
+
+#: the environment variable naming the state directory (tests, several profiles)
+STATE_ENV = "PBEM_STATE_DIR"
+
+
+def default_state_dir() -> Path:
+    """``$PBEM_STATE_DIR``, else ``$XDG_STATE_HOME/pbem``, else ``~/.local/state/pbem``."""
+    chosen = os.environ.get(STATE_ENV)
+    if chosen:
+        return Path(chosen)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "state") / "pbem"
+
+
+def record_path(state_dir: Path, game_id: str, player: str) -> Path:
+    return Path(state_dir) / "seen" / f"{game_id}-{player}.json"
+
+
+@dataclass(frozen=True)
+class HistoryWarning:
+    """The current chain no longer holds a turn the player was shown."""
+
+    turn: int
+    turn_hash: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "turn_hash": self.turn_hash, "message": self.message}
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot read the record of the turns you saw: {error.strerror}") from None
+    try:
+        doc = parse_json_strict(data, max_bytes=4096)
+    except CryptoError as error:
+        raise StateFileError(f"{path}: the record of the turns you saw is unreadable ({error}); remove it") from None
+    problem = formats.format_problem(doc, formats.SEEN)
+    if problem:
+        raise StateFileError(f"{path}: the record of the turns you saw is not valid ({problem}); remove it")
+    return doc
+
+
+def missing_from_chain(seen: PlayerView, turn: int, turn_hash: str) -> str | None:
+    """Why the chain that ends in ``seen``'s turn does not hold turn ``turn`` with hash ``turn_hash`` (or ``None``).
+
+    Walks back from the current turn along the ``previous`` hashes, each
+    turn read and signature-checked, so the answer is about the chain itself
+    and not merely about a file of that name.
+    """
+    gamedir = GameDir(seen.turn.path.parent.parent)
+    current = seen.turn
+    if turn > current.doc["turn"]:
+        return (f"the game now ends at turn {current.doc['turn']}: turns {current.doc['turn'] + 1} to {turn} "
+                "were dropped")
+    while current.doc["turn"] > turn:
+        number = current.doc["turn"] - 1
+        try:
+            earlier = read_turn(gamedir, seen.gamefile, number)
+        except GameDirError as error:
+            return f"the chain back to turn {turn} is broken at turn {number}: {error}"
+        if earlier.hash != current.doc["previous"]:
+            return f"turn {number} is not the one turn {number + 1} follows: the turns were rewritten"
+        current = earlier
+    if current.hash != turn_hash:
+        return f"turn {turn} has another hash now ({current.hash}): the turns were rewritten"
+    return None
+
+
+def check_and_remember(state_dir: Path, seen: PlayerView) -> HistoryWarning | None:
+    """Check ``seen`` against the player's record; remember its turn unless the chain lost the one remembered.
+
+    On a warning the record is kept as it was, so that every later view
+    warns again until the player removes the file.
+    """
+    path = record_path(state_dir, seen.gamefile.game_id, seen.player)
+    record = _read_record(path)
+    if record is not None:
+        why = missing_from_chain(seen, record["turn"], record["turn_hash"])
+        if why is not None:
+            return HistoryWarning(
+                turn=record["turn"], turn_hash=record["turn_hash"],
+                message=(f"you were shown turn {record['turn']} of game {seen.gamefile.game_id} "
+                         f"({record['turn_hash']}), and the game directory no longer holds it: {why}. "
+                         f"Moves were removed or replaced; do not trust this copy of the game "
+                         f"(your record: {path})"),
+            )
+        if record["turn"] == seen.number:
+            return None
+    doc = {"format": formats.SEEN, "game_id": seen.gamefile.game_id, "player": seen.player,
+           "turn": seen.number, "turn_hash": seen.turn.hash}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        atomic_write(path, dump_json(doc), mode=0o600)
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot write the record of the turns you saw: {error}") from None
+    return None
