@@ -31,7 +31,7 @@ def time_steps(games: int) -> list[float]:
     times = []
     for index in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            table = make_table(Path(tmp), players=("alice", "bob", "carol"), seed=bytes([index + 1]) * 16,
+            table = make_table(Path(tmp), players=("alice", "bob", "carol"), seed=bytes([index + 1]) * 32,
                                scenario="long")
             while True:
                 awaiting = table.view("alice").turn.doc["awaiting"]
@@ -73,7 +73,7 @@ def time_demos(games: int) -> list[float]:
     for index in range(games):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            report = run_demo(Path(tmp) / "demo", "highcard", 2, seed=bytes([index + 1]) * 16)
+            report = run_demo(Path(tmp) / "demo", "highcard", 2, seed=bytes([index + 1]) * 32)
             times.append(time.perf_counter() - start)
             assert report.result is not None
     return times

@@ -21,7 +21,7 @@ import toygame
 
 register(toygame.GAME)
 
-TEST_SEED = bytes.fromhex("00112233445566778899aabbccddeeff")
+TEST_SEED = bytes.fromhex("00112233445566778899aabbccddeeff" "ffeeddccbbaa99887766554433221100")
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -197,13 +198,12 @@ def _root(
 
 
 def _seed_bytes(seed: Optional[str]) -> Optional[bytes]:
-    """The bytes of a ``--seed HEX`` option (None when not given)."""
+    """The bytes of a ``--seed HEX`` option (None when not given): 32 bytes, as 64 hex digits."""
     if seed is None:
         return None
-    try:
-        return bytes.fromhex(seed)
-    except ValueError:
-        _fail(f"--seed {seed!r} is not hex", 2)
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
+        _fail(f"--seed {seed!r}: a test seed is 32 bytes, written as 64 hex digits", 2)
+    return bytes.fromhex(seed)
 
 
 @app.command()
@@ -255,13 +255,13 @@ def new(
     ),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
+    seed_bytes = _seed_bytes(seed)  # a usage error, before any file is read
     seats = []
     for item in player:
         name, pub_file = _split_pair(item, "--player")
         seats.append((name, _guard(lambda: load_public_key(Path(pub_file), name=name))))
     options = dict(_split_pair(item, "--option") for item in option)
     key = _guard(lambda: load_private_key(referee_key))
-    seed_bytes = _seed_bytes(seed)
     gamefile = _guard(
         lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards,
                          options=options, wait_for_joins=wait_for_joins)
@@ -388,7 +388,7 @@ def verify(
     except VerificationFailed as error:
         if as_json:
             _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
-                        "files": 0, "replayed": False, "note": None,
+                        "files": 0, "replayed": False, "note": None, "test_seed": None,
                         "error": {"path": error.path, "message": str(error)}})
         else:
             typer.echo(f"pbem: verification FAILED: {error}", err=True)
@@ -398,8 +398,10 @@ def verify(
     if as_json:
         _emit_json({"format": formats.CLI_VERIFY, "ok": True, "game_id": report.game_id, "turns": report.turns,
                     "moves": report.moves, "files": report.files, "replayed": report.replayed,
-                    "note": report.note, "error": None})
+                    "note": report.note, "test_seed": report.test_seed, "error": None})
         return
+    if report.test_seed:
+        typer.echo(text.TEST_GAME_LINE)
     typer.echo(
         f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
     )
@@ -464,7 +466,8 @@ def prove(
 def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
     """The public record of the game, turn by turn."""
     entries = _guard(lambda: list(public_log(directory)))
-    typer.echo(text.log_text(entries))
+    gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
+    typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
 
 
 # --- the player ----------------------------------------------------------------
@@ -511,6 +514,7 @@ def view(
             "standing_orders": seen.doc["standing_orders"],
             "result": seen.result,
             "history_warning": warning.to_json() if warning is not None else None,
+            "test_seed": seen.gamefile.test_seed is not None,
         })
         return
     rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.view))

@@ -23,9 +23,14 @@ def awaiting_line(awaiting: list[dict[str, Any]]) -> str:
     return "awaiting: " + ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']})" for a in awaiting)
 
 
+#: the line every command that shows a ``--seed`` test game prints about it
+TEST_GAME_LINE = "TEST GAME: its seed is published in game.toml, so anybody can read every secret (--seed)"
+
+
 def status_text(status: Status) -> str:
     gamefile = status.gamefile
-    lines = [
+    lines = [TEST_GAME_LINE] if gamefile.test_seed is not None else []
+    lines += [
         f"game {gamefile.game_id}: {gamefile.game}, scenario {gamefile.scenario}",
         f"players: {', '.join(gamefile.player_names)}",
         f"turn {status.turn}",
@@ -38,7 +43,8 @@ def status_text(status: Status) -> str:
 
 
 def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -> str:
-    lines = [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", "", rendered, ""]
+    lines = [TEST_GAME_LINE] if view.gamefile.test_seed is not None else []
+    lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", "", rendered, ""]
     decision = view.decision
     if view.result is not None:
         lines.append(result_line(view.result))
@@ -53,8 +59,8 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -
     return "\n".join(lines)
 
 
-def log_text(entries: Iterable[LogEntry]) -> str:
-    lines: list[str] = []
+def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
+    lines: list[str] = [TEST_GAME_LINE] if test_seed else []
     for entry in entries:
         head = f"turn {entry.turn}" + (f": move by {entry.mover}" if entry.mover else ": the deal")
         lines.append(head)

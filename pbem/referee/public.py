@@ -47,6 +47,7 @@ class Status:
             "decisions": [dict(a) for a in self.awaiting],
             "over": self.over,
             "result": self.result,
+            "test_seed": self.gamefile.test_seed is not None,
         }
 
 

@@ -117,8 +117,8 @@ def new_game(
         cards_record = {"file": cards_path.name, "sha256": "sha256:" + digest}
 
     secret = seed if seed is not None else os.urandom(keying.SEED_BYTES)
-    if not secret:
-        raise SetupError("the seed is empty")
+    if len(secret) != keying.SEED_BYTES:
+        raise SetupError(f"a test seed is {keying.SEED_BYTES} bytes like a drawn one, not {len(secret)}")
     gamefile = GameFile(
         game_id=keying.game_id(secret),
         game=game.name,

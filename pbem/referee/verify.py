@@ -74,6 +74,8 @@ class VerifyReport:
     replayed: bool = False
     #: what was not checked, and why
     note: str | None = None
+    #: a ``--seed`` test game: its seed is published in game.toml
+    test_seed: bool = False
 
 
 def _fail(message: str, path: Path | str) -> VerificationFailed:
@@ -165,7 +167,8 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     revealed = _check_reveal(gamedir, gamefile, previous)
     files += 1 if revealed is not None else 0
 
-    report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files)
+    report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
+                          test_seed=gamefile.test_seed is not None)
     if not replay:
         return report
     seed = gamefile.test_seed or published or revealed

@@ -54,10 +54,10 @@ def test_a_fixed_game_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 GOLDEN = {
-    "game_id": "c3e6630d2b840336",
-    "commitment": "sha256:1451fe123ee4114de5c82a74aab2103c120251a29dd27649d116c225fd9dad6b",
-    "game_recipient": "age1zzwsulckamuw6xkxruv4lsvnr00u3pn80ynu3yskhw3k82hw64aq5pfvg3",
+    "game_id": "b5b0a86d80f86f10",
+    "commitment": "sha256:7564638ba24ed66ae11799f60a6e37d22a1cf4d37b92a158a77c7c5427582ee5",
+    "game_recipient": "age1dzy89gczfstkt27zc2lps0m63xdpph9hjahz8u463k6zerc6wfsq59xral",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "5441c54e3a0f7fa70e8f79905e45b76c969fe63f8907d4de5a96aed448ed46f8",
-    "turn3": "6021cb3c559591e7b1783b142edfb381cd33aa7801196b1679cc2894abeffb62",
+    "turn0": "994ada0edc35974e3a6f7c3550c43d04e1acb0ed2b844d53892fcdee18adf565",
+    "turn3": "9d9caa3f03b977dda22acb68f764d6077d655514920215d48e0eb6fb3cb8588d",
 }

@@ -110,7 +110,7 @@ def test_a_lookalike_player_name_is_an_unknown_player(table: Table, tmp_path: Pa
 
 
 def test_a_move_for_another_game_is_refused(table: Table, tmp_path: Path) -> None:
-    other = make_table(tmp_path / "other", seed=b"\x42" * 16, keys=(table.keys, table.key_files))
+    other = make_table(tmp_path / "other", seed=b"\x42" * 32, keys=(table.keys, table.key_files))
     data = other.move("alice", f"card-{other.view('alice').view['hand'][0]}")
     refused_by_the_command_line(table, tmp_path, data, "other-game", 12, "is for game")
 

@@ -53,14 +53,14 @@ def test_the_public_record_never_holds_a_hidden_card(tmp_path: Path) -> None:
     keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
     game = tmp_path / "game"
     new_game(game, "highcard-zones", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
-             cards=cards, seed=b"\x33" * 16)
+             cards=cards, seed=b"\x33" * 32)
     table = Table(dir=game, keys=keys, key_files=files)
     play(table)
     log = CliRunner().invoke(app, ["log", str(game)]).output
-    entries = log.split("\nturn ")
+    entries = ("\n" + log).split("\nturn ")[1:]  # what precedes turn 0 (the TEST GAME line) is no turn
     docs = turn_docs(game)
     assert len(entries) == len(docs)
-    seed = b"\x33" * 16
+    seed = b"\x33" * 32
     hidden_somewhere = 0
     for turn, entry in zip(docs, entries):
         state = sealing.open_with_seed(turn["sealed"]["referee"], seed)["state"]
