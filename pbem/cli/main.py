@@ -593,6 +593,8 @@ def demo(
     root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     name = game or _guard(default_game)
     typer.echo(f"demo: {name} in {root}")
+    if seed_bytes is not None:
+        typer.echo(text.TEST_GAME_LINE)
     report = _guard(lambda: run_demo(root, name, players, seed_bytes))
     typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
     typer.echo(text.result_line(report.result) if report.result else "the game did not finish")
