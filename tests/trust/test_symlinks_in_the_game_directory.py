@@ -67,8 +67,11 @@ def test_two_writes_of_one_file_use_different_temporary_names(tmp_path: Path, mo
 
 def _link_dir(path: Path, outside: Path) -> None:
     """Replace the directory ``path`` by a link to ``outside`` holding the same files."""
-    shutil.copytree(path, outside, dirs_exist_ok=True) if path.exists() else outside.mkdir(parents=True)
-    shutil.rmtree(path, ignore_errors=True)
+    if path.exists():
+        shutil.copytree(path, outside)
+        shutil.rmtree(path)
+    else:
+        outside.mkdir(parents=True)
     path.symlink_to(outside, target_is_directory=True)
 
 
