@@ -104,7 +104,7 @@ class IllegalMove(Refusal):
 
 
 class UnexpectedJoin(Refusal):
-    """A join file the game does not wait for: it was dealt already, never waited, or the player joined with another nonce."""
+    """A join file the game does not wait for: dealt already, never waited, a second commitment, or a nonce too early or not matching its commitment."""
 
     exit_code = 21
     reason = "not-joining"
