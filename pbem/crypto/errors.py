@@ -50,3 +50,7 @@ class AgePayloadError(AgeError):
 
 class SealError(CryptoError):
     """A sealed section cannot be opened with this key, or does not hold JSON."""
+
+
+class SealTooLarge(SealError):
+    """A plaintext is larger than the largest pbem seals (and so opens): :data:`pbem.crypto.seal.MAX_SEALED_PLAINTEXT`."""

@@ -11,18 +11,53 @@ function of the value, the recipients and the bytes ``rng`` returns. The
 referee passes a generator keyed by the game's secret seed and the (step,
 recipient) pair; that is safe only because that seed stays secret until the
 game ends and no two seals share a stream (docs/crypto.md).
+
+Size: :data:`MAX_SEALED_PLAINTEXT` is the one bound on a sealed plaintext.
+Every writer refuses a larger one before anything is written
+(:func:`check_plaintext_size`), and every reader opens anything up to it and
+stops decrypting as soon as a section holds more (:func:`open_plaintext`),
+so what pbem writes it can always read back.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json, parse_json_strict
-from pbem.crypto.errors import AgeError, MalformedError, SealError
+from pbem.crypto.errors import AgeError, MalformedError, SealError, SealTooLarge
 from pbem.crypto.keys import PrivateKey, PublicKey
 
-MAX_SEALED_JSON = 1 << 20
+#: the largest plaintext pbem seals and opens (a turn's sections hold some
+#: tens of KiB; a move's sealed choices a few KiB)
+MAX_SEALED_PLAINTEXT = 1 << 20
+
+
+def check_plaintext_size(size: int) -> None:
+    """Refuse to seal a plaintext of ``size`` bytes that no reader would open."""
+    if size > MAX_SEALED_PLAINTEXT:
+        raise SealTooLarge(
+            f"a sealed section of {size} bytes is larger than the {MAX_SEALED_PLAINTEXT} bytes pbem seals"
+        )
+
+
+def open_plaintext(text: str, identities: Iterable[object]) -> bytes:
+    """The plaintext of the armored age ``text``, at most :data:`MAX_SEALED_PLAINTEXT` bytes.
+
+    Decrypts chunk by chunk and stops with :class:`SealTooLarge` as soon as
+    the section holds more, so an oversized section costs no more than the
+    bound to refuse. Other failures raise :class:`~pbem.crypto.errors.AgeError`.
+    """
+    if not isinstance(text, str):
+        raise SealError(f"a sealed section is a string, not {type(text).__name__}")
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in age.iter_decrypt(text.encode("utf-8", "surrogatepass"), identities, armored=True):
+        size += len(chunk)
+        if size > MAX_SEALED_PLAINTEXT:
+            raise SealTooLarge(f"the sealed section holds more than the {MAX_SEALED_PLAINTEXT} bytes pbem seals")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def seal(obj: Any, recipients: Sequence[PublicKey], rng: age.RandomSource | None = None) -> str:
@@ -31,6 +66,7 @@ def seal(obj: Any, recipients: Sequence[PublicKey], rng: age.RandomSource | None
         raise SealError("a sealed section needs at least one recipient")
     try:
         plaintext = canonical_json(obj)
+        check_plaintext_size(len(plaintext))
         return age.encrypt(plaintext, [r.recipient for r in recipients], armor=True, rng=rng).decode("ascii")
     except (AgeError, MalformedError) as exc:
         raise SealError(f"cannot seal: {exc}") from exc
@@ -38,13 +74,11 @@ def seal(obj: Any, recipients: Sequence[PublicKey], rng: age.RandomSource | None
 
 def open_sealed(text: str, key: PrivateKey) -> Any:
     """The JSON value sealed in ``text``, opened with ``key``; :class:`SealError` if that fails."""
-    if not isinstance(text, str):
-        raise SealError(f"a sealed section is a string, not {type(text).__name__}")
     try:
-        plaintext = age.decrypt(text.encode("utf-8"), [key], armored=True)
+        plaintext = open_plaintext(text, [key])
     except AgeError as exc:
         raise SealError(f"cannot open the section sealed to {key.name!r}: {exc}") from exc
     try:
-        return parse_json_strict(plaintext, max_bytes=MAX_SEALED_JSON)
+        return parse_json_strict(plaintext, max_bytes=MAX_SEALED_PLAINTEXT)
     except MalformedError as exc:
         raise SealError(f"the section sealed to {key.name!r} does not hold valid JSON: {exc}") from exc

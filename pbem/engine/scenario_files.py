@@ -17,6 +17,7 @@ import jsonschema
 
 from pbem.engine.errors import ScenarioError
 from pbem.resources import schema_path
+from pbem.schemas import validator
 
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
@@ -30,14 +31,13 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def _schema(name: str) -> dict[str, Any]:
-    return json.loads(schema_path(name).read_text(encoding="utf-8"))
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    return validator(json.loads(schema_path(name).read_text(encoding="utf-8")))
 
 
 def check_schema(data: Any, schema: str, where: str) -> None:
     """Validate ``data`` against ``schemas/SCHEMA.schema.json``; the message names the failing place."""
-    try:
-        jsonschema.validate(data, _schema(schema))
-    except jsonschema.ValidationError as error:
+    error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(data))
+    if error is not None:
         location = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise ScenarioError(f"{where}: {location}: {error.message}") from None
+        raise ScenarioError(f"{where}: {location}: {error.message}")

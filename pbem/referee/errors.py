@@ -26,7 +26,10 @@ class Refusal(RefereeError):
     """A move the referee refuses; nothing in the game changes.
 
     ``index`` is the position of the failing choice in the move's list, when
-    one choice is to blame.
+    one choice is to blame. ``sender`` is the seated player whose signature
+    the file carries, once the pipeline has checked it (``None`` before):
+    the notice of an authenticated sender takes that player's slot in
+    ``rejected/``, anyone else's the slot of unknown senders.
     """
 
     def __init__(self, message: str, *, player: str | None = None, move_hash: str | None = None,
@@ -36,6 +39,7 @@ class Refusal(RefereeError):
         self.player = player
         self.move_hash = move_hash
         self.index = index
+        self.sender: str | None = None
         #: path of the signed rejection notice, once written
         self.rejection: str | None = None
 
@@ -108,6 +112,13 @@ class UnexpectedJoin(Refusal):
 
     exit_code = 21
     reason = "not-joining"
+
+
+class RefereeFailed(Refusal):
+    """The referee failed on this file: the next turn would be too large to seal, or a bug in pbem or the game."""
+
+    exit_code = 23
+    reason = "referee-failed"
 
 
 class AlreadyApplied(Refusal):
@@ -192,5 +203,6 @@ REFUSALS: tuple[type[Refusal], ...] = (
     NotYourDecisionMove,
     IllegalMove,
     UnexpectedJoin,
+    RefereeFailed,
     AlreadyApplied,
 )

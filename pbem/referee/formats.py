@@ -16,6 +16,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from pbem.resources import data_dir, schema_path
+from pbem.schemas import validator
 
 GAME = "pbem-game/1"
 TURN = "pbem-turn/2"
@@ -76,9 +77,7 @@ def _registry() -> Registry:
 def _validator(name: str) -> jsonschema.protocols.Validator:
     with open(schema_path(name), encoding="utf-8") as handle:
         schema = json.load(handle)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema, registry=_registry(), format_checker=cls.FORMAT_CHECKER)
+    return validator(schema, registry=_registry())
 
 
 def format_problem(doc: Any, expected: str) -> str | None:

@@ -29,13 +29,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
-from pbem.crypto.errors import CryptoError
+from pbem.crypto.errors import CryptoError, SealTooLarge
 from pbem.crypto.keys import PrivateKey
+from pbem.crypto.seal import MAX_SEALED_PLAINTEXT
 from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision, Game
@@ -50,6 +52,7 @@ from pbem.referee.errors import (
     IllegalMove,
     KeyMismatch,
     NotYourDecisionMove,
+    RefereeFailed,
     Refusal,
     SchemaInvalidMove,
     StaleMove,
@@ -174,7 +177,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
             if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.turn_numbers():
-                return submit_join(gamedir, gamefile, data, referee_key)
+                return _submit_join(gamedir, gamefile, data, referee_key)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
         try:
@@ -187,10 +190,57 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         return dataclasses.replace(step, repaired=repaired)
 
 
+def _submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey) -> Step:
+    """A join file before the deal; a failure inside that step is a refusal with a notice too."""
+    try:
+        with refusing_failures():
+            return submit_join(gamedir, gamefile, data, referee_key)
+    except RefereeFailed as failure:
+        if failure.rejection is None:
+            failure.rejection = str(write_notice(gamedir, gamefile, 0, referee_key, data, failure))
+        raise
+
+
 def _run(ctx: _Context, data: bytes) -> Step:
     gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
     number = ctx.current.doc["turn"]
 
+    with refusing_failures():
+        doc, move_hash = _admit(ctx, data)
+    player = doc["player"]
+    with refusing_failures(sender=player, move_hash=move_hash):
+        # the sealed payload (step 5, after the signature)
+        payload = open_move(gamefile, position.seed, doc, move_hash)
+        # 6. game over (an abandoned game is over too)
+        if read_reveal(ctx.gamedir, gamefile) is not None:
+            raise GameOverMove(
+                f"game {gamefile.game_id} was abandoned and its seed revealed; no move is taken",
+                player=player, move_hash=move_hash,
+            )
+        since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
+        new_position, since, step, after = advance(
+            game, position, since_before, number, player, payload, move_hash,
+            lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
+        )
+        files = build_turn(
+            game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key,
+            move_file=file_hash(data),
+        )
+    write_turn(ctx.gamedir, files, move=(player, data))
+    return Step(
+        turn=new_position.turn,
+        player=player,
+        move_hash=move_hash,
+        choices=len(payload["choices"]),
+        auto_choices=[s for s in step if s["by"] == "standing-order"],
+        awaiting=[d.player for d in after],
+        result=files.turn["result"],
+        status=turn_status(gamefile, files.turn),
+    )
+
+
+def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
+    """Steps 1-5 up to the signature: the move document and its hash, from a seated player who signed it."""
     # 1. parse
     try:
         doc = parse_json_strict(data, max_bytes=MOVE_MAX_BYTES, max_depth=MOVE_MAX_DEPTH)
@@ -209,34 +259,45 @@ def _run(ctx: _Context, data: bytes) -> Step:
         raise AlreadyApplied(
             f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
         )
-    # 3.-5. game id, known player, signature, sealed payload
-    payload = open_move(gamefile, position.seed, doc, move_hash)
-    # 6. game over (an abandoned game is over too)
-    if read_reveal(ctx.gamedir, gamefile) is not None:
-        raise GameOverMove(
-            f"game {gamefile.game_id} was abandoned and its seed revealed; no move is taken",
-            player=player, move_hash=move_hash,
+    # 3.-5. game id, known player, signature
+    admit_sender(ctx.gamefile, doc, move_hash, "move")
+    return doc, move_hash
+
+
+@contextmanager
+def refusing_failures(sender: str | None = None, move_hash: str | None = None) -> Iterator[None]:
+    """Whatever fails inside a referee step is a refusal, never a traceback.
+
+    A refusal passes through (marked with its authenticated ``sender``); a
+    damaged game directory (:class:`GameDirError`) and a failed read or write
+    (:class:`OSError`) stop the step as they are. Anything else, a bug in pbem
+    or in the game, or a next turn too large to seal, becomes
+    :class:`RefereeFailed`, whose public message names no value from the
+    file or the state (an exception's text may quote a hidden card).
+    """
+    try:
+        yield
+    except Refusal as refusal:
+        refusal.sender = sender
+        raise
+    except (GameDirError, OSError):
+        raise
+    except SealTooLarge as error:
+        failure = RefereeFailed(
+            f"the referee cannot apply this file: the next turn would hold a sealed section larger than the "
+            f"{MAX_SEALED_PLAINTEXT} bytes pbem seals; nothing changed",
+            player=sender, move_hash=move_hash,
         )
-    since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
-    new_position, since, step, after = advance(
-        game, position, since_before, number, player, payload, move_hash,
-        lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
-    )
-    files = build_turn(
-        game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key,
-        move_file=file_hash(data),
-    )
-    write_turn(ctx.gamedir, files, move=(player, data))
-    return Step(
-        turn=new_position.turn,
-        player=player,
-        move_hash=move_hash,
-        choices=len(payload["choices"]),
-        auto_choices=[s for s in step if s["by"] == "standing-order"],
-        awaiting=[d.player for d in after],
-        result=files.turn["result"],
-        status=turn_status(gamefile, files.turn),
-    )
+        failure.sender = sender
+        raise failure from error
+    except Exception as error:  # noqa: BLE001 - the point: no failure escapes as a traceback
+        failure = RefereeFailed(
+            f"the referee failed on this file ({type(error).__name__}); nothing changed. This is a bug in pbem "
+            "or in the game: report it with the file",
+            player=sender, move_hash=move_hash,
+        )
+        failure.sender = sender
+        raise failure from error
 
 
 def file_hash(data: bytes) -> str:
@@ -253,9 +314,8 @@ def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
 
 
 def open_move(gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
-    """Steps 3-5: game id, known player, signature; then the sealed choices, opened and checked."""
+    """The sealed choices of a move whose sender was admitted (steps 3-5), opened and checked."""
     player = doc["player"]
-    admit_sender(gamefile, doc, move_hash, "move")
     try:
         payload = sealing.open_with_seed(doc["sealed_choices"], seed)
     except CryptoError as error:

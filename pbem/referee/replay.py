@@ -38,7 +38,8 @@ from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFa
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
-from pbem.referee.pipeline import advance, file_hash, open_move
+from pbem.referee.admission import admit_sender
+from pbem.referee.pipeline import advance, file_hash, open_move, refusing_failures
 from pbem.referee.records import read_record
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import Position, assemble_turn, section_documents
@@ -212,10 +213,12 @@ def _replay_move(
 
     since_before = {a["player"]: a["since"] for a in awaiting}
     try:
-        payload = open_move(gamefile, seed, doc, move_hash)
-        new_position, since, _step, _after = advance(
-            game, position, since_before, number - 1, player, payload, move_hash, check_fresh
-        )
+        with refusing_failures(sender=player, move_hash=move_hash):
+            admit_sender(gamefile, doc, move_hash, "move")
+            payload = open_move(gamefile, seed, doc, move_hash)
+            new_position, since, _step, _after = advance(
+                game, position, since_before, number - 1, player, payload, move_hash, check_fresh
+            )
     except Refusal as refusal:
         raise _fail(
             f"{path}: the referee applied a move it must refuse ({refusal.reason}): {refusal.message}", path

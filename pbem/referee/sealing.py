@@ -17,7 +17,7 @@ from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.seal import open_sealed
+from pbem.crypto.seal import MAX_SEALED_PLAINTEXT, check_plaintext_size, open_plaintext, open_sealed
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 
@@ -30,7 +30,11 @@ def seal_json(doc: Any, recipients: list[str], stream: Stream | None) -> str:
 
 
 def seal_canonical(data: bytes, recipients: list[str], stream: Stream | None) -> str:
-    """:func:`seal_json` for a document already in canonical form (``canonical_json(doc)``)."""
+    """:func:`seal_json` for a document already in canonical form (``canonical_json(doc)``).
+
+    A plaintext larger than a reader opens is refused (:class:`~pbem.crypto.errors.SealTooLarge`).
+    """
+    check_plaintext_size(len(data))
     return age.encrypt(data, recipients, armor=True, rng=stream).decode("ascii")
 
 
@@ -54,5 +58,9 @@ def game_recipient(seed: bytes) -> str:
 
 def open_with_seed(text: str, seed: bytes) -> Any:
     """Open a section sealed to the game identity (raises :class:`CryptoError`)."""
-    plaintext = age.decrypt(text.encode("ascii"), [game_identity(seed)])
-    return parse_json_strict(plaintext, max_bytes=64 << 20)
+    return parse_json_strict(open_with_seed_raw(text, seed), max_bytes=MAX_SEALED_PLAINTEXT)
+
+
+def open_with_seed_raw(text: str, seed: bytes) -> bytes:
+    """The plaintext bytes of a section sealed to the game identity (raises :class:`CryptoError`)."""
+    return open_plaintext(text, [game_identity(seed)])

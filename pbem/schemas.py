@@ -1,0 +1,39 @@
+"""The one JSON Schema validator class pbem checks every document with.
+
+JSON Schema's ``integer`` admits any number with a zero fractional part, so
+the stock validators accept ``1.0`` where a turn number is meant. RFC 8785
+writes ``1.0`` and ``1`` alike, so a signed move rewritten with ``"turn":
+1.0`` keeps its signature and would reach code that indexes and formats with
+it. Here ``integer`` means a JSON integer and nothing else (``type(x) is
+int``: no float, no bool), and ``number`` is an int or a float, never a bool.
+Every schema pbem ships (file formats, scenarios, card data) is checked with
+:data:`Validator`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+from jsonschema.validators import Draft202012Validator, extend
+
+
+def _is_integer(_checker: Any, value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_number(_checker: Any, value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+#: Draft 2020-12 with exact integers: what every pbem schema is checked with
+Validator = extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
+)
+
+
+def validator(schema: dict[str, Any], **kwargs: Any) -> jsonschema.protocols.Validator:
+    """A checked :data:`Validator` for ``schema`` (a 2020-12 schema; ``kwargs`` go to the validator)."""
+    Validator.check_schema(schema)
+    return Validator(schema, format_checker=Validator.FORMAT_CHECKER, **kwargs)
