@@ -27,6 +27,9 @@ from typing import Any, Sequence
 
 from pbem.engine import Decision, Option, Result, Rng, ScenarioError
 
+#: the two decisions of the game
+DECISION_KINDS = frozenset({"play", "draw"})
+
 SCENARIOS: dict[str, dict[str, int]] = {
     "standard": {"deck": 12, "hand": 2, "rounds": 3},
     "long": {"deck": 30, "hand": 3, "rounds": 8},
@@ -105,6 +108,9 @@ class HighCard:
         return [
             Decision(player=player, kind="draw", options=tuple(options), prompt="draw or pass", pass_id="pass")
         ]
+
+    def decision_kinds(self) -> frozenset[str]:
+        return DECISION_KINDS
 
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         state["events"] = []

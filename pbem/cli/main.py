@@ -49,7 +49,8 @@ from pbem.referee.reveal import reveal as reveal_seed
 from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
-from pbem.referee.player import AUTO_PASS_MODES, make_move, read_view
+from pbem.referee import orders
+from pbem.referee.player import make_move, read_view
 from pbem.referee.public import public_log, status as game_status
 from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
@@ -530,22 +531,24 @@ def move(
         [], "--choose", help="An option id, or its number as `pbem view` shows it; repeat for several choices in order."
     ),
     auto_pass: list[str] = typer.Option(
-        [], "--auto-pass", help="KIND=MODE standing order: MODE is always, when-only-option or off."
+        [], "--auto-pass",
+        help="KIND=MODE standing order (KIND: a decision kind of the game, as `pbem status` names it; "
+             "MODE: always, when-only-option or off). Alone, only when it passes your open decision now.",
     ),
     out: Optional[Path] = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
-    orders: dict[str, Any] = {}
+    standing: dict[str, Any] = {}
     for item in auto_pass:
         kind, mode = _split_pair(item, "--auto-pass")
-        if mode not in AUTO_PASS_MODES:
-            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(AUTO_PASS_MODES)}", 2)
-        orders.setdefault("auto_pass", {})[kind] = mode
-    if not choose and not orders:
+        if mode not in orders.MODES:
+            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(orders.MODES)}", 2)
+        standing.setdefault("auto_pass", {})[kind] = mode
+    if not choose and not standing:
         _fail("give at least one --choose (or an --auto-pass standing order)", 2)
     private = _guard(lambda: load_private_key(key, name=player))
     seen = _guard(lambda: read_view(directory, player, private))
-    data = _guard(lambda: make_move(seen, private, list(choose), standing_orders=orders or None))
+    data = _guard(lambda: make_move(seen, private, list(choose), standing_orders=standing or None))
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
     _guard(lambda: atomic_write(target.resolve(), data))
     typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")

@@ -149,6 +149,17 @@ class Game(Protocol):
         """The decisions open now; empty exactly when the game is over."""
         ...
 
+    def decision_kinds(self) -> frozenset[str]:
+        """Every ``kind`` that :meth:`awaiting` can ever return, in any scenario.
+
+        Standing orders name decisions by kind, and the referee refuses an
+        order for a kind outside this set, so a player cannot fill the
+        game's records with made-up kinds. At most 32 kinds of at most 32
+        characters each (lower-case letters, digits, ``-``), as
+        ``schemas/standing-orders.schema.json`` allows.
+        """
+        ...
+
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         """Apply one legal choice and return the next state.
 
@@ -201,7 +212,12 @@ def decision_for(game: Game, state: State, player: str) -> Decision:
 
 
 def apply_choice(game: Game, state: State, player: str, option_id: str, rng: Rng) -> State:
-    """Check that ``option_id`` is legal for ``player`` now, then apply it."""
+    """Check that ``option_id`` is legal for ``player`` now, then apply it.
+
+    Raises :class:`NotAwaitedError` or :class:`IllegalMoveError` before the
+    game sees the choice, so the state is unchanged when either is raised
+    (a game's :meth:`Game.apply` never raises them itself).
+    """
     decision = decision_for(game, state, player)
     if decision.option(option_id) is None:
         raise IllegalMoveError(

@@ -131,6 +131,13 @@ class AlreadyApplied(Refusal):
 # --- not refusals -----------------------------------------------------------
 
 
+class UsageError(RefereeError):
+    """The command was given something it cannot use (a standing order for a decision kind the game lacks)."""
+
+    exit_code = 2
+    reason = "usage"
+
+
 class LockBusy(RefereeError):
     """Another referee holds the game directory's lock and did not let go in time."""
 

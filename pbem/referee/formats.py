@@ -21,7 +21,7 @@ from pbem.schemas import validator
 GAME = "pbem-game/1"
 TURN = "pbem-turn/2"
 MOVE = "pbem-move/1"
-CHOICES = "pbem-choices/1"
+CHOICES = "pbem-choices/2"
 VIEW = "pbem-view/1"
 PLAYER_VIEW = "pbem-player-view/1"
 REFEREE = "pbem-referee/1"

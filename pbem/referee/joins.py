@@ -55,6 +55,7 @@ from pbem.referee.errors import (
     UnexpectedJoin,
     UnreadableMove,
 )
+from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_record
@@ -343,7 +344,8 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
     seed = read_pending_seed(gamedir, gamefile, referee_key)
     joins = joined(gamedir, gamefile)
     try:
-        doc = check_join(gamefile, data)
+        with refusing_failures():
+            doc = check_join(gamefile, data)
         if read_reveal(gamedir, gamefile) is not None:
             raise GameOverMove(f"game {gamefile.game_id} was abandoned and its seed revealed; no join is taken",
                                player=doc["player"], move_hash=document_hash(doc))

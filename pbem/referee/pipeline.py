@@ -29,22 +29,21 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
-from pbem.crypto.errors import CryptoError, SealTooLarge
+from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.seal import MAX_SEALED_PLAINTEXT
 from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision, Game
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
-from pbem.referee import formats, keying, sealing
+from pbem.referee import formats, keying, orders, sealing
 from pbem.referee.admission import admit_sender
+from pbem.referee.failures import refusing_failures
 from pbem.referee.errors import (
     AlreadyApplied,
     GameDirError,
@@ -52,7 +51,6 @@ from pbem.referee.errors import (
     IllegalMove,
     KeyMismatch,
     NotYourDecisionMove,
-    RefereeFailed,
     Refusal,
     SchemaInvalidMove,
     StaleMove,
@@ -73,9 +71,6 @@ from pbem.referee.turns import Position, build_turn, carry_since, open_position,
 MOVE_MAX_BYTES = 1 << 20
 #: and so is one nested deeper than this
 MOVE_MAX_DEPTH = 64
-#: standing orders answer at most this many decisions in one step (a guard
-#: against a game that would offer the same pass for ever)
-AUTO_CHOICE_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -177,7 +172,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
             if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.turn_numbers():
-                return _submit_join(gamedir, gamefile, data, referee_key)
+                return submit_join(gamedir, gamefile, data, referee_key)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
         try:
@@ -190,17 +185,6 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         return dataclasses.replace(step, repaired=repaired)
 
 
-def _submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey) -> Step:
-    """A join file before the deal; a failure inside that step is a refusal with a notice too."""
-    try:
-        with refusing_failures():
-            return submit_join(gamedir, gamefile, data, referee_key)
-    except RefereeFailed as failure:
-        if failure.rejection is None:
-            failure.rejection = str(write_notice(gamedir, gamefile, 0, referee_key, data, failure))
-        raise
-
-
 def _run(ctx: _Context, data: bytes) -> Step:
     gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
     number = ctx.current.doc["turn"]
@@ -210,7 +194,7 @@ def _run(ctx: _Context, data: bytes) -> Step:
     player = doc["player"]
     with refusing_failures(sender=player, move_hash=move_hash):
         # the sealed payload (step 5, after the signature)
-        payload = open_move(gamefile, position.seed, doc, move_hash)
+        payload = open_move(game, gamefile, position.seed, doc, move_hash)
         # 6. game over (an abandoned game is over too)
         if read_reveal(ctx.gamedir, gamefile) is not None:
             raise GameOverMove(
@@ -264,42 +248,6 @@ def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
     return doc, move_hash
 
 
-@contextmanager
-def refusing_failures(sender: str | None = None, move_hash: str | None = None) -> Iterator[None]:
-    """Whatever fails inside a referee step is a refusal, never a traceback.
-
-    A refusal passes through (marked with its authenticated ``sender``); a
-    damaged game directory (:class:`GameDirError`) and a failed read or write
-    (:class:`OSError`) stop the step as they are. Anything else, a bug in pbem
-    or in the game, or a next turn too large to seal, becomes
-    :class:`RefereeFailed`, whose public message names no value from the
-    file or the state (an exception's text may quote a hidden card).
-    """
-    try:
-        yield
-    except Refusal as refusal:
-        refusal.sender = sender
-        raise
-    except (GameDirError, OSError):
-        raise
-    except SealTooLarge as error:
-        failure = RefereeFailed(
-            f"the referee cannot apply this file: the next turn would hold a sealed section larger than the "
-            f"{MAX_SEALED_PLAINTEXT} bytes pbem seals; nothing changed",
-            player=sender, move_hash=move_hash,
-        )
-        failure.sender = sender
-        raise failure from error
-    except Exception as error:  # noqa: BLE001 - the point: no failure escapes as a traceback
-        failure = RefereeFailed(
-            f"the referee failed on this file ({type(error).__name__}); nothing changed. This is a bug in pbem "
-            "or in the game: report it with the file",
-            player=sender, move_hash=move_hash,
-        )
-        failure.sender = sender
-        raise failure from error
-
-
 def file_hash(data: bytes) -> str:
     """``sha256:`` + hex SHA-256 of a file's bytes, as received."""
     return "sha256:" + hashlib.sha256(data).hexdigest()
@@ -313,8 +261,13 @@ def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
         )
 
 
-def open_move(gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
-    """The sealed choices of a move whose sender was admitted (steps 3-5), opened and checked."""
+def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
+    """The sealed choices of a move whose sender was admitted (steps 3-5), opened and checked.
+
+    Checked: the payload's schema, and that its standing orders name only
+    decision kinds of ``game`` (the message lists the game's kinds and never
+    quotes the payload: it is the player's secret).
+    """
     player = doc["player"]
     try:
         payload = sealing.open_with_seed(doc["sealed_choices"], seed)
@@ -325,6 +278,12 @@ def open_move(gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: s
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
+    if orders.unknown_kinds(game, payload.get("standing_orders")):
+        raise SchemaInvalidMove(
+            f"the standing orders name a decision kind that {gamefile.game} does not have "
+            f"(its kinds: {orders.kinds_text(game)})",
+            player=player, move_hash=move_hash,
+        )
     return payload
 
 
@@ -356,25 +315,29 @@ def advance(
     check_fresh(since_before.get(player, number))
     # 8. awaited player
     choices: list[str] = payload["choices"]
-    if choices and player not in {d.player for d in before}:
+    decision = next((d for d in before if d.player == player), None)
+    if decision is None:
         awaited = ", ".join(sorted({d.player for d in before}))
+        also = "" if choices else f"; {orders.NOT_AWAITED}"
         raise NotYourDecisionMove(
-            f"no decision of {player} is awaited at turn {number} (awaited: {awaited})",
+            f"no decision of {player} is awaited at turn {number} (awaited: {awaited}){also}",
             player=player, move_hash=move_hash,
         )
+    standing = orders.merge(position.standing_orders, player, payload.get("standing_orders"))
+    if not choices and not orders.answers(decision, standing.get(player)):
+        raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind), player=player, move_hash=move_hash)
     # 9. legal choices, applied to a copy; 10. standing orders
     new_turn = number + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     state = copy.deepcopy(position.state) if copy_state else position.state
     step: list[dict[str, str]] = []
     state = _apply_choices(game, state, player, choices, rng, step, move_hash)
-    orders = _merge_orders(position.standing_orders, player, payload.get("standing_orders"))
-    state = _carry_out_orders(game, state, orders, rng, step)
+    state = orders.carry_out(game, state, standing, rng, step)
     after = game.awaiting(state)
     since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
     new_position = Position(
         turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
-        standing_orders=orders, step=step,
+        standing_orders=standing, step=step,
     )
     return new_position, since, step, after
 
@@ -460,51 +423,6 @@ def _apply_choices(
             ) from error
         step.append({"player": player, "option": choice, "by": "move"})
     return state
-
-
-def _merge_orders(
-    orders: dict[str, dict[str, Any]], player: str, update: dict[str, Any] | None
-) -> dict[str, dict[str, Any]]:
-    """The standing orders after ``player``'s update ("off" cancels an order)."""
-    merged = copy.deepcopy(orders)
-    if not update:
-        return merged
-    auto_pass = dict(merged.get(player, {}).get("auto_pass", {}))
-    for kind, mode in update.get("auto_pass", {}).items():
-        if mode == "off":
-            auto_pass.pop(kind, None)
-        else:
-            auto_pass[kind] = mode
-    if auto_pass:
-        merged[player] = {"auto_pass": auto_pass}
-    else:
-        merged.pop(player, None)
-    return merged
-
-
-def _carry_out_orders(
-    game: Game, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Rng, step: list[dict[str, str]]
-) -> dict[str, Any]:
-    """Answer, for players with a standing order, the pass decisions it covers.
-
-    ``always``: pass whenever the decision offers its pass option.
-    ``when-only-option``: pass when passing is the only option.
-    Without an order nothing is answered for a player, so an opponent cannot
-    tell from the record whether they could have acted.
-    """
-    for _ in range(AUTO_CHOICE_LIMIT):
-        for decision in game.awaiting(state):
-            mode = orders.get(decision.player, {}).get("auto_pass", {}).get(decision.kind)
-            pass_id = decision.pass_id
-            if mode is None or pass_id is None or decision.option(pass_id) is None:
-                continue
-            if mode == "always" or (mode == "when-only-option" and len(decision.options) == 1):
-                state = game.apply(state, decision.player, pass_id, rng)
-                step.append({"player": decision.player, "option": pass_id, "by": "standing-order"})
-                break
-        else:
-            return state
-    raise GameDirError(f"standing orders answered {AUTO_CHOICE_LIMIT} decisions in one step; the game loops")
 
 
 def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path:

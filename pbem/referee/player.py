@@ -15,16 +15,22 @@ from typing import Any, Callable
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.engine.protocol import Decision
-from pbem.referee import formats
-from pbem.referee.errors import GameDirError, IllegalMove, KeyMismatch, NotYourDecisionMove, SchemaInvalidMove
+from pbem.engine.registry import find_game
+from pbem.referee import formats, orders
+from pbem.referee.errors import (
+    GameDirError,
+    IllegalMove,
+    KeyMismatch,
+    NotYourDecisionMove,
+    SchemaInvalidMove,
+    UsageError,
+)
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, current_turn, decision_from_json
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION
-
-AUTO_PASS_MODES = ("always", "when-only-option", "off")
 
 
 @dataclass(frozen=True)
@@ -116,15 +122,31 @@ def make_move(
     The first choice is checked here against the open decision (an id, or an
     option number as ``view`` shows it) so a typo is caught before sending;
     later choices answer decisions that only the referee can see coming.
+    Standing orders are checked as the referee checks them: only the game's
+    decision kinds (:class:`UsageError` lists them), and, without choices,
+    only from the awaited player and only when they answer the open decision.
     """
     choices = list(choices)
     decision = view.decision
+    game = find_game(view.gamefile.game)
+    unknown = orders.unknown_kinds(game, standing_orders)
+    if unknown:
+        raise UsageError(
+            f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
+            f"its kinds: {orders.kinds_text(game)}"
+        )
     if choices:
         if decision is None:
             raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number}")
         choices[0] = resolve_choice(decision, choices[0])
     elif not standing_orders:
         raise SchemaInvalidMove("a move needs at least one choice or a standing order")
+    elif decision is None:
+        raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number}; "
+                                  f"{orders.NOT_AWAITED}")
+    elif not orders.answers(decision, orders.merge({view.player: view.doc["standing_orders"]}, view.player,
+                                                   standing_orders).get(view.player)):
+        raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind))
     payload: dict[str, Any] = {"format": formats.CHOICES, "choices": choices}
     if standing_orders:
         payload["standing_orders"] = standing_orders

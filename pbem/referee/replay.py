@@ -39,7 +39,8 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
 from pbem.referee.admission import admit_sender
-from pbem.referee.pipeline import advance, file_hash, open_move, refusing_failures
+from pbem.referee.failures import refusing_failures
+from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import read_record
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import Position, assemble_turn, section_documents
@@ -215,7 +216,7 @@ def _replay_move(
     try:
         with refusing_failures(sender=player, move_hash=move_hash):
             admit_sender(gamefile, doc, move_hash, "move")
-            payload = open_move(gamefile, seed, doc, move_hash)
+            payload = open_move(game, gamefile, seed, doc, move_hash)
             new_position, since, _step, _after = advance(
                 game, position, since_before, number - 1, player, payload, move_hash, check_fresh
             )

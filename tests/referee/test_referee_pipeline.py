@@ -344,17 +344,22 @@ def test_a_standing_order_to_always_pass_answers_that_decision(table: Table) -> 
 
 
 def test_a_when_only_option_order_waits_while_drawing_is_possible(table: Table) -> None:
-    round_one(table)
-    submit(table.dir, table.move("bob", orders={"auto_pass": {"draw": "when-only-option"}}), table.referee)
+    submit(table.dir, table.move("bob", f"card-{hand(table, 'bob')[0]}",
+                                 orders={"auto_pass": {"draw": "when-only-option"}}), table.referee)
+    submit(table.dir, play_first(table, "alice"), table.referee)
     step = submit(table.dir, table.move("alice", "pass"), table.referee)
     assert step.auto_choices == [] and step.awaiting == ["bob"]
 
 
-def test_a_standing_order_alone_needs_no_awaited_decision_and_off_cancels_it(table: Table) -> None:
+def test_a_standing_order_alone_answers_the_open_decision_and_off_cancels_it(table: Table) -> None:
     round_one(table)
+    submit(table.dir, table.move("alice", "pass"), table.referee)
     step = submit(table.dir, table.move("bob", orders={"auto_pass": {"draw": "always"}}), table.referee)
-    assert step.choices == 0
-    submit(table.dir, table.move("bob", orders={"auto_pass": {"draw": "off"}}), table.referee)
+    assert step.choices == 0 and step.auto_choices == [{"player": "bob", "option": "pass", "by": "standing-order"}]
+    assert table.view("bob").doc["standing_orders"] == {"auto_pass": {"draw": "always"}}
+    submit(table.dir, table.move("bob", f"card-{hand(table, 'bob')[0]}", orders={"auto_pass": {"draw": "off"}}),
+           table.referee)
+    submit(table.dir, play_first(table, "alice"), table.referee)
     step = submit(table.dir, table.move("alice", "pass"), table.referee)
     assert step.awaiting == ["bob"] and table.view("bob").doc["standing_orders"] == {}
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Sequence
 
 from helpers_referee import Table, make_keys, make_table  # noqa: F401  (re-exported for the tests)
+from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
-from pbem.referee import new_game, status, submit
+from pbem.referee import formats, new_game, read_view, sealing, status, submit
 from pbem.referee.joins import make_join
+from pbem.referee.storage import dump_json
 
 PLAYERS = ("alice", "bob")
 
@@ -70,3 +73,26 @@ def flip(path: Path, position: int) -> None:
     data = bytearray(path.read_bytes())
     data[position] ^= 0x01
     path.write_bytes(bytes(data))
+
+
+def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: dict[str, Any] | None = None,
+               payload: dict[str, Any] | None = None) -> bytes:
+    """A signed move answering the current turn, built by hand past every check ``pbem move`` makes.
+
+    ``payload`` replaces the sealed payload whole; otherwise it holds
+    ``choices`` and, when given, ``orders`` as its standing orders.
+    """
+    view = read_view(table.dir, player, table.keys[player])
+    if payload is None:
+        payload = {"format": formats.CHOICES, "choices": list(choices)}
+        if orders is not None:
+            payload["standing_orders"] = orders
+    doc = {
+        "format": formats.MOVE,
+        "game_id": view.gamefile.game_id,
+        "player": player,
+        "turn": view.number,
+        "base": view.turn.hash,
+        "sealed_choices": sealing.seal_json(payload, [view.gamefile.game_recipient], None),
+    }
+    return dump_json(sign_document(doc, table.keys[player]))

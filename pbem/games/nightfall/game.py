@@ -17,6 +17,11 @@ from pbem.resources import scenario_dir
 
 SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
              "common-ground", "series", "promos")
+#: every decision kind the rules ask (the ``kind`` of each ``ask``/``choose`` call)
+DECISION_KINDS = frozenset({
+    "attack", "block", "block-order", "chain-start", "claim", "combat-order", "discard", "draft-pick", "feed",
+    "feed-payment", "link", "order", "strike", "target", "trigger-order", "wound-effect", "wound-window",
+})
 
 
 class Nightfall:
@@ -62,6 +67,9 @@ class Nightfall:
             )
             for d in state["pending"]
         ]
+
+    def decision_kinds(self) -> frozenset[str]:
+        return DECISION_KINDS
 
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         state["events"] = []

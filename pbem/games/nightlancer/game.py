@@ -48,6 +48,10 @@ class Nightlancer:
     def awaiting(self, state: State) -> list[Decision]:
         return [] if state["over"] else flow.decisions(state)
 
+    def decision_kinds(self) -> frozenset[str]:
+        """The kinds registered with the flow (``flow.KINDS``): every pending entry names one."""
+        return frozenset(flow.KINDS)
+
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         state["events"] = []
         state["private"] = {}

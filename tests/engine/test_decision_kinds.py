@@ -1,0 +1,91 @@
+"""``Game.decision_kinds``: every kind a game can await, for standing orders (issue 8, item 1).
+
+Random games of every registered game, in every scenario, check at every
+step that each awaited decision's kind is in the game's set and that each
+option id fits a move's sealed choices; the set itself fits the standing
+orders' schema. For Nightfall the set is also read off the rules' source:
+the kind of every ``ask``/``choose`` call.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+import toygame
+from pbem.engine import Rng, ScenarioError, find_game, game_names, register
+from pbem.engine.simulate import play
+from pbem.games import nightfall
+from pbem.games.nightfall.game import DECISION_KINDS as NIGHTFALL_KINDS
+from pbem.resources import schema_path
+from pbem.schemas import validator
+
+register(toygame.GAME)
+
+#: the longest option id a move's sealed choices may hold
+CHOICE_MAX = json.loads(schema_path("choices").read_text())["properties"]["choices"]["items"]["maxLength"]
+ORDERS = validator(json.loads(schema_path("standing-orders").read_text()))
+
+
+def configurations(game):
+    """(scenario, players) for each scenario, at a seat count it accepts."""
+    for index, scenario_name in enumerate(game.scenarios()):
+        scenario = game.load_scenario(scenario_name)
+        counts = list(range(game.min_players, game.max_players + 1))
+        for count in counts[index % len(counts):] + counts[: index % len(counts)]:
+            players = [f"p{i}" for i in range(count)]
+            try:
+                game.new_state(scenario, players, Rng.from_seed("seats"))
+            except ScenarioError:
+                continue
+            yield scenario_name, scenario, players
+            break
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_the_decision_kinds_fit_the_standing_orders_schema(game_name: str) -> None:
+    kinds = find_game(game_name).decision_kinds()
+    assert isinstance(kinds, frozenset) and kinds
+    problems = [e.message for e in ORDERS.iter_errors({"auto_pass": {kind: "always" for kind in kinds}})]
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_every_awaited_kind_is_a_decision_kind_and_every_option_fits_a_move(game_name: str, game_count) -> None:
+    game = find_game(game_name)
+    kinds = game.decision_kinds()
+    seen: set[str] = set()
+
+    def check(game, state) -> None:
+        for decision in game.awaiting(state):
+            assert decision.kind in kinds, f"{game_name} awaits a {decision.kind!r} decision it does not declare"
+            seen.add(decision.kind)
+            for option in decision.options:
+                assert 0 < len(option.id) <= CHOICE_MAX, f"{game_name}: option id {option.id!r} is too long"
+
+    for scenario_name, scenario, players in configurations(game):
+        for seed in range(game_count(2)):
+            play(game, players, seed, scenario=scenario, check=check)
+    assert seen
+
+
+def _asked_kinds(package: Path) -> set[str]:
+    """The kind (third argument) of every ``ask(...)`` and ``choose(...)`` call under ``package``."""
+    kinds = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in ("ask", "choose") and len(node.args) > 2:
+                kind = node.args[2]
+                if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+                    kinds.add(kind.value)
+    return kinds
+
+
+def test_nightfall_declares_exactly_the_kinds_its_rules_ask() -> None:
+    assert _asked_kinds(Path(nightfall.__file__).parent) == NIGHTFALL_KINDS
