@@ -299,7 +299,8 @@ def submit(
     after: Optional[dict[str, Any]] = None  # the status the last applied step wrote, if it was the last file
     for path in move_files:
         after = None
-        entry: dict[str, Any] = {"file": str(path), "turn": None, "move": None, "player": None, "rejection": None}
+        entry: dict[str, Any] = {"file": str(path), "turn": None, "move": None, "player": None, "rejection": None,
+                                 "unapplied": None}
         try:
             data = path.read_bytes()
         except OSError as error:
@@ -325,8 +326,10 @@ def submit(
                              move=step.move_hash, player=step.player, message=message)
             else:
                 auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
+                dropped = f"; {text.unapplied_line(step.unapplied)}" if step.unapplied else ""
                 entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
-                             player=step.player, message=f"{step.player}'s move applied: turn {step.turn}{auto}")
+                             player=step.player, unapplied=step.unapplied,
+                             message=f"{step.player}'s move applied: turn {step.turn}{dropped}{auto}")
         results.append(entry)
         if entry["exit_code"] and not exit_code:
             exit_code = entry["exit_code"]
@@ -513,6 +516,7 @@ def view(
             "options": [o.to_json() for o in decision.options] if decision else [],
             "since": seen.doc["since"],
             "standing_orders": seen.doc["standing_orders"],
+            "unapplied": seen.doc["unapplied"],
             "result": seen.result,
             "history_warning": warning.to_json() if warning is not None else None,
             "test_seed": seen.gamefile.test_seed is not None,

@@ -17,6 +17,14 @@ def result_line(result: dict[str, Any]) -> str:
     return line + (f" (scores: {scores})" if scores else "")
 
 
+def unapplied_line(unapplied: dict[str, int]) -> str:
+    """``choices 2-3 of 3 were not applied``: positions only, never what they were."""
+    first, last = unapplied["from"], unapplied["to"]
+    if first == last:
+        return f"choice {first} of {last} was not applied"
+    return f"choices {first}-{last} of {last} were not applied"
+
+
 def awaiting_line(awaiting: list[dict[str, Any]]) -> str:
     if not awaiting:
         return "awaiting: nobody"
@@ -45,6 +53,9 @@ def status_text(status: Status) -> str:
 def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -> str:
     lines = [TEST_GAME_LINE] if view.gamefile.test_seed is not None else []
     lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", "", rendered, ""]
+    if view.doc["unapplied"] is not None:
+        lines.append(f"your move: {unapplied_line(view.doc['unapplied'])} (each choice must be an option "
+                     "when its turn comes; the ones before it stand)")
     decision = view.decision
     if view.result is not None:
         lines.append(result_line(view.result))

@@ -15,9 +15,11 @@ The checks run in this order, and the first that fails refuses the move
 7. **stale base** — the move answers turn T with T's hash, and T is not older
    than the turn at which the player's current decision opened;
 8. **awaited player** — a decision of this player is open;
-9. **legal choices** — each choice is an option of the decision then open,
-   applied in order while the player stays awaited; one bad choice refuses
-   the whole move;
+9. **legal choices** — the first choice is an option of the open decision
+   (else the whole move is refused); the rest are applied in order while
+   each is an option of the player's decision then open, and the first that
+   is not ends the move: it and the rest are dropped, which only the mover's
+   view says (by position, never naming them);
 10. **apply** — the standing orders are updated and carried out, and the
     next turn, the views and the move are written atomically and signed.
 
@@ -37,8 +39,8 @@ from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
-from pbem.engine.errors import EngineError
-from pbem.engine.protocol import Decision, Game
+from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
+from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying, orders, sealing
@@ -91,6 +93,8 @@ class Step:
     #: the game's status after the step, from the turn this step wrote (so that
     #: a caller need not read back and re-check the file it has just written)
     status: Status | None = None
+    #: the move's choices that were not applied (``{"from": k, "to": n}``, 1-based), or ``None``
+    unapplied: dict[str, int] | None = None
 
 
 @dataclass
@@ -215,11 +219,13 @@ def _run(ctx: _Context, data: bytes) -> Step:
         turn=new_position.turn,
         player=player,
         move_hash=move_hash,
-        choices=len(payload["choices"]),
+        choices=sum(1 for s in step if s["by"] == "move"),
         auto_choices=[s for s in step if s["by"] == "standing-order"],
         awaiting=[d.player for d in after],
         result=files.turn["result"],
         status=turn_status(gamefile, files.turn),
+        unapplied=({"from": new_position.unapplied["from"], "to": new_position.unapplied["to"]}
+                   if new_position.unapplied else None),
     )
 
 
@@ -331,13 +337,14 @@ def advance(
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     state = copy.deepcopy(position.state) if copy_state else position.state
     step: list[dict[str, str]] = []
-    state = _apply_choices(game, state, player, choices, rng, step, move_hash)
+    state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)
     state = orders.carry_out(game, state, standing, rng, step)
     after = game.awaiting(state)
     since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
     new_position = Position(
         turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
         standing_orders=standing, step=step,
+        unapplied={"player": player, "from": applied + 1, "to": len(choices)} if applied < len(choices) else None,
     )
     return new_position, since, step, after
 
@@ -396,33 +403,35 @@ def _check_fresh(ctx: _Context, doc: dict[str, Any], since: int, move_hash: str)
 
 
 def _apply_choices(
-    game: Game, state: dict[str, Any], player: str, choices: list[str], rng: Rng,
+    game: Game, state: dict[str, Any], decision: Decision, choices: list[str], rng: Rng,
     step: list[dict[str, str]], move_hash: str,
-) -> dict[str, Any]:
-    total = len(choices)
+) -> tuple[dict[str, Any], int]:
+    """Apply the legal prefix of ``choices``; return the state and how many were applied.
+
+    Each choice goes through :func:`pbem.engine.protocol.apply_choice`, which
+    refuses an id that is not an option of the player's decision then open
+    (or a player no longer awaited) before the game sees it. The first
+    choice answers ``decision``, which the player saw: if it is not an
+    option the whole move is refused. A later choice that is not an option
+    ends the move there: the choices before it stand, it and the rest are
+    dropped, and no message says what they were or why, so that trying a
+    choice costs the real move before it (issue 8: no free look ahead).
+    """
+    player = decision.player
     for index, choice in enumerate(choices):
-        decision = next((d for d in game.awaiting(state) if d.player == player), None)
-        # The messages never quote the choice: rejection notices are public,
-        # and a choice (a card) is the player's secret.
-        if decision is None:
-            raise IllegalMove(
-                f"choice {index + 1} of {total}: {player} is no longer awaited after choice {index}",
-                player=player, move_hash=move_hash, index=index,
-            )
-        if decision.option(choice) is None:
-            raise IllegalMove(
-                f"choice {index + 1} of {total} is not an option of {player}'s {decision.kind} decision",
-                player=player, move_hash=move_hash, index=index,
-            )
         try:
-            state = game.apply(state, player, choice, rng)
-        except EngineError as error:
+            state = apply_choice(game, state, player, choice, rng)
+        except (IllegalMoveError, NotAwaitedError) as error:
+            if index:
+                return state, index
+            # The message never quotes the choice: rejection notices are
+            # public, and a choice (a card) is the player's secret.
             raise IllegalMove(
-                f"choice {index + 1} of {total} was refused by the rules: {error}",
-                player=player, move_hash=move_hash, index=index,
+                f"choice 1 of {len(choices)} is not an option of {player}'s {decision.kind} decision",
+                player=player, move_hash=move_hash, index=0,
             ) from error
         step.append({"player": player, "option": choice, "by": "move"})
-    return state
+    return state, len(choices)
 
 
 def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path:

@@ -41,6 +41,9 @@ class Position:
     standing_orders: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the choices applied in the step that produced this turn
     step: list[dict[str, str]] = field(default_factory=list)
+    #: the choices of that step's move that were not applied, ``{"player", "from", "to"}``
+    #: (1-based positions in the move's list), or ``None`` when every choice was
+    unapplied: dict[str, Any] | None = None
 
     def to_section(self, game_id: str) -> dict[str, Any]:
         return {
@@ -52,6 +55,7 @@ class Position:
             "state": self.state,
             "standing_orders": self.standing_orders,
             "step": self.step,
+            "unapplied": self.unapplied,
         }
 
     @classmethod
@@ -66,6 +70,7 @@ class Position:
             entropy=[bytes.fromhex(e) for e in doc["entropy"]],
             standing_orders=doc["standing_orders"],
             step=doc["step"],
+            unapplied=doc["unapplied"],
         )
 
 
@@ -115,6 +120,7 @@ def player_view_doc(
     since: int | None,
 ) -> dict[str, Any]:
     result = game.result(position.state)
+    unapplied = position.unapplied if position.unapplied and position.unapplied["player"] == player else None
     return {
         "format": formats.PLAYER_VIEW,
         "game_id": gamefile.game_id,
@@ -124,6 +130,7 @@ def player_view_doc(
         "decision": decision.to_json() if decision is not None else None,
         "since": since,
         "standing_orders": position.standing_orders.get(player, {}),
+        "unapplied": {"from": unapplied["from"], "to": unapplied["to"]} if unapplied else None,
         "result": result.to_json() if result is not None else None,
     }
 

@@ -246,12 +246,12 @@ def test_a_choice_that_is_not_an_option_is_refused_without_naming_it(table: Tabl
     assert "999" not in error.message  # rejection notices are public; choices are secret
 
 
-def test_one_bad_choice_refuses_the_whole_move(table: Table) -> None:
-    """alice picks, and is then no longer awaited: her second choice fails, so nothing is applied."""
+def test_a_later_choice_that_is_not_an_option_ends_the_move_there(table: Table) -> None:
+    """alice picks, and is then no longer awaited: her pick stands, her second choice is dropped."""
     first, second = hand(table, "alice")
-    error = refused(table, craft(table, "alice", [f"card-{first}", f"card-{second}"]), IllegalMove,
-                    "choice 2 of 2: alice is no longer awaited")
-    assert error.index == 1
+    step = submit(table.dir, craft(table, "alice", [f"card-{first}", f"card-{second}"]), table.referee)
+    assert step.choices == 1 and step.unapplied == {"from": 2, "to": 2}
+    assert table.view("alice").view["my_pick"] == first
 
 
 def test_a_move_after_the_game_is_over_is_refused(table: Table) -> None:
