@@ -9,12 +9,14 @@ The checks run in this order, and the first that fails refuses the move
 3. **game id** — the move names this game;
 4. **known player** — the move's player is seated here;
 5. **signature** — by that player's key (then the sealed choices are opened
-   with the game identity; a payload that does not open or fit its schema
-   is unreadable or schema-invalid like a bad file);
+   with the game identity; a payload that does not open is unreadable, one
+   that does not fit its schema, was sealed for another move or names a
+   decision kind the game lacks is schema-invalid);
 6. **game over** — a finished game takes no move;
 7. **stale base** — the move answers turn T with T's hash, and T is not older
    than the turn at which the player's current decision opened;
-8. **awaited player** — a decision of this player is open;
+8. **awaited player** — a decision of this player is open (a move of
+   standing orders alone must also answer it at once);
 9. **legal choices** — the first choice is an option of the open decision
    (else the whole move is refused); the rest are applied in order while
    each is an option of the player's decision then open, and the first that
@@ -61,6 +63,7 @@ from pbem.referee.errors import (
 )
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
+from pbem.referee.player import BINDING
 from pbem.referee.public import Status, turn_status
 from pbem.referee.reveal import read_reveal
 from pbem.referee.joins import complete_deal, submit_join
@@ -270,7 +273,8 @@ def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
 def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
     """The sealed choices of a move whose sender was admitted (steps 3-5), opened and checked.
 
-    Checked: the payload's schema, and that its standing orders name only
+    Checked: the payload's schema; that it was sealed for this very move
+    (its game id, player, turn and base are the move's); and that its standing orders name only
     decision kinds of ``game`` (the message lists the game's kinds and never
     quotes the payload: it is the player's secret).
     """
@@ -284,6 +288,14 @@ def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], 
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
+    mismatched = [name for name in BINDING if payload[name] != doc[name]]
+    if mismatched:
+        # names the members only: their values in the payload are the sealer's secret
+        raise SchemaInvalidMove(
+            f"the sealed choices were sealed for another move: their {', '.join(mismatched)} "
+            f"{'is' if len(mismatched) == 1 else 'are'} not this move's",
+            player=player, move_hash=move_hash,
+        )
     if orders.unknown_kinds(game, payload.get("standing_orders")):
         raise SchemaInvalidMove(
             f"the standing orders name a decision kind that {gamefile.game} does not have "

@@ -110,6 +110,25 @@ def resolve_choice(decision: Decision, text: str) -> str:
     )
 
 
+#: the members of a move that its sealed payload repeats, binding the payload to that move
+BINDING = ("game_id", "player", "turn", "base")
+
+
+def choices_payload(game_id: str, player: str, turn: int, base: str, choices: list[str],
+                    standing_orders: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The sealed payload of a move (``pbem-choices/2``), bound to its game, player, turn and base.
+
+    The binding stops a payload being pasted into another move: anyone can
+    copy the opaque ``sealed_choices`` of a move file, and the referee
+    refuses a payload that names another move (:data:`BINDING`).
+    """
+    payload: dict[str, Any] = {"format": formats.CHOICES, "game_id": game_id, "player": player, "turn": turn,
+                               "base": base, "choices": list(choices)}
+    if standing_orders:
+        payload["standing_orders"] = standing_orders
+    return payload
+
+
 def make_move(
     view: PlayerView,
     key: PrivateKey,
@@ -147,9 +166,8 @@ def make_move(
     elif not orders.answers(decision, orders.merge({view.player: view.doc["standing_orders"]}, view.player,
                                                    standing_orders).get(view.player)):
         raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind))
-    payload: dict[str, Any] = {"format": formats.CHOICES, "choices": choices}
-    if standing_orders:
-        payload["standing_orders"] = standing_orders
+    payload = choices_payload(view.gamefile.game_id, view.player, view.number, view.turn.hash, choices,
+                              standing_orders)
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(problem)

@@ -36,6 +36,7 @@ from pbem.referee.errors import (
     UnknownPlayerMove,
     UnreadableMove,
 )
+from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
 
 
@@ -56,17 +57,11 @@ def craft(table: Table, player: str, choices: list[str], signer: str | None = No
     """A move file built by hand (to forge what ``make_move`` would refuse to write)."""
     view = read_view(table.dir, player, table.keys[player]) if player in table.keys else None
     base = view.turn if view is not None else read_view(table.dir, "alice", table.keys["alice"]).turn
-    doc = {
-        "format": formats.MOVE,
-        "game_id": base.doc["game_id"],
-        "player": player,
-        "turn": base.doc["turn"],
-        "base": base.hash,
-        "sealed_choices": sealing.seal_json(
-            {"format": formats.CHOICES, "choices": choices}, [sealing.game_recipient(TEST_SEED)], None
-        ),
-    }
-    doc.update(fields)
+    doc = {"format": formats.MOVE, "game_id": base.doc["game_id"], "player": player, "turn": base.doc["turn"],
+           "base": base.hash, **fields}
+    if "sealed_choices" not in doc:  # sealed for the move as crafted, so that only the field at stake is off
+        payload = choices_payload(doc["game_id"], player, doc["turn"], doc["base"], choices)
+        doc["sealed_choices"] = sealing.seal_json(payload, [sealing.game_recipient(TEST_SEED)], None)
     key = table.keys[signer or player] if (signer or player) in table.keys else generate(signer or player)
     return dump_json(sign_document(doc, key))
 

@@ -15,6 +15,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, sealing, submit, verify
 from pbem.referee.errors import AlreadyApplied, Refusal
+from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
 
 MAX_STEPS = 300
@@ -30,8 +31,9 @@ def forged(table, rng: Rng) -> bytes:
     doc = {
         "format": formats.MOVE, "game_id": view.gamefile.game_id, "player": player, "turn": view.number,
         "base": view.turn.hash,
-        "sealed_choices": sealing.seal_json({"format": formats.CHOICES, "choices": ["no-such-option"]},
-                                            [sealing.game_recipient(TEST_SEED)], None),
+        "sealed_choices": sealing.seal_json(
+            choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, ["no-such-option"]),
+            [sealing.game_recipient(TEST_SEED)], None),
     }
     if kind == 1:
         return dump_json(sign_document(doc, table.keys[player]))

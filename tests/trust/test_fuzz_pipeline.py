@@ -27,6 +27,7 @@ from pbem.crypto.signing import sign_document
 from pbem.referee import formats, sealing, submit
 from pbem.referee.errors import REFUSALS, Refusal
 from pbem.referee.gamefile import GameFile
+from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
 from trust_helpers import join, joining_table
 
@@ -147,7 +148,7 @@ def test_signed_moves_with_any_sealed_payload_are_applied_or_refused(template: T
     """Past the signature: the sealed payload and the engine get arbitrary choices."""
     gamefile = GameFile.read(template.dir / "game.toml")
     doc = valid_move(template)
-    payload = {"format": formats.CHOICES, "choices": choices}
+    payload = choices_payload(doc["game_id"], doc["player"], doc["turn"], doc["base"], choices)
     if orders is not None:
         payload["standing_orders"] = orders
     doc["sealed_choices"] = sealing.seal_json(payload, [gamefile.game_recipient], None)

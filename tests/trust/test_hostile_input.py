@@ -22,6 +22,7 @@ from pbem.crypto.keys import generate
 from pbem.crypto.signing import sign_document
 from pbem.referee import formats, read_view, sealing, submit, verify
 from pbem.referee.gamefile import GameFile
+from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
 from trust_helpers import play
 
@@ -39,13 +40,15 @@ def forge(table: Table, player: str, choices: list[str], signer=None, turn: int 
     """A move file built by hand: any player name, choice, turn or signer."""
     gamefile = GameFile.read((game_dir or table.dir) / "game.toml")
     current = read_view(game_dir or table.dir, "alice", table.keys["alice"]).turn
+    turn = current.doc["turn"] if turn is None else turn
+    base = current.hash if base is None else base
     doc = {
         "format": formats.MOVE,
         "game_id": gamefile.game_id,
         "player": player,
-        "turn": current.doc["turn"] if turn is None else turn,
-        "base": current.hash if base is None else base,
-        "sealed_choices": sealing.seal_json({"format": formats.CHOICES, "choices": choices},
+        "turn": turn,
+        "base": base,
+        "sealed_choices": sealing.seal_json(choices_payload(gamefile.game_id, player, turn, base, choices),
                                             [gamefile.game_recipient], None),
         **fields,
     }

@@ -10,6 +10,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, new_game, read_view, sealing, status, submit
 from pbem.referee.joins import make_join
+from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
 
 PLAYERS = ("alice", "bob")
@@ -84,9 +85,7 @@ def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: d
     """
     view = read_view(table.dir, player, table.keys[player])
     if payload is None:
-        payload = {"format": formats.CHOICES, "choices": list(choices)}
-        if orders is not None:
-            payload["standing_orders"] = orders
+        payload = choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, list(choices), orders)
     doc = {
         "format": formats.MOVE,
         "game_id": view.gamefile.game_id,
