@@ -43,6 +43,11 @@ class Refusal(RefereeError):
         #: path of the signed rejection notice, once written
         self.rejection: str | None = None
 
+    def add_note(self, note: str) -> None:
+        """Append ``note`` to the message (e.g. that no notice could be written)."""
+        self.message = f"{self.message} ({note})"
+        self.args = (self.message,)
+
 
 class UnreadableMove(Refusal):
     """Not a JSON document we can read: oversized, too deep, bad UTF-8, duplicate keys."""

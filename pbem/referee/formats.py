@@ -25,7 +25,7 @@ CHOICES = "pbem-choices/2"
 VIEW = "pbem-view/1"
 PLAYER_VIEW = "pbem-player-view/2"
 REFEREE = "pbem-referee/2"
-REJECTION = "pbem-rejection/1"
+REJECTION = "pbem-rejection/2"
 JOIN = "pbem-join/2"
 PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
@@ -80,11 +80,24 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     return validator(schema, registry=_registry())
 
 
-def format_problem(doc: Any, expected: str) -> str | None:
+#: the longest piece of a document a problem's message quotes
+QUOTE_MAX = 60
+
+
+def _quoted(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "..."
+
+
+def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
     """Why ``doc`` is not a document of format ``expected``, or ``None``.
 
     The version is checked before the schema, so that an unknown version
-    gives one clear sentence.
+    gives one clear sentence. With ``quote=False`` the message quotes
+    nothing of ``doc``, not even a member's name: it names the schema rule
+    that fails and where it sits in the schema. That is the form for a
+    sealed payload, whose content is its sender's secret while the message
+    goes into a public rejection notice.
     """
     if not isinstance(doc, dict):
         return f"expected a JSON object of format {expected!r}, found {type(doc).__name__}"
@@ -92,11 +105,15 @@ def format_problem(doc: Any, expected: str) -> str | None:
     if found != expected:
         family = expected.rsplit("/", 1)[0]
         if isinstance(found, str) and found.startswith(family + "/"):
-            return f"unknown format version {found!r}: this pbem reads {expected!r}"
-        return f"not a {expected!r} document (format is {found!r})"
-    errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: list(e.absolute_path))
+            version = f" {_quoted(found)}" if quote else ""
+            return f"unknown format version{version}: this pbem reads {expected!r}"
+        return f"not a {expected!r} document" + (f" (format is {_quoted(found)})" if quote else "")
+    errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         error = errors[0]
+        if not quote:
+            rule = "/".join(str(part) for part in error.relative_schema_path)
+            return f"{expected} schema: the rule {rule} fails"
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
         message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
         return f"{expected} schema: at {where}: {message}"

@@ -343,6 +343,7 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
 
     seed = read_pending_seed(gamedir, gamefile, referee_key)
     joins = joined(gamedir, gamefile)
+    doc = None
     try:
         with refusing_failures():
             doc = check_join(gamefile, data)
@@ -353,7 +354,9 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
     except AlreadyApplied:
         raise
     except Refusal as refusal:
-        refusal.rejection = str(write_notice(gamedir, gamefile, 0, referee_key, data, refusal))
+        if doc is not None:  # check_join admitted the sender: the notice takes their slot
+            refusal.sender = doc["player"]
+        write_notice(gamedir, gamefile, 0, referee_key, data, refusal)
         raise
     player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
     atomic_write(gamedir.join(player, round_name), data)

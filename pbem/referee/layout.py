@@ -7,7 +7,7 @@
     moves/NNNNNN-PLAYER.json       the move that produced turn NNNNNN, verbatim
     views/PLAYER/latest.json       the player's latest view, sealed to them (signed wrapper)
     views/PLAYER/latest.age        the same sealed view as a plain age file
-    rejected/NNNNNN-PLAYER-H.json  signed rejection notices
+    rejected/NNNNNN-WHO.json       signed rejection notices: one per sender per turn (WHO: a player, or _unknown)
     joins/PLAYER.commit.json       signed join files of a game that waits for joins, verbatim:
     joins/PLAYER.reveal.json       the commitment to the player's nonce, then the nonce
     cards/NAME                     a copy of the ``--cards`` file, when one was used
@@ -97,8 +97,8 @@ class GameDir:
     def view_age(self, player: str) -> Path:
         return self.views / player / "latest.age"
 
-    def rejection(self, number: int, who: str, digest: str) -> Path:
-        return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}-{digest[:12]}.json"
+    def rejection(self, number: int, who: str) -> Path:
+        return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}.json"
 
     def symlinks(self) -> list[Path]:
         """Every symbolic link in the game directory, at any depth (none are followed)."""

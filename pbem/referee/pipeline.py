@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -40,6 +41,7 @@ from typing import Any, Callable
 from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
+from pbem.crypto.seal import MAX_SEALED_PLAINTEXT
 from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import Decision, Game, apply_choice
@@ -76,6 +78,12 @@ from pbem.referee.turns import Position, build_turn, carry_since, open_position,
 MOVE_MAX_BYTES = 1 << 20
 #: and so is one nested deeper than this
 MOVE_MAX_DEPTH = 64
+#: the most notices ``rejected/`` keeps (one per sender per turn; see :func:`write_notice`)
+MAX_NOTICES = 4096
+#: the slot in ``rejected/`` of every file without a seated player's good signature
+UNKNOWN_SENDER = "_unknown"
+#: a notice's message is cut to this length (a message may quote a public file's member)
+NOTICE_MESSAGE_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -187,7 +195,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         except AlreadyApplied:
             raise
         except Refusal as refusal:
-            refusal.rejection = str(write_rejection(ctx, data, refusal))
+            write_rejection(ctx, data, refusal)
             raise
         return dataclasses.replace(step, repaired=repaired)
 
@@ -279,13 +287,20 @@ def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], 
     quotes the payload: it is the player's secret).
     """
     player = doc["player"]
+    # No message below quotes the payload, not even a member's name: it is
+    # the player's secret, and rejection notices are public.
     try:
-        payload = sealing.open_with_seed(doc["sealed_choices"], seed)
-    except CryptoError as error:
+        plaintext = sealing.open_with_seed_raw(doc["sealed_choices"], seed)
+    except CryptoError as error:  # the age layer names nothing of the plaintext
         raise UnreadableMove(
             f"the sealed choices do not open with this game's identity: {error}", player=player, move_hash=move_hash
         ) from error
-    problem = formats.format_problem(payload, formats.CHOICES)
+    try:
+        payload = parse_json_strict(plaintext, max_bytes=MAX_SEALED_PLAINTEXT, max_depth=MOVE_MAX_DEPTH)
+    except CryptoError as error:
+        raise UnreadableMove("the sealed choices do not hold a valid JSON document", player=player,
+                             move_hash=move_hash) from error
+    problem = formats.format_problem(payload, formats.CHOICES, quote=False)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
     mismatched = [name for name in BINDING if payload[name] != doc[name]]
@@ -363,8 +378,9 @@ def advance(
 
 def _refuse_late_join(ctx: _Context, doc: dict[str, Any]) -> None:
     """A join file sent to a game that was dealt (or never waited for joins)."""
-    player = doc.get("player") if isinstance(doc.get("player"), str) else None
-    join_hash = document_hash(doc) if formats.is_valid(doc, formats.JOIN) else None
+    valid = formats.is_valid(doc, formats.JOIN)
+    player = doc["player"] if valid else None  # an invalid file's "player" may be anything, of any length
+    join_hash = document_hash(doc) if valid else None
     if join_hash is not None and player is not None:
         kept = ctx.gamedir.join(player, doc["round"]) if player in ctx.gamefile.player_names else None
         if kept is not None and kept.is_file():
@@ -446,33 +462,51 @@ def _apply_choices(
     return state, len(choices)
 
 
-def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path:
-    """Write the signed notice of a refusal to ``rejected/``."""
+def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path | None:
+    """Write the signed notice of a refusal to ``rejected/`` (see :func:`write_notice`)."""
     return write_notice(ctx.gamedir, ctx.gamefile, ctx.current.doc["turn"], ctx.referee_key, data, refusal)
 
 
 def write_notice(
     gamedir: GameDir, gamefile: GameFile, turn: int, referee_key: PrivateKey, data: bytes, refusal: Refusal
-) -> Path:
-    """Write the signed notice of a refusal at turn ``turn`` (0 before the deal) to ``rejected/``."""
-    digest_of_file = file_hash(data)
-    seated = refusal.player is not None and gamefile.player_key(refusal.player) is not None
+) -> Path | None:
+    """Write the signed notice of a refusal at turn ``turn`` (0 before the deal) to its slot in ``rejected/``.
+
+    One slot per sender per turn, so that no flood of bad files grows the
+    directory: a seated player whose signature the pipeline checked
+    (``refusal.sender``) has ``NNNNNN-PLAYER.json``, replaced by their next
+    refused file at that turn; every other file shares ``NNNNNN-_unknown.json``
+    (no player name starts with ``_``). When ``rejected/`` already holds
+    :data:`MAX_NOTICES` notices, a refusal that needs a new slot writes none
+    and its message says so. Sets and returns ``refusal.rejection``.
+    """
+    path = gamedir.rejection(turn, refusal.sender if refusal.sender is not None else UNKNOWN_SENDER)
+    if not path.exists() and _notice_count(gamedir) >= MAX_NOTICES:
+        refusal.add_note(f"no notice written: rejected/ is full (it keeps at most {MAX_NOTICES} notices)")
+        return None
     notice = sign_document(
         {
             "format": formats.REJECTION,
             "game_id": gamefile.game_id,
             "turn": turn,
             "player": refusal.player,
+            "sender": refusal.sender,
             "move": refusal.move_hash,
-            "file": digest_of_file,
+            "file": file_hash(data),
             "reason": refusal.reason,
             "exit_code": refusal.exit_code,
             "index": refusal.index,
-            "message": refusal.message,
+            "message": refusal.message[:NOTICE_MESSAGE_MAX],
         },
         referee_key,
     )
-    digest = (refusal.move_hash or digest_of_file).split(":", 1)[1]
-    path = gamedir.rejection(turn, refusal.player if seated else "unknown", digest)
     atomic_write(path, dump_json(notice))
+    refusal.rejection = str(path)
     return path
+
+
+def _notice_count(gamedir: GameDir) -> int:
+    if not gamedir.rejected.is_dir():
+        return 0
+    with os.scandir(gamedir.rejected) as entries:
+        return sum(1 for entry in entries if entry.name.endswith(".json"))

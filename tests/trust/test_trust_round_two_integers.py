@@ -85,10 +85,10 @@ def test_verify_replay_names_an_applied_move_with_a_float_turn(table: Table, mon
     data = with_float_turn(table.move("bob", first_card(table, "bob")))
     strict = formats.format_problem
 
-    def lax(doc, expected):
+    def lax(doc, expected, **options):
         if expected == formats.MOVE and isinstance(doc, dict) and isinstance(doc.get("turn"), float):
             doc = {**doc, "turn": int(doc["turn"])}
-        return strict(doc, expected)
+        return strict(doc, expected, **options)
 
     monkeypatch.setattr(formats, "format_problem", lax)
     submit(table.dir, data, table.referee)
