@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 
 from helpers_referee import Table, make_table, snapshot
 from pbem.crypto import age
-from pbem.crypto.signing import sign_document
-from pbem.referee import formats, read_view, submit, verify
+from pbem.referee import read_view, submit, verify
 from pbem.referee import pipeline
 from pbem.referee.errors import Refusal
 from pbem.referee.player import choices_payload
@@ -45,11 +44,8 @@ def table(tmp_path: Path) -> Table:
 
 def sealed_bytes(table: Table, player: str, plaintext: bytes) -> bytes:
     """A signed move of ``player`` whose sealed choices hold exactly ``plaintext``."""
-    view = read_view(table.dir, player, table.keys[player])
-    doc = {"format": formats.MOVE, "game_id": view.gamefile.game_id, "player": player, "turn": view.number,
-           "base": view.turn.hash,
-           "sealed_choices": age.encrypt(plaintext, [view.gamefile.game_recipient]).decode("ascii")}
-    return dump_json(sign_document(doc, table.keys[player]))
+    recipient = read_view(table.dir, player, table.keys[player]).gamefile.game_recipient
+    return forge_move(table, player, sealed=age.encrypt(plaintext, [recipient]).decode("ascii"))
 
 
 def bound(table: Table, player: str, **members) -> dict:

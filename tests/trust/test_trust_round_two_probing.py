@@ -29,7 +29,6 @@ from typer.testing import CliRunner
 
 import toygame
 from helpers_referee import Table, make_table, snapshot
-from pbem.bots import RandomBot
 from pbem.cli.main import app
 from pbem.crypto.canonical import canonical_json
 from pbem.engine import IllegalMoveError, NotAwaitedError, Rng, apply_choice, find_game, game_names, register, step_rng
@@ -37,6 +36,7 @@ from pbem.referee import formats, submit, verify
 from pbem.referee.errors import IllegalMove
 from pbem.referee.pipeline import advance
 from pbem.referee.turns import Position, section_documents
+from test_views_leak_nothing import _positions as random_positions
 from trust_helpers import play
 
 register(toygame.GAME)
@@ -113,22 +113,6 @@ class Seats:
     player_names: list[str]
 
 
-def positions(game, players, seed: int, every: int):
-    """Positions of one random game, every ``every`` steps, with their step number and key."""
-    key = hashlib.sha256(f"probe-{game.name}-{seed}".encode()).digest()
-    scenario = game.load_scenario(game.scenarios()[0])
-    state = game.new_state(scenario, players, step_rng(key, [], 0))
-    bots = {p: RandomBot(Rng.from_seed(f"probe-{seed}-{p}")) for p in players}
-    number = 0
-    while game.awaiting(state):
-        if number % every == 0:
-            yield number, state, key
-        number += 1
-        decision = game.awaiting(state)[0]
-        state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision),
-                             step_rng(key, [], number))
-
-
 def outcome(game, seats: Seats, number: int, state, key: bytes, player: str, choices: list[str]):
     """What the move ``choices`` of ``player`` at this position gives: position, since, every section."""
     position = Position(turn=number, state=copy.deepcopy(state), seed=key)
@@ -159,9 +143,12 @@ def test_a_probe_shows_the_prober_nothing_the_move_made_does_not(game_name: str,
         players = [f"p{i}" for i in range(count)]
         seats = Seats("0" * 16, players)
         rng = Rng.from_seed(f"probe-{game_name}-{seed}")
-        for number, state, key in positions(game, players, seed, every=5):
+        key = hashlib.sha256(f"probe-{game_name}-{seed}".encode()).digest()  # the referee's seed for the probes
+        for number, state in enumerate(random_positions(game, players, seed, every=5)):
             if probed == wanted:
                 break
+            if not game.awaiting(state):
+                continue
             decision = rng.choice(game.awaiting(state), label="who")
             player, c1 = decision.player, rng.choice(decision.options, label="c1").id
             after = game.awaiting(apply_choice(game, copy.deepcopy(state), player, c1, step_rng(key, [], number + 1)))

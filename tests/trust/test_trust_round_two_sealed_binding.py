@@ -16,24 +16,14 @@ from pathlib import Path
 import pytest
 
 from helpers_referee import Table, make_table, snapshot
-from pbem.crypto.signing import sign_document
-from pbem.referee import formats, read_view, sealing, submit, verify
+from pbem.referee import formats, sealing, submit, verify
 from pbem.referee.errors import SchemaInvalidMove
-from pbem.referee.storage import dump_json
-from trust_helpers import play
+from trust_helpers import forge_move, play
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Table:
     return make_table(tmp_path)
-
-
-def with_sealed_choices(table: Table, player: str, sealed: str) -> bytes:
-    """``player``'s move for the current turn, carrying someone else's sealed choices."""
-    view = read_view(table.dir, player, table.keys[player])
-    doc = {"format": formats.MOVE, "game_id": view.gamefile.game_id, "player": player, "turn": view.number,
-           "base": view.turn.hash, "sealed_choices": sealed}
-    return dump_json(sign_document(doc, table.keys[player]))
 
 
 def test_alice_cannot_paste_bobs_sealed_choice_into_her_move(table: Table) -> None:
@@ -46,7 +36,7 @@ def test_alice_cannot_paste_bobs_sealed_choice_into_her_move(table: Table) -> No
     assert table.view("alice").decision.kind == "draw"
     before = snapshot(table.dir)
     with pytest.raises(SchemaInvalidMove, match="sealed for another move") as refused:
-        submit(table.dir, with_sealed_choices(table, "alice", bobs), table.referee)
+        submit(table.dir, forge_move(table, "alice", sealed=bobs), table.referee)
     assert "player" in refused.value.message
     assert snapshot(table.dir) == before
     verify(table.dir)
@@ -59,7 +49,7 @@ def test_a_player_cannot_replay_their_own_sealed_choice_at_another_turn(table: T
     old = json.loads((table.dir / "moves" / "000003-alice.json").read_text())["sealed_choices"]
     play(table, steps=2)
     with pytest.raises(SchemaInvalidMove, match="sealed for another move") as refused:
-        submit(table.dir, with_sealed_choices(table, "alice", old), table.referee)
+        submit(table.dir, forge_move(table, "alice", sealed=old), table.referee)
     assert "turn" in refused.value.message
 
 
@@ -77,4 +67,4 @@ def test_an_unbound_payload_of_the_old_version_is_refused_by_name(table: Table) 
     gamefile = table.view("alice").gamefile
     old = sealing.seal_json({"format": "pbem-choices/1", "choices": ["pass"]}, [gamefile.game_recipient], None)
     with pytest.raises(SchemaInvalidMove, match="unknown format version"):
-        submit(table.dir, with_sealed_choices(table, "alice", old), table.referee)
+        submit(table.dir, forge_move(table, "alice", sealed=old), table.referee)

@@ -77,21 +77,24 @@ def flip(path: Path, position: int) -> None:
 
 
 def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: dict[str, Any] | None = None,
-               payload: dict[str, Any] | None = None) -> bytes:
+               payload: dict[str, Any] | None = None, sealed: str | None = None) -> bytes:
     """A signed move answering the current turn, built by hand past every check ``pbem move`` makes.
 
-    ``payload`` replaces the sealed payload whole; otherwise it holds
-    ``choices`` and, when given, ``orders`` as its standing orders.
+    ``sealed`` is its ``sealed_choices`` as they are (anyone's, any bytes);
+    else ``payload`` is sealed whole; else the payload holds ``choices`` and,
+    when given, ``orders`` as its standing orders.
     """
     view = read_view(table.dir, player, table.keys[player])
     if payload is None:
         payload = choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, list(choices), orders)
+    if sealed is None:
+        sealed = sealing.seal_json(payload, [view.gamefile.game_recipient], None)
     doc = {
         "format": formats.MOVE,
         "game_id": view.gamefile.game_id,
         "player": player,
         "turn": view.number,
         "base": view.turn.hash,
-        "sealed_choices": sealing.seal_json(payload, [view.gamefile.game_recipient], None),
+        "sealed_choices": sealed,
     }
     return dump_json(sign_document(doc, table.keys[player]))
