@@ -162,7 +162,7 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def _max_depth(text: str) -> int:
+def nesting_depth(text: str) -> int:
     """The deepest nesting of arrays and objects, counted outside strings, without recursion."""
     brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
     return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
@@ -238,7 +238,7 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MalformedError(f"JSON input is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
-    depth = _max_depth(text)
+    depth = nesting_depth(text)
     if depth > max_depth:
         raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
     try:

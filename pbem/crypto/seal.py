@@ -12,11 +12,12 @@ referee passes a generator keyed by the game's secret seed and the (step,
 recipient) pair; that is safe only because that seed stays secret until the
 game ends and no two seals share a stream (docs/crypto.md).
 
-Size: :data:`MAX_SEALED_PLAINTEXT` is the one bound on a sealed plaintext.
-Every writer refuses a larger one before anything is written
-(:func:`check_plaintext_size`), and every reader opens anything up to it and
-stops decrypting as soon as a section holds more (:func:`open_plaintext`),
-so what pbem writes it can always read back.
+Size: :data:`MAX_SEALED_PLAINTEXT` and :data:`MAX_SEALED_DEPTH` are the
+one bound on a sealed plaintext. Every writer refuses a plaintext beyond
+them before anything is written (:func:`check_plaintext`), and every reader
+opens anything within them (:func:`parse_plaintext`) and stops decrypting as
+soon as a section holds more (:func:`open_plaintext`), so what pbem writes
+it can always read back.
 """
 
 from __future__ import annotations
@@ -24,21 +25,31 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from pbem.crypto import age
-from pbem.crypto.canonical import canonical_json, parse_json_strict
+from pbem.crypto.canonical import canonical_json, nesting_depth, parse_json_strict
 from pbem.crypto.errors import AgeError, MalformedError, SealError, SealTooLarge
 from pbem.crypto.keys import PrivateKey, PublicKey
 
 #: the largest plaintext pbem seals and opens (a turn's sections hold some
 #: tens of KiB; a move's sealed choices a few KiB)
 MAX_SEALED_PLAINTEXT = 1 << 20
+#: the deepest nesting of a sealed JSON document (game states nest about 10 deep)
+MAX_SEALED_DEPTH = 64
 
 
-def check_plaintext_size(size: int) -> None:
-    """Refuse to seal a plaintext of ``size`` bytes that no reader would open."""
-    if size > MAX_SEALED_PLAINTEXT:
+def check_plaintext(data: bytes) -> None:
+    """Refuse to seal a canonical JSON plaintext that no reader would open (too large or too deep)."""
+    if len(data) > MAX_SEALED_PLAINTEXT:
         raise SealTooLarge(
-            f"a sealed section of {size} bytes is larger than the {MAX_SEALED_PLAINTEXT} bytes pbem seals"
+            f"a sealed section of {len(data)} bytes is larger than the {MAX_SEALED_PLAINTEXT} bytes pbem seals"
         )
+    depth = nesting_depth(data.decode("utf-8"))
+    if depth > MAX_SEALED_DEPTH:
+        raise SealTooLarge(f"a sealed section nested {depth} deep is deeper than the {MAX_SEALED_DEPTH} pbem seals")
+
+
+def parse_plaintext(data: bytes) -> Any:
+    """The JSON document of a sealed plaintext, read within the bounds every writer keeps."""
+    return parse_json_strict(data, max_bytes=MAX_SEALED_PLAINTEXT, max_depth=MAX_SEALED_DEPTH)
 
 
 def open_plaintext(text: str, identities: Iterable[object]) -> bytes:
@@ -66,7 +77,7 @@ def seal(obj: Any, recipients: Sequence[PublicKey], rng: age.RandomSource | None
         raise SealError("a sealed section needs at least one recipient")
     try:
         plaintext = canonical_json(obj)
-        check_plaintext_size(len(plaintext))
+        check_plaintext(plaintext)
         return age.encrypt(plaintext, [r.recipient for r in recipients], armor=True, rng=rng).decode("ascii")
     except (AgeError, MalformedError) as exc:
         raise SealError(f"cannot seal: {exc}") from exc
@@ -79,6 +90,6 @@ def open_sealed(text: str, key: PrivateKey) -> Any:
     except AgeError as exc:
         raise SealError(f"cannot open the section sealed to {key.name!r}: {exc}") from exc
     try:
-        return parse_json_strict(plaintext, max_bytes=MAX_SEALED_PLAINTEXT)
+        return parse_plaintext(plaintext)
     except MalformedError as exc:
         raise SealError(f"the section sealed to {key.name!r} does not hold valid JSON: {exc}") from exc

@@ -41,7 +41,7 @@ from typing import Any, Callable
 from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.seal import MAX_SEALED_PLAINTEXT
+from pbem.crypto.seal import parse_plaintext
 from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import Decision, Game, apply_choice
@@ -296,7 +296,7 @@ def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], 
             f"the sealed choices do not open with this game's identity: {error}", player=player, move_hash=move_hash
         ) from error
     try:
-        payload = parse_json_strict(plaintext, max_bytes=MAX_SEALED_PLAINTEXT, max_depth=MOVE_MAX_DEPTH)
+        payload = parse_plaintext(plaintext)
     except CryptoError as error:
         raise UnreadableMove("the sealed choices do not hold a valid JSON document", player=player,
                              move_hash=move_hash) from error

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from pbem.crypto import age
-from pbem.crypto.canonical import canonical_json, parse_json_strict
+from pbem.crypto.canonical import canonical_json
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.seal import MAX_SEALED_PLAINTEXT, check_plaintext_size, open_plaintext, open_sealed
+from pbem.crypto.seal import check_plaintext, open_plaintext, open_sealed, parse_plaintext
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 
@@ -34,7 +34,7 @@ def seal_canonical(data: bytes, recipients: list[str], stream: Stream | None) ->
 
     A plaintext larger than a reader opens is refused (:class:`~pbem.crypto.errors.SealTooLarge`).
     """
-    check_plaintext_size(len(data))
+    check_plaintext(data)
     return age.encrypt(data, recipients, armor=True, rng=stream).decode("ascii")
 
 
@@ -58,7 +58,7 @@ def game_recipient(seed: bytes) -> str:
 
 def open_with_seed(text: str, seed: bytes) -> Any:
     """Open a section sealed to the game identity (raises :class:`CryptoError`)."""
-    return parse_json_strict(open_with_seed_raw(text, seed), max_bytes=MAX_SEALED_PLAINTEXT)
+    return parse_plaintext(open_with_seed_raw(text, seed))
 
 
 def open_with_seed_raw(text: str, seed: bytes) -> bytes:

@@ -23,7 +23,7 @@ import importlib
 
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json
-from pbem.crypto.errors import SealError
+from pbem.crypto.errors import CryptoError, SealError
 from pbem.referee import formats, read_view, sealing, submit
 from pbem.referee.errors import IllegalMove, NotYourDecisionMove, Refusal, SchemaInvalidMove
 from trust_helpers import forge_move, play
@@ -150,6 +150,16 @@ def test_the_largest_sealed_plaintext_is_one_bound_for_the_writer_and_every_read
     forged = age.encrypt(canonical_json(too_big), [table.keys["alice"].public.recipient]).decode()
     with pytest.raises(SealError):
         seal.open_sealed(forged, table.keys["alice"])
+    # and the same for the depth of nesting
+    deepest: object = []
+    for _ in range(seal.MAX_SEALED_DEPTH - 1):
+        deepest = [deepest]
+    assert sealing.open_with_seed(sealing.seal_json(deepest, [gamefile.game_recipient], None), seed) == deepest
+    with pytest.raises(SealError):
+        sealing.seal_json([deepest], [gamefile.game_recipient], None)
+    forged = age.encrypt(canonical_json([deepest]), [gamefile.game_recipient]).decode()
+    with pytest.raises(CryptoError):
+        sealing.open_with_seed(forged, seed)
 
 
 def test_a_step_whose_turn_would_be_too_large_to_seal_is_refused_and_writes_nothing(table: Table,
