@@ -24,7 +24,7 @@ from helpers_referee import Table, make_table, snapshot
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import MalformedError
 from pbem.crypto.signing import sign_document
-from pbem.referee import formats, sealing, submit
+from pbem.referee import sealing, submit
 from pbem.referee.errors import REFUSALS, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.player import choices_payload
