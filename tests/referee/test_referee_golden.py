@@ -58,6 +58,6 @@ GOLDEN = {
     "commitment": "sha256:7564638ba24ed66ae11799f60a6e37d22a1cf4d37b92a158a77c7c5427582ee5",
     "game_recipient": "age1dzy89gczfstkt27zc2lps0m63xdpph9hjahz8u463k6zerc6wfsq59xral",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "994ada0edc35974e3a6f7c3550c43d04e1acb0ed2b844d53892fcdee18adf565",
-    "turn3": "9d9caa3f03b977dda22acb68f764d6077d655514920215d48e0eb6fb3cb8588d",
+    "turn0": "da28fa730caddaa6b922cb53dc39966e195343cb1f318d9b6100ca0202cc5d10",
+    "turn3": "ba06eee14201b22766ba18d1ece1fdb83ed58dffa7ab7d489c76d0af95b38c53",
 }
