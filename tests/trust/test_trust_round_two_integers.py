@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from helpers_referee import Table, make_table, snapshot
+from helpers_referee import TEST_SEED, Table, make_table, snapshot
 from pbem.cli.main import app
 from pbem.crypto.canonical import document_hash
 from pbem.engine import register
@@ -132,7 +132,7 @@ def test_a_failure_inside_the_step_is_a_refusal_with_a_notice(tmp_path: Path) ->
     keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
     game = tmp_path / "game"
     new_game(game, "highcard-crashing", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
-             seed=bytes(16))
+             seed=TEST_SEED)
     table = Table(dir=game, keys=keys, key_files=files)
     for player in ("alice", "bob"):
         submit(table.dir, table.move(player, first_card(table, player)), table.referee)
