@@ -3,7 +3,7 @@
 The public part of every turn file carries, under ``commitments``:
 
 * ``sections`` — one commitment per sealed section: each player's
-  ``pbem-player-view/1`` document and the referee's ``pbem-referee/1``
+  ``pbem-player-view/2`` document and the referee's ``pbem-referee/2``
   document (the whole game state, deck orders included);
 * ``zones`` — one per hidden zone, when the game offers
   ``hidden_zones(state) -> {zone name: [cards]}`` (an optional method of the
