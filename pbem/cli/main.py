@@ -55,6 +55,7 @@ from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
+from pbem.cli.mail import app as mail_app, write_mail_file
 
 #: exit code -> meaning (documented in docs/referee.md and README)
 EXIT_CODES: dict[int, str] = {
@@ -533,6 +534,8 @@ def move(
         [], "--auto-pass", help="KIND=MODE standing order: MODE is always, when-only-option or off."
     ),
     out: Optional[Path] = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
+    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the move to this address."),
+    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
     orders: dict[str, Any] = {}
@@ -549,6 +552,8 @@ def move(
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
     _guard(lambda: atomic_write(target.resolve(), data))
     typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
+    if mail is not None:
+        write_mail_file(target, data, mail, sender)
 
 
 @app.command()
@@ -559,6 +564,8 @@ def join(
     out: Optional[Path] = typer.Option(
         None, "--out", help="Where to write the join file (default ./join-NAME-ROUND.json)."
     ),
+    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
+    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write the signed join file the game waits for from you; send it to the referee.
 
@@ -576,6 +583,8 @@ def join(
     which = ("round 1 of 2, your commitment to your nonce" if round_name == "commit"
              else "round 2 of 2, your nonce; every commitment is in")
     typer.echo(f"join file written: {target} ({which}); send it to the referee")
+    if mail is not None:
+        write_mail_file(target, data, mail, sender)
 
 
 # --- the demo ------------------------------------------------------------------
@@ -616,6 +625,9 @@ def games() -> None:
             typer.echo(f"{name} (not installed)")
             continue
         typer.echo(f"{name}: {game.min_players}-{game.max_players} players; scenarios: {', '.join(game.scenarios())}")
+
+
+app.add_typer(mail_app, name="mail")
 
 
 def main() -> None:
