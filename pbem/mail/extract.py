@@ -182,7 +182,9 @@ def _json_documents(text: str):
             index = text.find("{", index + 1)
             continue
         if isinstance(doc, dict):
-            raw = text[index:end].replace("\r\n", "\n")
+            # a raw CR can only be white space in JSON (inside a string it must be escaped):
+            # dropping every one undoes CRLF line ends without changing the document
+            raw = text[index:end].replace("\r", "")
             yield doc, (raw + "\n").encode("utf-8")
         index = text.find("{", end)
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiosmtpd.controller import Controller  # noqa: E402
 from aiosmtpd.smtp import AuthResult, LoginPassword  # noqa: E402
 
-from helpers_referee import Table, make_keys, make_table  # noqa: E402
+from helpers_referee import TEST_SEED, Table, make_keys, make_table  # noqa: E402
 from pbem.crypto.keys import PrivateKey  # noqa: E402
 from pbem.mail.compose import message_bytes  # noqa: E402
 from pbem.mail.config import MailConfig  # noqa: E402
@@ -99,7 +100,20 @@ class SmtpServer:
     host: str
     port: int
     post: PostOffice
-    controller: Controller
+    controller: Controller | None = None
+
+    def start(self) -> None:
+        with warnings.catch_warnings():  # plain AUTH without TLS: this server listens on 127.0.0.1 only
+            warnings.simplefilter("ignore")
+            self.controller = Controller(self.post, hostname=self.host, port=self.port,
+                                         authenticator=self.post.authenticate, auth_required=True,
+                                         auth_require_tls=False)
+            self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
 
     def send(self, raw: bytes, sender: str, to: str) -> None:
         """Hand a mail to the server as a mail client would (SMTP, logged in)."""
@@ -112,15 +126,12 @@ class SmtpServer:
 
 @pytest.fixture
 def smtp_server() -> Iterator[SmtpServer]:
-    post = PostOffice()
-    port = free_port()
-    controller = Controller(post, hostname="127.0.0.1", port=port, authenticator=post.authenticate,
-                            auth_required=True, auth_require_tls=False)
-    controller.start()
+    server = SmtpServer("127.0.0.1", free_port(), PostOffice())
+    server.start()
     try:
-        yield SmtpServer("127.0.0.1", port, post, controller)
+        yield server
     finally:
-        controller.stop()
+        server.stop()
 
 
 # --- IMAP (Dovecot) ---------------------------------------------------------------------------
@@ -349,14 +360,15 @@ spectators = [{spectators}]
 
 
 def make_post(tmp: Path, smtp: SmtpServer, kind: str, imap: Dovecot | None = None,
-              players: tuple[str, ...] = ("alice", "bob"), wait_for_joins: bool = False) -> Post:
+              players: tuple[str, ...] = ("alice", "bob"), wait_for_joins: bool = False,
+              seed: bytes | None = TEST_SEED) -> Post:
     if wait_for_joins:
         keys, files = make_keys(tmp / "keys", ["referee", *players])
         game = tmp / "game"
         new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], wait_for_joins=True)
         table = Table(dir=game, keys=keys, key_files=files)
     else:
-        table = make_table(tmp, players)
+        table = make_table(tmp, players, seed=seed)
     post = Post(tmp=tmp, table=table, smtp=smtp, mailbox_kind=kind, imap=imap,
                 addresses={p: ADDRESSES[p] for p in players})
     if kind == "maildir":
