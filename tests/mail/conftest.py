@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -47,6 +46,11 @@ ADDRESSES = {"alice": "alice@pbem.test", "bob": "bob@pbem.test", "carol": "carol
 SPECTATOR = "dave@pbem.test"
 SMTP_USERS = {"referee": "smtp-secret", "alice": "alice-secret", "bob": "bob-secret"}
 IMAP_PASSWORD = "imap-secret"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the test SMTP server takes plain AUTH without TLS: it listens on 127.0.0.1 only
+    config.addinivalue_line("filterwarnings", "ignore:Requiring AUTH while not requiring TLS:UserWarning")
 
 
 def free_port() -> int:
@@ -103,12 +107,10 @@ class SmtpServer:
     controller: Controller | None = None
 
     def start(self) -> None:
-        with warnings.catch_warnings():  # plain AUTH without TLS: this server listens on 127.0.0.1 only
-            warnings.simplefilter("ignore")
-            self.controller = Controller(self.post, hostname=self.host, port=self.port,
-                                         authenticator=self.post.authenticate, auth_required=True,
-                                         auth_require_tls=False)
-            self.controller.start()
+        self.controller = Controller(self.post, hostname=self.host, port=self.port,
+                                     authenticator=self.post.authenticate, auth_required=True,
+                                     auth_require_tls=False)
+        self.controller.start()
 
     def stop(self) -> None:
         if self.controller is not None:
