@@ -10,8 +10,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
@@ -62,7 +63,9 @@ def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -
 def serve(
     config: Path = typer.Option(..., "--config", help="The referee's mail configuration (TOML)."),
     once: bool = typer.Option(False, "--once", help="Read the mailbox once, answer, send, and exit (for cron or a timer)."),
-    poll: Optional[float] = typer.Option(None, "--poll", help="Run again every SECONDS, until stopped.", min=1.0),
+    poll: Optional[float] = typer.Option(
+        None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
+    ),
     progress: Optional[bool] = typer.Option(
         None, "--progress/--quiet", help="One line per mail on stderr (default: when stderr is a terminal)."
     ),
@@ -91,14 +94,18 @@ def serve(
             typer.echo(f"pbem: {error} (trying again in {poll:g} s)", err=True)
             return None
 
-    while True:
-        report_or_none = _run(one_round)
-        if report_or_none is not None:
-            _report_code(report_or_none)
-        try:
-            time.sleep(poll)  # type: ignore[arg-type]
-        except KeyboardInterrupt:
-            raise typer.Exit(0) from None
+    # SIGINT and SIGTERM (systemctl stop) end the loop between rounds: a round is never cut short
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.is_set():
+            report_or_none = _run(one_round)
+            if report_or_none is not None:
+                _report_code(report_or_none)
+            stop.wait(poll)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _report_code(report: ServeReport) -> int:

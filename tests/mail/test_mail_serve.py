@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ADDRESSES, REFEREE, SPECTATOR, Post, make_post
+from mail_servers import ADDRESSES, REFEREE, SPECTATOR, Post, make_post
 from helpers_referee import make_keys, snapshot
 from pbem.mail.compose import attach, message_bytes
 from pbem.mail.player import file_mail

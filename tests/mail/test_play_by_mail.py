@@ -15,7 +15,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from conftest import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
+from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
 from pbem.cli.main import app
 from pbem.crypto.seal import open_sealed
 from pbem.mail.compose import message_bytes
