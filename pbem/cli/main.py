@@ -56,6 +56,7 @@ from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
 from pbem.cli.mail import app as mail_app, write_mail_file
+from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 
 #: exit code -> meaning (documented in docs/referee.md and README)
 EXIT_CODES: dict[int, str] = {
@@ -70,6 +71,7 @@ EXIT_CODES: dict[int, str] = {
     **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
     LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
     RevealRefused.exit_code: "reveal refused: the game is running (use --force to abandon it)",
+    **{cls.exit_code: f"mail: {(cls.__doc__ or '').strip()}" for cls in (MailConfigError, MailServerError, MailFileError)},
 }
 
 #: extra game modules to import before running (tests, plug-ins): each

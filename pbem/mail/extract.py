@@ -5,9 +5,12 @@ A move or join file may arrive as an attachment of any type (JSON, text,
 line ends, inside a forwarded message (``message/rfc822``), pasted into the
 plain-text body (also ``format=flowed``), or next to the files the referee
 sent (a reply with the view still attached). This module finds every JSON
-document whose ``format`` is a pbem move or join file and hands it over as
+document whose ``format`` is a player's pbem file and hands it over as
 the bytes ``pbem move`` wrote. It judges nothing: the referee parses the
-file strictly, checks its signature and says why it refuses.
+file strictly, checks its signature and says why it refuses. Any ``pbem-*``
+document that is not one of the files pbem writes for the players (a turn,
+a view, ``game.toml``...) goes to the referee, so that a new kind of
+player file (a join in two rounds, say) needs no change here.
 
 The referee's own files coming back (``game.toml``, a turn file, a sealed
 view) are set aside and named, so that an answer can say "your mail held
@@ -22,14 +25,17 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
-#: the families of files a player sends; any version goes to the referee, which names an unknown one
-SUBMITTED_FAMILIES = ("pbem-move/", "pbem-join/")
-#: what the referee's own files are, for the answer that says they were set aside
+#: the files pbem itself writes for others to read, set aside with the reason; every other
+#: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
+#: the referee, which judges it and names an unknown format
 REFEREE_FILES = {
     "pbem-turn/": "a turn file the referee sent",
     "pbem-view/": "a view the referee sent",
     "pbem-game/": "the game's set-up (game.toml)",
     "pbem-rejection/": "a rejection notice",
+    "pbem-reveal/": "the referee's published seed",
+    "pbem-pending/": "a file of the referee's game directory",
+    "pbem-cli-": "the output of a pbem command",
 }
 #: a part larger than this is not searched (move files are at most 1 MiB)
 PART_MAX_BYTES = 4 << 20
@@ -54,10 +60,12 @@ class PbemFile:
 
     def describe(self) -> str:
         who = f"{self.player}'s " if self.player else ""
+        turn = f" answering turn {self.turn}" if isinstance(self.turn, int) else ""
+        if self.format.startswith("pbem-move/"):
+            return f"{who}move{turn}"
         if self.format.startswith("pbem-join/"):
             return f"{who}join file"
-        turn = f" answering turn {self.turn}" if isinstance(self.turn, int) else ""
-        return f"{who}move{turn}"
+        return f"{who}{self.format} file{turn}"
 
 
 @dataclass
@@ -120,8 +128,8 @@ def extract(message: Message) -> Extracted:
                 if name:
                     found.ignored.append(f"{label}: not a pbem file")
                 continue
-            if not fmt.startswith(SUBMITTED_FAMILIES):
-                why = next((w for family, w in REFEREE_FILES.items() if fmt.startswith(family)), f"a {fmt} file")
+            why = next((w for family, w in REFEREE_FILES.items() if fmt.startswith(family)), None)
+            if why is not None:
                 found.ignored.append(f"{label}: {why}")
                 continue
             file = PbemFile(

@@ -275,13 +275,14 @@ def _notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Ou
     for player, address in game.entry.players.items():
         mark = mine["players"].get(player)
         if joining:
-            due = player in awaited and mark is None
-            new_mark: Any = "join"
+            # one mail per kind of pre-deal decision (a join may take more than one round)
+            new_mark: Any = f"join:{awaited[player]['kind']}" if player in awaited else mark
+            due = player in awaited and mark != new_mark
         elif current.over:
             due, new_mark = mark != "over", "over"
         else:
             decision = awaited.get(player)
-            fresh = mark is None or mark == "join"
+            fresh = not isinstance(mark, int)  # never mailed since the deal
             due = fresh or (decision is not None and isinstance(mark, int) and mark < decision["since"])
             new_mark = current.turn
         if not due:

@@ -178,3 +178,9 @@ def test_automatic_mails_are_recognised(header):
     message[header[0]] = header[1]
     assert is_automatic(message)
     assert not is_automatic(mail())
+
+
+def test_a_quoted_copy_of_a_move_in_a_reply_is_not_taken(move):
+    quoted = "\n".join("> " + line for line in move.decode().splitlines())
+    found = extract(received(mail("Did you mean this one?\n\n" + quoted + "\n")))
+    assert not found.files

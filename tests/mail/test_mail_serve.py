@@ -7,6 +7,7 @@ the signed file inside; the From address is only where the answer goes.
 
 from __future__ import annotations
 
+import json
 import mailbox
 from email.message import EmailMessage
 from pathlib import Path
@@ -360,3 +361,32 @@ def test_mbox_mailbox(tmp_path, smtp_server):
     post.serve()
     assert len(answers(post, ADDRESSES["alice"])) == 1
     assert len(mailbox.mbox(post.referee_box)) == 1  # pbem never changes the mailbox
+
+
+def test_a_player_file_of_an_unknown_format_version_goes_to_the_referee_which_names_it(post):
+    doc = parse_json_strict(post.table.move("alice", "1"))
+    doc["format"] = "pbem-move/9"
+    message = EmailMessage()
+    message["From"] = ADDRESSES["alice"]
+    message["To"] = REFEREE
+    message["Subject"] = "from a newer pbem"
+    message.set_content("move")
+    attach(message, "move.json", json.dumps(doc).encode())
+    post.mail_to_referee(message)
+    post.serve()
+    [answer] = answers(post, ADDRESSES["alice"])
+    assert "REFUSED (exit code 11, schema-invalid): not a valid move file: unknown format version 'pbem-move/9'" \
+        in body(answer)
+
+
+def test_an_abandoned_game_is_announced_to_everyone_once(post):
+    from pbem.referee import reveal
+
+    post.spectators = [SPECTATOR]
+    post.serve()
+    reveal(post.table.dir, post.referee_key, force=True)
+    post.serve()
+    post.serve()
+    for address in (ADDRESSES["alice"], ADDRESSES["bob"], SPECTATOR):
+        [final] = [m for m in post.inbox(address) if m["Subject"].endswith("game over")]
+        assert "abandoned" in body(final)
