@@ -47,6 +47,16 @@ def turn_mails(post: Post, address: str) -> list[EmailMessage]:
     return [m for m in post.inbox(address) if m["Auto-Submitted"] == "auto-generated"]
 
 
+def text_mail(subject: str, content: str, subtype: str = "plain", sender: str = ADDRESSES["alice"]) -> EmailMessage:
+    """A mail as a person writes it to the referee."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = REFEREE
+    message["Subject"] = subject
+    message.set_content(content, subtype=subtype)
+    return message
+
+
 # --- every mail gets an answer -----------------------------------------------------------------
 
 
@@ -93,11 +103,7 @@ def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post
 
 
 def test_a_mail_without_a_move_file_is_answered_saying_so(post):
-    message = EmailMessage()
-    message["From"] = ADDRESSES["alice"]
-    message["To"] = REFEREE
-    message["Subject"] = "hello"
-    message.set_content("Do I play card 3 now?")
+    message = text_mail("hello", "Do I play card 3 now?")
     post.mail_to_referee(message)
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
@@ -106,11 +112,7 @@ def test_a_mail_without_a_move_file_is_answered_saying_so(post):
 
 
 def test_an_html_only_mail_gets_a_reply_saying_why(post):
-    message = EmailMessage()
-    message["From"] = ADDRESSES["alice"]
-    message["To"] = REFEREE
-    message["Subject"] = "my move"
-    message.set_content("<p>I play <b>card 2</b></p>", subtype="html")
+    message = text_mail("my move", "<p>I play <b>card 2</b></p>", subtype="html")
     post.mail_to_referee(message)
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
@@ -120,11 +122,7 @@ def test_an_html_only_mail_gets_a_reply_saying_why(post):
 def test_a_reply_with_the_view_still_attached_is_applied_and_the_referees_files_set_aside(post):
     post.serve()
     [turn_mail] = turn_mails(post, ADDRESSES["alice"])
-    reply = EmailMessage()
-    reply["From"] = ADDRESSES["alice"]
-    reply["To"] = REFEREE
-    reply["Subject"] = "Re: " + turn_mail["Subject"]
-    reply.set_content("> Your decision: play\n\nhere is my move")
+    reply = text_mail("Re: " + turn_mail["Subject"], "> Your decision: play\n\nhere is my move")
     for name, data in attachments(turn_mail).items():
         attach(reply, name, data)
     data = post.table.move("alice", "2")
@@ -170,11 +168,7 @@ def test_a_forwarded_copy_of_an_applied_move_is_answered_already_in_the_game(pos
     sent = move_mail(post, "alice", "1")
     post.mail_to_referee(sent)
     post.serve()
-    forward = EmailMessage()
-    forward["From"] = ADDRESSES["alice"]
-    forward["To"] = REFEREE
-    forward["Subject"] = "Fwd: my move (did you get it?)"
-    forward.set_content("forwarding")
+    forward = text_mail("Fwd: my move (did you get it?)", "forwarding")
     forward.add_attachment(sent)
     before = snapshot(post.table.dir, skip=())
     post.mail_to_referee(forward)
@@ -236,12 +230,8 @@ def test_a_forged_move_from_a_stranger_is_refused_and_the_seat_is_told(post, tmp
 
 
 def test_automatic_mails_are_processed_but_never_answered(post):
-    vacation = EmailMessage()
-    vacation["From"] = ADDRESSES["alice"]
-    vacation["To"] = REFEREE
-    vacation["Subject"] = "Out of office"
+    vacation = text_mail("Out of office", "I am away until Monday.")
     vacation["Auto-Submitted"] = "auto-replied"
-    vacation.set_content("I am away until Monday.")
     post.mail_to_referee(vacation)
     lines: list[str] = []
     report = post.serve(lines)
@@ -366,11 +356,7 @@ def test_mbox_mailbox(tmp_path, smtp_server):
 def test_a_player_file_of_an_unknown_format_version_goes_to_the_referee_which_names_it(post):
     doc = parse_json_strict(post.table.move("alice", "1"))
     doc["format"] = "pbem-move/9"
-    message = EmailMessage()
-    message["From"] = ADDRESSES["alice"]
-    message["To"] = REFEREE
-    message["Subject"] = "from a newer pbem"
-    message.set_content("move")
+    message = text_mail("from a newer pbem", "move")
     attach(message, "move.json", json.dumps(doc).encode())
     post.mail_to_referee(message)
     post.serve()
