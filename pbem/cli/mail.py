@@ -163,6 +163,7 @@ def send(
         del message["X-Unsent"]
         if not message["From"]:
             message["From"] = settings.address
+        compose.stamp(message, settings.address)  # type: ignore[arg-type]
         if to is not None or not message["To"]:
             if target is None:
                 _fail(f"{path} names no recipient; give --to or referee in {config}", 2, "usage")

@@ -55,9 +55,7 @@ def new_message(
     if cc:
         message["Cc"] = ", ".join(cc)
     message["Subject"] = subject
-    message["Date"] = formatdate(localtime=True)
-    domain = sender.rpartition("@")[2] if sender else None
-    message["Message-ID"] = make_msgid(domain=domain or None)
+    stamp(message, sender)
     if automatic:
         message["Auto-Submitted"] = automatic
     if answering is not None and answering.get("Message-ID"):
@@ -67,6 +65,15 @@ def new_message(
         message["References"] = " ".join([*references, parent])
     message.set_content(body, cte="quoted-printable" if not body.isascii() else "7bit")
     return message
+
+
+def stamp(message: EmailMessage, sender: str | None) -> None:
+    """A new Date and Message-ID: each sending is a new mail (the referee answers a re-delivered one once)."""
+    for name in ("Date", "Message-ID"):
+        del message[name]
+    message["Date"] = formatdate(localtime=True)
+    domain = sender.rpartition("@")[2] if sender else None
+    message["Message-ID"] = make_msgid(domain=domain or None)
 
 
 def attach(message: EmailMessage, filename: str, data: bytes) -> None:
@@ -240,7 +247,7 @@ def turn_body(text: TurnText, folder: str) -> str:
         ]
     else:
         lines += [f"Not your decision yet: awaiting {text.awaiting}. Your view is attached;",
-                  f"the referee mails you when it is your turn (pbem mail unpack, then pbem view)."]
+                  "the referee mails you when it is your turn (pbem mail unpack, then pbem view)."]
     if text.attachments:
         lines += ["", "Attached: " + ", ".join(text.attachments) + ".",
                   "Your sealed view opens only with your key (pbem view, or age -d -i IDENTITY)."]

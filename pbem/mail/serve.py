@@ -54,6 +54,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.public import Status
+from pbem.referee.records import read_turn
 
 Progress = Callable[[str], None]
 
@@ -184,9 +185,8 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
         text.outcomes.append(outcome)
         touched[game.gamefile.game_id] = game
         seat = game.entry.players.get(file.player or "")
-        if seat and seat.lower() != mail.sender.lower():
-            if seat not in copies:
-                copies.append(seat)
+        if seat and seat.lower() != mail.sender.lower() and seat not in copies:
+            copies.append(seat)
             text.notes.append(
                 f"Note: this mail came from {who}, not from {file.player}'s address ({seat}). The file was judged "
                 f"on {file.player}'s signature alone, as every file is; a copy of this answer goes to {seat}, and "
@@ -308,8 +308,6 @@ def _notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Ou
 
 
 def _turn_doc(gamedir: GameDir, number: int) -> dict[str, Any]:
-    from pbem.referee.records import read_turn
-
     return read_turn(gamedir, GameFile.read(gamedir.game_toml), number).doc
 
 

@@ -144,6 +144,15 @@ def test_send_mails_a_move_file_to_the_referee_through_smtp(post, tmp_path, monk
     assert result.exit_code == 0 and f"sent {move} to {REFEREE}" in result.output
     post.serve()
     assert status(post.table.dir).turn == 1
+    # the same .eml sent again is a new mail (new Message-ID): answered again, "already in the game"
+    eml = tmp_path / "move.eml"
+    eml.write_bytes(message_bytes(file_mail(move.read_bytes(), "move.json", REFEREE)))
+    assert invoke("mail", "send", eml, "--config", config).exit_code == 0
+    assert invoke("mail", "send", eml, "--config", config).exit_code == 0
+    post.serve()
+    answers = [m for m in post.inbox(ADDRESSES["alice"]) if m["Auto-Submitted"] == "auto-replied"]
+    assert len(answers) == 3 and all("already in the game" in m.get_body(("plain",)).get_content()
+                                     for m in answers[1:])
     monkeypatch.setenv("ALICE_PW", "wrong")
     refused = invoke("mail", "send", move, "--config", config)
     assert refused.exit_code == 31 and "Authentication" in refused.output

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import mailbox
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 
