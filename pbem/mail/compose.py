@@ -20,6 +20,7 @@ travels sealed in the attachments.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
@@ -134,6 +135,14 @@ class AnswerText:
     html_only: bool = False
 
 
+#: the width the bodies' prose is wrapped to (commands are not wrapped)
+WIDTH = 76
+
+
+def _wrap(paragraph: str, indent: str = "") -> str:
+    return textwrap.fill(paragraph, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
 def answer_body(text: AnswerText) -> str:
     lines = ["This is the pbem referee, answering your mail.", ""]
     for o in text.outcomes:
@@ -147,6 +156,7 @@ def answer_body(text: AnswerText) -> str:
                 lines.append(f"  The referee's signed notice: {o.notice}")
         else:
             lines.append(f"* {o.file}: {o.what}: {o.message}")
+    lines = [_wrap(line, "  ") if line.startswith("* ") else line for line in lines]
     if not text.outcomes:
         lines.append(_nothing_found(text))
     if text.problems:
@@ -157,7 +167,7 @@ def answer_body(text: AnswerText) -> str:
     if text.statuses:
         lines += [""] + text.statuses
     for note in text.notes:
-        lines += ["", note]
+        lines += ["", _wrap(note)]
     return "\n".join(lines) + "\n"
 
 
@@ -240,7 +250,8 @@ def turn_body(text: TurnText, folder: str) -> str:
             "",
             f"  pbem mail unpack turn.eml --into {folder}",
             f"  pbem view {folder} --as {player} --key {key}",
-            f"  pbem move {folder} --as {player} --key {key} --choose NUMBER --mail {text.referee}",
+            f"  pbem move {folder} --as {player} --key {key} \\",
+            f"      --choose NUMBER --mail {text.referee}",
             "",
             f"and send the mail file pbem move writes to {text.referee}",
             "(or attach the move file to a reply to this mail).",

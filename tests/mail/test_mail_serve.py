@@ -25,7 +25,8 @@ from pbem.crypto.canonical import parse_json_strict
 
 
 def body(message: EmailMessage) -> str:
-    return message.get_body(("plain",)).get_content()
+    """The text of a mail, its wrapped lines joined (the prose is wrapped at 76 columns)."""
+    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def attachments(message: EmailMessage) -> dict[str, bytes]:
