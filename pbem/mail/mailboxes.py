@@ -18,6 +18,7 @@ import imaplib
 import mailbox
 import re
 import ssl
+from abc import abstractmethod
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +42,9 @@ class Incoming:
 class MailSource(AbstractContextManager):
     """A mailbox open for reading (a context manager: the connection closes at the end)."""
 
-    def incoming(self, done: Callable[[str], bool]) -> Iterator[Incoming]:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def incoming(self, done: Callable[[str], bool]) -> Iterator[Incoming]:
+        """Every stored mail whose source key ``done`` does not know, in the mailbox's order."""
 
     def mark_done(self, mail: Incoming) -> None:
         """Called once the mail's answer is queued and the record written."""

@@ -36,10 +36,9 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.crypto.errors import CryptoError
-from pbem.crypto.keys import PrivateKey
 from pbem.engine.errors import EngineError
 from pbem.mail import compose
 from pbem.mail.config import GameEntry, MailConfig
@@ -55,6 +54,9 @@ from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.public import Status
 from pbem.referee.records import read_turn
+
+if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
+    from pbem.crypto.keys import PrivateKey
 
 Progress = Callable[[str], None]
 
