@@ -131,8 +131,9 @@ def unpack(
     if done.turns_written:
         filed = ", ".join(str(n) for n in done.turns_written)
         typer.echo(f"game {done.game_id}: turn {filed} filed in {into}")
-    elif done.game_toml_written:
-        typer.echo(f"game {done.game_id}: game.toml filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
+    elif done.game_toml_written or done.joins_written:
+        filed = ", ".join(["game.toml"] * done.game_toml_written + [f"joins/{n}" for n in done.joins_written])
+        typer.echo(f"game {done.game_id}: {filed} filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
     else:
         typer.echo(f"game {done.game_id}: nothing new for {into}")
     if done.latest is not None:

@@ -215,7 +215,7 @@ class TurnText:
 def turn_subject(text: TurnText) -> str:
     tag = subject_tag(text.game_id)
     if text.joining:
-        return f"{tag} {text.game}: you are invited; please join"
+        return f"{tag} {text.game}: please join ({text.kind})"
     if text.result is not None or text.abandoned:
         return f"{tag} game over"
     if text.kind is not None:
@@ -231,8 +231,10 @@ def turn_body(text: TurnText, folder: str) -> str:
     if text.joining:
         lines += [
             f"You have a seat in a new game of {text.game}. The deal waits for every player's",
-            "join file (a signed random number that goes into every shuffle). To join, save",
-            "this mail as invite.eml and run:",
+            "join files: first a commitment to a random number of yours, then, once every",
+            "commitment is in, the number itself (it goes into every shuffle). pbem join",
+            f"writes the one the game waits for; now: {text.kind}. Save this mail as",
+            "invite.eml and run:",
             "",
             f"  pbem mail unpack invite.eml --into {folder}",
             f"  pbem join {folder} --as {player} --key {key} --mail {text.referee}",

@@ -53,6 +53,8 @@ class PbemFile:
     game_id: str | None
     player: str | None
     turn: int | None
+    #: the round of a join file (``commit``, ``reveal``), when it names one
+    round: str | None = None
 
     @property
     def digest(self) -> str:
@@ -64,7 +66,7 @@ class PbemFile:
         if self.format.startswith("pbem-move/"):
             return f"{who}move{turn}"
         if self.format.startswith("pbem-join/"):
-            return f"{who}join file"
+            return f"{who}join file" + (f" ({self.round})" if self.round else "")
         return f"{who}{self.format} file{turn}"
 
 
@@ -139,6 +141,7 @@ def extract(message: Message) -> Extracted:
                 game_id=doc.get("game_id") if isinstance(doc.get("game_id"), str) else None,
                 player=doc.get("player") if isinstance(doc.get("player"), str) else None,
                 turn=doc.get("turn") if isinstance(doc.get("turn"), int) else None,
+                round=doc.get("round") if isinstance(doc.get("round"), str) else None,
             )
             if file.digest not in seen:
                 seen.add(file.digest)

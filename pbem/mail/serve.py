@@ -325,13 +325,17 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
     joining = turn_doc is None
     text = compose.TurnText(
         game_id=gamefile.game_id, game=gamefile.game, player=player, turn=current.turn,
-        referee=config.address or "", kind=decision["kind"] if decision and not joining else None,
+        referee=config.address or "", kind=decision["kind"] if decision else None,
         awaiting=_awaiting(current), joining=joining,
         result=result_text(current.result) if current.result is not None else None,
         abandoned=current.over and current.result is None and not joining,
         events=[] if joining else _events_since(game, mark),
     )
     files = {"game.toml": gamedir.game_toml.read_bytes()}
+    if joining:
+        # the join files kept so far (public and signed): a later round is written against them
+        for path in sorted(gamedir.join_files().values()):
+            files[path.name] = path.read_bytes()
     if turn_doc is not None:
         files[gamedir.turn(current.turn).name] = gamedir.turn(current.turn).read_bytes()
         files[f"{player}-{current.turn:06d}.age"] = turn_doc["sealed"][player].encode("ascii")

@@ -179,3 +179,30 @@ def test_serve_poll_runs_round_after_round_until_stopped(post):
         process.send_signal(signal.SIGINT)
         process.wait()
     assert process.returncode == 0
+
+
+def test_unpack_files_the_commitments_of_the_invitation_to_the_second_join_round_and_refuses_a_forged_one(
+        tmp_path, smtp_server):
+    post = make_post(tmp_path, smtp_server, "maildir", wait_for_joins=True)
+    for player in ("alice", "bob"):
+        out = tmp_path / f"join-{player}.json"
+        assert invoke("join", post.table.dir, "--as", player, "--key", post.table.key_files[player],
+                      "--out", out, "--mail", REFEREE).exit_code == 0
+        post.deliver_to_referee(out.with_suffix(".eml").read_bytes())
+    post.serve()
+    invitation = [m for m in post.inbox(ADDRESSES["alice"]) if "(join-reveal)" in m["Subject"]][-1]
+    saved = tmp_path / "invite.eml"
+    saved.write_bytes(message_bytes(invitation))
+    copy = tmp_path / "copy"
+    result = invoke("mail", "unpack", saved, "--into", copy)
+    assert result.exit_code == 0 and "joins/alice.commit.json, joins/bob.commit.json" in result.output
+    assert invoke("join", copy, "--as", "alice", "--key", post.table.key_files["alice"],
+                  "--out", tmp_path / "nonce.json").exit_code == 0
+    assert json.loads((tmp_path / "nonce.json").read_text())["round"] == "reveal"
+    forged = json.loads((post.table.dir / "joins" / "bob.commit.json").read_text())
+    forged["commitment"] = "sha256:" + "0" * 64
+    (tmp_path / "bob.commit.json").write_text(json.dumps(forged))
+    refused = invoke("mail", "unpack", post.table.dir / "game.toml", tmp_path / "bob.commit.json",
+                     "--into", tmp_path / "other-copy")
+    assert refused.exit_code == 32 and "not a join file of game" in refused.output
+    assert not (tmp_path / "other-copy").exists()  # checked before anything is written
