@@ -56,6 +56,8 @@ from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
+from pbem.cli.mail import app as mail_app, write_mail_file
+from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 
 #: exit code -> meaning (documented in docs/referee.md and README)
 EXIT_CODES: dict[int, str] = {
@@ -70,6 +72,7 @@ EXIT_CODES: dict[int, str] = {
     **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
     LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
     RevealRefused.exit_code: "reveal refused: the game is running (use --force to abandon it)",
+    **{cls.exit_code: f"mail: {(cls.__doc__ or '').strip()}" for cls in (MailConfigError, MailServerError, MailFileError)},
 }
 
 #: extra game modules to import before running (tests, plug-ins): each
@@ -540,6 +543,8 @@ def move(
              "MODE: always, when-only-option or off). Alone, only when it passes your open decision now.",
     ),
     out: Optional[Path] = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
+    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the move to this address."),
+    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
     standing: dict[str, Any] = {}
@@ -556,6 +561,8 @@ def move(
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
     _guard(lambda: atomic_write(target.resolve(), data))
     typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
+    if mail is not None:
+        write_mail_file(target, data, mail, sender)
 
 
 @app.command()
@@ -566,6 +573,8 @@ def join(
     out: Optional[Path] = typer.Option(
         None, "--out", help="Where to write the join file (default ./join-NAME-ROUND.json)."
     ),
+    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
+    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write the signed join file the game waits for from you; send it to the referee.
 
@@ -583,6 +592,8 @@ def join(
     which = ("round 1 of 2, your commitment to your nonce" if round_name == "commit"
              else "round 2 of 2, your nonce; every commitment is in")
     typer.echo(f"join file written: {target} ({which}); send it to the referee")
+    if mail is not None:
+        write_mail_file(target, data, mail, sender)
 
 
 # --- the demo ------------------------------------------------------------------
@@ -623,6 +634,9 @@ def games() -> None:
             typer.echo(f"{name} (not installed)")
             continue
         typer.echo(f"{name}: {game.min_players}-{game.max_players} players; scenarios: {', '.join(game.scenarios())}")
+
+
+app.add_typer(mail_app, name="mail")
 
 
 def main() -> None:

@@ -105,12 +105,12 @@ class LogEntry:
         return [str(e) if not isinstance(e, dict) else e.get("text", str(e)) for e in events or []]
 
 
-def public_log(directory: str | Path) -> Iterator[LogEntry]:
-    """The public record, turn by turn, each turn signature-checked."""
+def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
+    """The public record, turn by turn from turn ``first`` on, each turn signature-checked."""
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
-    for number in gamedir.turn_numbers():
+    for number in (n for n in gamedir.turn_numbers() if n >= first):
         doc = read_turn(gamedir, gamefile, number).doc
         yield LogEntry(turn=number, mover=doc["mover"], public=doc["public"], awaiting=doc["awaiting"],
                        result=doc["result"])

@@ -41,6 +41,11 @@ def read_record(path: Path, expected_format: str, signer: PublicKey | None = Non
         data = path.read_bytes()
     except FileNotFoundError:
         raise GameDirError(f"{path}: missing") from None
+    return parse_record(data, path, expected_format, signer)
+
+
+def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKey | None = None) -> Record:
+    """:func:`read_record` on bytes already read (``path`` names where they come from or go)."""
     try:
         doc = parse_json_strict(data, max_bytes=RECORD_MAX_BYTES)
     except CryptoError as error:
@@ -58,7 +63,11 @@ def read_record(path: Path, expected_format: str, signer: PublicKey | None = Non
 
 def read_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
     """Turn file ``number``, checked against ``game.toml`` and the referee's signature."""
-    record = read_record(gamedir.turn(number), formats.TURN, gamefile.referee)
+    return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee), gamefile, number)
+
+
+def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:
+    """A signature-checked turn record is turn ``number`` of the game of ``gamefile``."""
     doc = record.doc
     if doc["turn"] != number:
         raise GameDirError(f"{record.path}: says it is turn {doc['turn']}")

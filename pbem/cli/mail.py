@@ -1,0 +1,176 @@
+"""``pbem mail``: the e-mail transport's commands (a Typer sub-app joined to ``pbem``).
+
+* ``pbem mail serve --config FILE --once | --poll SECONDS`` — the referee's loop;
+* ``pbem mail unpack MAIL... --into DIR`` — a player files a turn mail into their copy of the game;
+* ``pbem mail send FILE... --config FILE`` — a player sends a move or join file (or an .eml) by SMTP.
+
+``pbem move --mail ADDRESS`` and ``pbem join --mail ADDRESS`` write a ready
+``.eml`` beside the file (:func:`write_mail_file`).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Optional
+
+import typer
+
+from pbem.crypto.keys import load_private_key
+from pbem.mail import compose
+from pbem.mail.config import MailConfig
+from pbem.mail.errors import MailError, MailServerError
+from pbem.mail.player import file_mail, unpack as unpack_mail
+from pbem.mail.sending import send_now
+from pbem.mail.serve import ServeReport, serve_once
+from pbem.referee.lock import DEFAULT_WAIT
+from pbem.referee.storage import atomic_write
+
+app = typer.Typer(
+    name="mail",
+    help="Play by e-mail: the referee's mail loop (serve), and the players' unpack and send.",
+    no_args_is_help=True,
+)
+
+
+def _fail(message: str, code: int, reason: str) -> NoReturn:
+    from pbem.cli.main import _fail as fail  # main imports this module: import it late
+
+    fail(message, code, reason)
+
+
+def _run(action: Callable[[], Any], file: Optional[Path] = None) -> Any:
+    """A library call: mail errors and the referee's errors become a message and an exit code."""
+    from pbem.cli.main import _guard
+
+    try:
+        return _guard(action, file)
+    except MailError as error:
+        _fail(str(error), error.exit_code, error.reason)
+
+
+def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -> None:
+    """``--mail``: write ``target`` with the suffix ``.eml``, a mail carrying the file to ``to``."""
+    message = _run(lambda: file_mail(data, target.name, to, sender))
+    eml = target.with_suffix(".eml")
+    _run(lambda: atomic_write(eml.resolve(), compose.message_bytes(message)))
+    typer.echo(f"mail ready: {eml} (to {to}): send it from your mail client, or: pbem mail send {eml} --config FILE")
+
+
+@app.command()
+def serve(
+    config: Path = typer.Option(..., "--config", help="The referee's mail configuration (TOML)."),
+    once: bool = typer.Option(False, "--once", help="Read the mailbox once, answer, send, and exit (for cron or a timer)."),
+    poll: Optional[float] = typer.Option(
+        None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
+    ),
+    progress: Optional[bool] = typer.Option(
+        None, "--progress/--quiet", help="One line per mail on stderr (default: when stderr is a terminal)."
+    ),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for a game directory another referee holds."),
+) -> None:
+    """The referee's mail loop: submit the move and join files that arrive, answer every mail, mail each player their turn.
+
+    Exit codes: 0 done; 20 some mails wait for the next run (a game was busy
+    or damaged; the message says which); 30 the configuration; 31 a mail
+    server could not be reached (the answers stay queued and go next run).
+    """
+    if once == (poll is not None):
+        _fail("give exactly one of --once and --poll SECONDS", 2, "usage")
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    _run(lambda: settings.require("key"))
+    key = _run(lambda: load_private_key(settings.key), settings.key)  # type: ignore[arg-type]
+    show = sys.stderr.isatty() if progress is None else progress
+    tell = (lambda line: typer.echo(line, err=True)) if show else None
+    if once:
+        report: ServeReport = _run(lambda: serve_once(settings, key, tell, wait))
+        raise typer.Exit(_report_code(report))
+    def one_round() -> Optional[ServeReport]:
+        try:
+            return serve_once(settings, key, tell, wait)
+        except MailServerError as error:  # a server that is down now may be up at the next round
+            typer.echo(f"pbem: {error} (trying again in {poll:g} s)", err=True)
+            return None
+
+    # SIGINT and SIGTERM (systemctl stop) end the loop between rounds: a round is never cut short
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.is_set():
+            report_or_none = _run(one_round)
+            if report_or_none is not None:
+                _report_code(report_or_none)
+            stop.wait(poll)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _report_code(report: ServeReport) -> int:
+    """Say on stderr what must be looked at; the exit code of a run."""
+    for line in report.held:
+        typer.echo(f"pbem: {line}", err=True)
+    if report.flush.error:
+        typer.echo(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
+        return MailServerError.exit_code
+    return 20 if report.held else 0
+
+
+@app.command()
+def unpack(
+    files: list[Path] = typer.Argument(..., help="Mails from the referee (.eml), or their saved attachments."),
+    into: Path = typer.Option(..., "--into", help="Your copy of the game directory (created if new)."),
+) -> None:
+    """File a turn mail's game.toml and turn file into your copy of the game, after checking the referee's signature.
+
+    Then `pbem view DIR` and `pbem move DIR` work on that copy.
+    """
+    done = _run(lambda: unpack_mail(list(files), into))
+    if done.turns_written:
+        filed = ", ".join(str(n) for n in done.turns_written)
+        typer.echo(f"game {done.game_id}: turn {filed} filed in {into}")
+    elif done.game_toml_written or done.joins_written:
+        filed = ", ".join(["game.toml"] * done.game_toml_written + [f"joins/{n}" for n in done.joins_written])
+        typer.echo(f"game {done.game_id}: {filed} filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
+    else:
+        typer.echo(f"game {done.game_id}: nothing new for {into}")
+    if done.latest is not None:
+        typer.echo(f"latest turn: {done.latest}; your view: pbem view {into} --as NAME --key KEYFILE")
+
+
+@app.command()
+def send(
+    files: list[Path] = typer.Argument(..., help="Move or join files, or .eml files (pbem move --mail wrote them)."),
+    config: Path = typer.Option(..., "--config", help="Your mail configuration: address, referee and [smtp]."),
+    to: Optional[str] = typer.Option(None, "--to", help="Send to this address instead of the configuration's referee."),
+) -> None:
+    """Send move or join files to the referee by SMTP."""
+    from email import message_from_bytes, policy
+
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    _run(lambda: settings.require("address", "smtp"))
+    target = to or settings.referee
+    messages = []
+    for path in files:
+        data = _run(lambda: path.read_bytes(), path)
+        if path.suffix == ".json":
+            if target is None:
+                _fail(f"{config}: no referee address to send {path} to; give --to", 2, "usage")
+            messages.append(_run(lambda: file_mail(data, path.name, target, settings.address), path))
+            continue
+        message = message_from_bytes(data, policy=policy.SMTP)
+        del message["X-Unsent"]
+        if not message["From"]:
+            message["From"] = settings.address
+        compose.stamp(message, settings.address)  # type: ignore[arg-type]
+        if to is not None or not message["To"]:
+            if target is None:
+                _fail(f"{path} names no recipient; give --to or referee in {config}", 2, "usage")
+            del message["To"]
+            message["To"] = target
+        messages.append(message)
+    _run(lambda: send_now(settings.smtp, messages))  # type: ignore[arg-type]
+    for path, message in zip(files, messages):
+        typer.echo(f"sent {path} to {message['To']}")

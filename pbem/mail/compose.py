@@ -1,0 +1,287 @@
+"""Composing the mails pbem sends, with the standard library's ``email`` package.
+
+Four kinds, each plain text with the files as attachments (base64, so that
+no transfer encoding changes a byte):
+
+* a **file mail** — a player's move or join file for the referee
+  (``pbem move --mail``, ``pbem join --mail``, ``pbem mail send``);
+* an **answer** — the referee's reply to every mail it reads: each file
+  applied, already applied or refused (with the refusal's message and exit
+  code), or why nothing was found;
+* a **turn mail** — a player's next turn: ``game.toml``, the public turn
+  file, the player's sealed view, and the commands to answer with; before
+  the deal, an invitation to join; at the end, the result;
+* a **spectator mail** — the public record since the last one, and the turn file.
+
+The bodies hold only what is public (the status, the public events, the
+refusals' messages, which never name a hidden card); everything private
+travels sealed in the attachments.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage, Message
+from email.utils import formatdate, make_msgid
+from typing import Iterable
+
+#: media types of the attachments, by file suffix
+MEDIA_TYPES = {".json": ("application", "json"), ".toml": ("application", "toml"), ".age": ("application", "octet-stream")}
+#: how many turns of public events a mail lists at most (the rest: ``pbem log``)
+EVENTS_SHOWN = 40
+
+
+def subject_tag(game_id: str) -> str:
+    return f"[pbem {game_id}]"
+
+
+def new_message(
+    sender: str | None,
+    to: Iterable[str],
+    subject: str,
+    body: str,
+    cc: Iterable[str] = (),
+    automatic: str | None = None,
+    answering: Message | None = None,
+) -> EmailMessage:
+    """A plain-text message. ``automatic`` sets ``Auto-Submitted`` (RFC 3834) on the referee's mails,
+    so that no vacation robot answers them; ``answering`` threads a reply to that mail."""
+    message = EmailMessage(policy=policy.SMTP)
+    if sender:
+        message["From"] = sender
+    message["To"] = ", ".join(to)
+    cc = list(cc)
+    if cc:
+        message["Cc"] = ", ".join(cc)
+    message["Subject"] = subject
+    stamp(message, sender)
+    if automatic:
+        message["Auto-Submitted"] = automatic
+    if answering is not None and answering.get("Message-ID"):
+        parent = str(answering["Message-ID"]).strip()
+        message["In-Reply-To"] = parent
+        references = str(answering.get("References", "") or "").split()
+        message["References"] = " ".join([*references, parent])
+    message.set_content(body, cte="quoted-printable" if not body.isascii() else "7bit")
+    return message
+
+
+def stamp(message: EmailMessage, sender: str | None) -> None:
+    """A new Date and Message-ID: each sending is a new mail (the referee answers a re-delivered one once)."""
+    for name in ("Date", "Message-ID"):
+        del message[name]
+    message["Date"] = formatdate(localtime=True)
+    domain = sender.rpartition("@")[2] if sender else None
+    message["Message-ID"] = make_msgid(domain=domain or None)
+
+
+def attach(message: EmailMessage, filename: str, data: bytes) -> None:
+    suffix = filename[filename.rfind("."):] if "." in filename else ""
+    maintype, subtype = MEDIA_TYPES.get(suffix, ("application", "octet-stream"))
+    message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+
+
+def message_bytes(message: EmailMessage) -> bytes:
+    """The message as it goes on the wire and into ``.eml`` files (CRLF line ends)."""
+    return message.as_bytes(policy=policy.SMTP)
+
+
+# --- the player's side -----------------------------------------------------------------
+
+
+def file_mail(data: bytes, filename: str, to: str, sender: str | None, what: str, game_id: str) -> EmailMessage:
+    """A mail carrying one move or join file to the referee (``what``: "alice's move for turn 4")."""
+    body = (
+        f"{what} in game {game_id}, for the pbem referee.\n\n"
+        f"The attached file {filename} is signed; the referee reads it from the attachment\n"
+        "and answers this mail. Send it as it is.\n"
+    )
+    message = new_message(sender, [to], f"{subject_tag(game_id)} {what}", body)
+    # Outlook and others open an unsent message ready to send, rather than as one received
+    message["X-Unsent"] = "1"
+    attach(message, filename, data)
+    return message
+
+
+# --- the referee's mails -----------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What became of one file of an incoming mail."""
+
+    file: str
+    what: str
+    #: applied | already-applied | refused | not-here | held
+    status: str
+    message: str
+    exit_code: int = 0
+    reason: str | None = None
+    notice: str | None = None
+
+
+@dataclass
+class AnswerText:
+    """The parts of an answer, in the order they are written."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    #: "game X: awaiting bob (draw)" for each game a file touched
+    statuses: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    html_only: bool = False
+
+
+#: the width the bodies' prose is wrapped to (commands are not wrapped)
+WIDTH = 76
+
+
+def _wrap(paragraph: str, indent: str = "") -> str:
+    return textwrap.fill(paragraph, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
+def answer_body(text: AnswerText) -> str:
+    lines = ["This is the pbem referee, answering your mail.", ""]
+    for o in text.outcomes:
+        if o.status == "applied":
+            lines.append(f"* {o.file}: {o.what}: APPLIED. {o.message}")
+        elif o.status == "already-applied":
+            lines.append(f"* {o.file}: {o.what}: already in the game, nothing changed. {o.message}")
+        elif o.status == "refused":
+            lines.append(f"* {o.file}: {o.what}: REFUSED (exit code {o.exit_code}, {o.reason}): {o.message}")
+            if o.notice:
+                lines.append(f"  The referee's signed notice: {o.notice}")
+        else:
+            lines.append(f"* {o.file}: {o.what}: {o.message}")
+    lines = [_wrap(line, "  ") if line.startswith("* ") else line for line in lines]
+    if not text.outcomes:
+        lines.append(_nothing_found(text))
+    if text.problems:
+        lines += ["", "Attachments that could not be read:"] + [f"* {p}" for p in text.problems]
+    if text.ignored and not text.outcomes:
+        lines += ["", "Set aside (files the referee reads only from you are move and join files):"]
+        lines += [f"* {i}" for i in text.ignored]
+    if text.statuses:
+        lines += [""] + text.statuses
+    for note in text.notes:
+        lines += ["", _wrap(note)]
+    return "\n".join(lines) + "\n"
+
+
+def _nothing_found(text: AnswerText) -> str:
+    if text.html_only:
+        return (
+            "Your mail has only an HTML part and no attachment, so it holds no move file.\n"
+            "pbem reads move and join files as attachments: attach the file that `pbem move`\n"
+            "(or `pbem join`) wrote, or send the .eml file that `pbem move --mail` wrote.\n"
+            "Nothing was submitted."
+        )
+    if text.ignored:
+        return (
+            "Your mail holds no move or join file, only files the referee sent you.\n"
+            "Attach the file that `pbem move` (or `pbem join`) wrote. Nothing was submitted."
+        )
+    return (
+        "Your mail holds no pbem move or join file. Attach the file that `pbem move`\n"
+        "(or `pbem join`) wrote, or send the .eml file that `pbem move --mail` wrote.\n"
+        "Nothing was submitted."
+    )
+
+
+@dataclass
+class TurnText:
+    """What a turn mail says to one player (everything public, or the player's own)."""
+
+    game_id: str
+    game: str
+    player: str
+    turn: int
+    referee: str
+    #: the player's open decision kind, or None
+    kind: str | None
+    #: "alice (pick), bob (pick)": who is awaited
+    awaiting: str
+    result: str | None = None
+    joining: bool = False
+    abandoned: bool = False
+    #: (turn, "move by alice" | "the deal", [public events]) since the player's last mail
+    events: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    attachments: list[str] = field(default_factory=list)
+
+
+def turn_subject(text: TurnText) -> str:
+    tag = subject_tag(text.game_id)
+    if text.joining:
+        return f"{tag} {text.game}: please join ({text.kind})"
+    if text.result is not None or text.abandoned:
+        return f"{tag} game over"
+    if text.kind is not None:
+        return f"{tag} turn {text.turn}: your decision ({text.kind})"
+    return f"{tag} turn {text.turn}: waiting for {text.awaiting}"
+
+
+def turn_body(text: TurnText, folder: str) -> str:
+    """The body of a turn mail; ``folder`` is the local copy the commands name."""
+    player, key = text.player, f"{text.player}.key"
+    lines = [f"Game {text.game_id} ({text.game}), turn {text.turn}. You are {player}.", ""]
+    lines += _events_lines(text.events)
+    if text.joining:
+        lines += [
+            f"You have a seat in a new game of {text.game}. The deal waits for every player's",
+            "join files: first a commitment to a random number of yours, then, once every",
+            "commitment is in, the number itself (it goes into every shuffle). pbem join",
+            f"writes the one the game waits for; now: {text.kind}. Save this mail as",
+            "invite.eml and run:",
+            "",
+            f"  pbem mail unpack invite.eml --into {folder}",
+            f"  pbem join {folder} --as {player} --key {key} --mail {text.referee}",
+            "",
+            f"and send the mail file it writes to {text.referee} (or attach the join file to a reply).",
+        ]
+    elif text.result is not None or text.abandoned:
+        lines += [text.result or "The game was abandoned; its seed is published, so anyone can replay it.", "",
+                  "Check the whole record: pbem verify GAME-DIRECTORY --replay"]
+    elif text.kind is not None:
+        lines += [
+            f"Your decision: {text.kind}. Awaiting: {text.awaiting}.",
+            "",
+            "To answer, save this mail as turn.eml and run:",
+            "",
+            f"  pbem mail unpack turn.eml --into {folder}",
+            f"  pbem view {folder} --as {player} --key {key}",
+            f"  pbem move {folder} --as {player} --key {key} \\",
+            f"      --choose NUMBER --mail {text.referee}",
+            "",
+            f"and send the mail file pbem move writes to {text.referee}",
+            "(or attach the move file to a reply to this mail).",
+        ]
+    else:
+        lines += [f"Not your decision yet: awaiting {text.awaiting}. Your view is attached;",
+                  "the referee mails you when it is your turn (pbem mail unpack, then pbem view)."]
+    if text.attachments:
+        lines += ["", "Attached: " + ", ".join(text.attachments) + ".",
+                  "Your sealed view opens only with your key (pbem view, or age -d -i IDENTITY)."]
+    return "\n".join(lines) + "\n"
+
+
+def spectator_body(game_id: str, game: str, turn: int, summary: str,
+                   events: list[tuple[int, str, list[str]]]) -> str:
+    lines = [f"Game {game_id} ({game}), turn {turn}: the public record since the last mail.", ""]
+    lines += _events_lines(events)
+    lines += [summary, "", "The public turn file is attached (pbem log, pbem verify read a whole game directory)."]
+    return "\n".join(lines) + "\n"
+
+
+def _events_lines(events: list[tuple[int, str, list[str]]]) -> list[str]:
+    if not events:
+        return []
+    lines = ["What happened since your last mail:"]
+    if len(events) > EVENTS_SHOWN:
+        lines.append(f"  ({len(events) - EVENTS_SHOWN} earlier turns: see pbem log)")
+    for turn, head, items in events[-EVENTS_SHOWN:]:
+        lines.append(f"  turn {turn}: {head}")
+        lines += [f"      {item}" for item in items]
+    return lines + [""]

@@ -1,0 +1,226 @@
+"""Finding the pbem files in a mail, whatever the mail did to them.
+
+A move or join file may arrive as an attachment of any type (JSON, text,
+``application/octet-stream``), encoded base64 or quoted-printable, with CRLF
+line ends, inside a forwarded message (``message/rfc822``), pasted into the
+plain-text body (also ``format=flowed``), or next to the files the referee
+sent (a reply with the view still attached). This module finds every JSON
+document whose ``format`` is a player's pbem file and hands it over as
+the bytes ``pbem move`` wrote. It judges nothing: the referee parses the
+file strictly, checks its signature and says why it refuses. Any ``pbem-*``
+document that is not one of the files pbem writes for the players (a turn,
+a view, ``game.toml``...) goes to the referee, so that a new kind of
+player file (a join in two rounds, say) needs no change here.
+
+The referee's own files coming back (``game.toml``, a turn file, a sealed
+view) are set aside and named, so that an answer can say "your mail held
+only the files I sent you".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage, Message
+
+#: the files pbem itself writes for others to read, set aside with the reason; every other
+#: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
+#: the referee, which judges it and names an unknown format
+REFEREE_FILES = {
+    "pbem-turn/": "a turn file the referee sent",
+    "pbem-view/": "a view the referee sent",
+    "pbem-game/": "the game's set-up (game.toml)",
+    "pbem-rejection/": "a rejection notice",
+    "pbem-reveal/": "the referee's published seed",
+    "pbem-pending/": "a file of the referee's game directory",
+    "pbem-cli-": "the output of a pbem command",
+}
+#: a part larger than this is not searched (move files are at most 1 MiB)
+PART_MAX_BYTES = 4 << 20
+_AGE_ARMOR = "-----BEGIN AGE ENCRYPTED FILE-----"
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class PbemFile:
+    """One move or join file found in a mail, as bytes to submit, and what it says it is."""
+
+    name: str
+    data: bytes
+    format: str
+    game_id: str | None
+    player: str | None
+    turn: int | None
+    #: the round of a join file (``commit``, ``reveal``), when it names one
+    round: str | None = None
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def describe(self) -> str:
+        who = f"{self.player}'s " if self.player else ""
+        turn = f" answering turn {self.turn}" if isinstance(self.turn, int) else ""
+        if self.format.startswith("pbem-move/"):
+            return f"{who}move{turn}"
+        if self.format.startswith("pbem-join/"):
+            return f"{who}join file" + (f" ({self.round})" if self.round else "")
+        return f"{who}{self.format} file{turn}"
+
+
+@dataclass
+class Extracted:
+    """What one mail holds for the referee."""
+
+    files: list[PbemFile] = field(default_factory=list)
+    #: parts set aside, each with the reason ("000005.json: a turn file the referee sent")
+    ignored: list[str] = field(default_factory=list)
+    #: attachments that look like pbem files but cannot be read, with the reason
+    problems: list[str] = field(default_factory=list)
+    #: the mail's text is HTML only (no plain-text part) and it carries no file
+    html_only: bool = False
+
+    @property
+    def digest(self) -> str:
+        """One digest of the files carried, in any order (a re-delivered mail has the same)."""
+        return hashlib.sha256("\n".join(sorted(f.digest for f in self.files)).encode()).hexdigest()
+
+
+def extract(message: Message) -> Extracted:
+    """Every move and join file in ``message``, deduplicated, in the order they appear."""
+    found = Extracted()
+    seen: set[str] = set()
+    has_plain = has_html = False
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        content_type = part.get_content_type()
+        name = part.get_filename() or ""
+        attachment = bool(name) or part.get_content_disposition() == "attachment"
+        if content_type == "text/html" and not attachment:
+            has_html = True
+            continue
+        if content_type == "text/plain" and not attachment:
+            has_plain = True
+        data = part.get_payload(decode=True)
+        if not isinstance(data, bytes) or not data.strip():
+            continue
+        label = name or ("the mail's text" if not attachment else "an attachment")
+        if len(data) > PART_MAX_BYTES:
+            found.problems.append(f"{label}: larger than {PART_MAX_BYTES >> 20} MiB, not read")
+            continue
+        text = _as_text(part, data)
+        if text is None:
+            if name.endswith(".json"):
+                found.problems.append(f"{name}: not UTF-8 text, so not a pbem file")
+            continue
+        if _AGE_ARMOR in text and "{" not in text:
+            found.ignored.append(f"{label}: a sealed view (age file) the referee sent")
+            continue
+        documents = list(_json_documents(text))
+        if not documents and name.endswith(".json"):
+            found.problems.append(f"{name}: not a JSON document (cut short or changed on the way?)")
+        if not documents and name.endswith(".toml") and "pbem-game/" in text:
+            found.ignored.append(f"{name}: {REFEREE_FILES['pbem-game/']}")
+        for doc, raw in documents:
+            fmt = doc.get("format")
+            if not isinstance(fmt, str) or not fmt.startswith("pbem-"):
+                if name:
+                    found.ignored.append(f"{label}: not a pbem file")
+                continue
+            why = next((w for family, w in REFEREE_FILES.items() if fmt.startswith(family)), None)
+            if why is not None:
+                found.ignored.append(f"{label}: {why}")
+                continue
+            file = PbemFile(
+                name=label,
+                data=raw,
+                format=fmt,
+                game_id=doc.get("game_id") if isinstance(doc.get("game_id"), str) else None,
+                player=doc.get("player") if isinstance(doc.get("player"), str) else None,
+                turn=doc.get("turn") if isinstance(doc.get("turn"), int) else None,
+                round=doc.get("round") if isinstance(doc.get("round"), str) else None,
+            )
+            if file.digest not in seen:
+                seen.add(file.digest)
+                found.files.append(file)
+    found.html_only = has_html and not has_plain and not found.files
+    return found
+
+
+def _as_text(part: Message, data: bytes) -> str | None:
+    """The part as text: its charset for a text part, else UTF-8; ``format=flowed`` undone."""
+    charset = part.get_content_charset() if part.get_content_maintype() == "text" else None
+    try:
+        text = data.decode(charset or "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    text = text.lstrip("\ufeff")
+    if part.get_content_type() == "text/plain" and part.get_param("format", "").lower() == "flowed":
+        text = unflow(text, delsp=part.get_param("delsp", "").lower() == "yes")
+    return text
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo RFC 3676 ``format=flowed``: join soft line breaks (a line ending in a space), unstuff spaces."""
+    out: list[str] = []
+    pending = ""
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffing
+        if line.endswith(" ") and line != "-- ":
+            pending += line[:-1] if delsp else line
+            continue
+        out.append(pending + line)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return "\n".join(out)
+
+
+def _json_documents(text: str):
+    """Every top-level JSON object in ``text``, with the bytes to submit (pbem's layout: LF line ends)."""
+    index = text.find("{")
+    while index != -1:
+        try:
+            doc, end = _DECODER.raw_decode(text, index)
+        except ValueError:
+            index = text.find("{", index + 1)
+            continue
+        if isinstance(doc, dict):
+            # a raw CR can only be white space in JSON (inside a string it must be escaped):
+            # dropping every one undoes CRLF line ends without changing the document
+            raw = text[index:end].replace("\r", "")
+            yield doc, (raw + "\n").encode("utf-8")
+        index = text.find("{", end)
+
+
+#: a Message-ID without its angle brackets and surrounding space
+_MESSAGE_ID = re.compile(r"<([^<>]+)>")
+
+
+def message_id(message: Message) -> str | None:
+    """The mail's Message-ID, bare, or None."""
+    value = str(message.get("Message-ID", "") or "").strip()
+    match = _MESSAGE_ID.search(value)
+    return match.group(1).strip() if match else (value or None)
+
+
+def is_automatic(message: EmailMessage | Message) -> bool:
+    """A mail no program should answer (RFC 3834): auto-submitted, a bounce, or a list's bulk mail.
+
+    Answering those is how two robots mail each other for ever.
+    """
+    auto = str(message.get("Auto-Submitted", "no") or "no").strip().lower()
+    if auto != "no":
+        return True
+    precedence = str(message.get("Precedence", "") or "").strip().lower()
+    if precedence in ("bulk", "junk", "list"):
+        return True
+    sender = str(message.get("From", "") or "").lower()
+    return "mailer-daemon@" in sender or sender.startswith("postmaster@") or "<postmaster@" in sender

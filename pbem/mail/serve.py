@@ -1,0 +1,359 @@
+"""The referee's mail loop: read new mails, submit their files, answer each, mail the next turns.
+
+One run (``pbem mail serve --once``, from cron or a systemd timer) does:
+
+1. take the state directory's lock (one run at a time);
+2. read every mail not yet done from the mailbox, in the mailbox's order,
+   and find its move and join files (:mod:`pbem.mail.extract`);
+3. for each mail: submit each file to the game it names (the referee's own
+   checks decide: applied, already applied, or refused with a reason and an
+   exit code); queue the **answer**; record the mail as done; flag it;
+4. for each game: queue a **turn mail** to every player whose decision
+   opened since their last mail (with the public turn file and their sealed
+   view), an invitation to each player yet to join, the result to everyone
+   at the end, and the public record to the spectators;
+5. send the outbox.
+
+**How a mail is matched to a game and a player:** by the signed file
+inside, never by the mail's headers. The file names its game (``game_id``)
+and its player, and the referee checks that player's signature. The From
+address is only where the answer goes. When it is not the address
+configured for the file's seat (a forwarded copy, a second address, or
+somebody else), the file is still judged on its signature alone, the answer
+says so, and a copy goes to the seat's address, so that a player always
+learns what was done in their name.
+
+Mails that are themselves automatic (``Auto-Submitted``, bounces, bulk
+mail, the referee's own) are processed but never answered (RFC 3834), so
+that two robots cannot mail each other for ever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import getaddresses
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from pbem.crypto.errors import CryptoError
+from pbem.engine.errors import EngineError
+from pbem.mail import compose
+from pbem.mail.config import GameEntry, MailConfig
+from pbem.mail.errors import MailConfigError
+from pbem.mail.extract import Extracted, PbemFile, extract, is_automatic, message_id
+from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
+from pbem.mail.record import MailRecord
+from pbem.mail.sending import FlushReport, Outbox
+from pbem.referee import public_log, status, submit
+from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+from pbem.referee.lock import DEFAULT_WAIT, locked
+from pbem.referee.public import Status
+from pbem.referee.records import read_turn
+
+if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
+    from pbem.crypto.keys import PrivateKey
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class ServeReport:
+    """What one run did: one line per mail read, per mail queued, and the sending."""
+
+    mails: list[str] = field(default_factory=list)
+    #: mails kept for the next run (a game busy or damaged), with the reason
+    held: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    flush: FlushReport = field(default_factory=FlushReport)
+
+
+@dataclass(frozen=True)
+class ServedGame:
+    entry: GameEntry
+    gamefile: GameFile
+
+    @property
+    def dir(self) -> Path:
+        return self.entry.dir
+
+
+@dataclass
+class _Mail:
+    incoming: Incoming
+    message: EmailMessage
+    extracted: Extracted
+    identity: str
+    sender: str
+
+
+def served_games(config: MailConfig) -> dict[str, ServedGame]:
+    """The configured games by game id, each seat address checked against ``game.toml``."""
+    games: dict[str, ServedGame] = {}
+    for index, entry in enumerate(config.games):
+        gamefile = GameFile.read(GameDir.at(entry.dir).game_toml)
+        if gamefile.game_id in games:
+            raise MailConfigError(f"{config.path}: games[{index}]: game {gamefile.game_id} is configured twice")
+        unknown = sorted(set(entry.players) - set(gamefile.player_names))
+        if unknown:
+            raise MailConfigError(
+                f"{config.path}: games[{index}].players: {unknown[0]!r} is not seated in game {gamefile.game_id} "
+                f"(players: {', '.join(gamefile.player_names)})"
+            )
+        games[gamefile.game_id] = ServedGame(entry, gamefile)
+    return games
+
+
+def serve_once(config: MailConfig, referee_key: PrivateKey, progress: Progress | None = None,
+               wait: float = DEFAULT_WAIT) -> ServeReport:
+    """One run of the loop (see the module docstring). ``progress`` gets one line per thing done."""
+    config.require("address", "state", "mailbox", "smtp", "games")
+    assert config.state is not None and config.mailbox is not None and config.smtp is not None
+    tell = progress or (lambda line: None)
+    record = MailRecord(config.state)
+    record.create()
+    try:
+        with locked(record.lock, wait=0):
+            return _run(config, referee_key, record, tell, wait)
+    except LockBusy:
+        raise LockBusy(f"{config.state}: another `pbem mail serve` is running with this state directory") from None
+
+
+def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress, wait: float) -> ServeReport:
+    games = served_games(config)
+    outbox = Outbox(record.outbox)
+    report = ServeReport()
+    with open_mailbox(config.mailbox) as box:  # type: ignore[arg-type]
+        for incoming in box.incoming(record.has_source):
+            mail = _read(incoming)
+            line = _handle(mail, config, games, key, record, outbox, box, report, wait)
+            report.mails.append(line)
+            tell(line)
+    for game in games.values():
+        for line in _notify(game, config, record, outbox):
+            report.notices.append(line)
+            tell(line)
+    report.flush = outbox.flush(config.smtp)  # type: ignore[arg-type]
+    for to in report.flush.sent:
+        tell(f"sent a mail to {to}")
+    for path, why in report.flush.failed:
+        tell(f"refused for good by the SMTP server, moved to {path}: {why}")
+    if report.flush.error:
+        tell(f"{report.flush.kept} mails stay queued for the next run: {report.flush.error}")
+    return report
+
+
+def _read(incoming: Incoming) -> _Mail:
+    message = message_from_bytes(incoming.raw, policy=policy.default)
+    extracted = extract(message)
+    mid = message_id(message) or "sha256:" + hashlib.sha256(incoming.raw).hexdigest()
+    return _Mail(incoming, message, extracted, f"{mid} {extracted.digest}", address_of(message.get("From")))  # type: ignore[arg-type]
+
+
+def address_of(header: Any) -> str:
+    """The bare address of a From header ('' when there is none)."""
+    found = getaddresses([str(header or "")])
+    return found[0][1].strip() if found and found[0][1] else ""
+
+
+def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: PrivateKey, record: MailRecord,
+            outbox: Outbox, box: MailSource, report: ServeReport, wait: float) -> str:
+    who = mail.sender or "an unknown sender"
+    head = f"mail {message_id(mail.message) or mail.incoming.source} from {who}"
+    if record.has_mail(mail.identity):
+        record.add_source(mail.incoming.source, mail.identity)
+        box.mark_done(mail.incoming)
+        return f"{head}: a copy of a mail answered before; not answered again"
+    text = compose.AnswerText(ignored=mail.extracted.ignored, problems=mail.extracted.problems,
+                              html_only=mail.extracted.html_only)
+    touched: dict[str, ServedGame] = {}
+    copies: list[str] = []
+    for file in mail.extracted.files:
+        game = games.get(file.game_id or "")
+        if game is None:
+            text.outcomes.append(compose.Outcome(file.name, file.describe(), "not-here", _not_here(file, games)))
+            continue
+        try:
+            outcome = _submit(game, file, key, wait)
+        except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
+            # the game is busy or damaged: the mail waits for the next run, unanswered and not done
+            why = f"{head}: kept for the next run: game {game.gamefile.game_id}: {error}"
+            report.held.append(why)
+            return why
+        text.outcomes.append(outcome)
+        touched[game.gamefile.game_id] = game
+        seat = game.entry.players.get(file.player or "")
+        if seat and seat.lower() != mail.sender.lower() and seat not in copies:
+            copies.append(seat)
+            text.notes.append(
+                f"Note: this mail came from {who}, not from {file.player}'s address ({seat}). The file was judged "
+                f"on {file.player}'s signature alone, as every file is; a copy of this answer goes to {seat}, and "
+                f"{file.player}'s turn mails go there too."
+            )
+    text.statuses = [f"Game {gid}: {_status_line(status(g.dir))}" for gid, g in touched.items()]
+    summary = "; ".join(f"{o.what}: {o.status}" + (f" ({o.reason})" if o.reason else "") for o in text.outcomes)
+    summary = summary or ("HTML only, no file" if text.html_only else "no pbem file")
+    answered: list[str] = []
+    if mail.sender and not is_automatic(mail.message) and mail.sender.lower() != (config.address or "").lower():
+        subject = str(mail.message.get("Subject", "") or "").strip() or "your mail"
+        answer = compose.new_message(
+            config.address, [mail.sender], subject if subject.lower().startswith("re:") else f"Re: {subject}",
+            compose.answer_body(text), cc=copies, automatic="auto-replied", answering=mail.message,
+        )
+        outbox.queue(answer)
+        answered = [mail.sender, *copies]
+    record.add_mail(mail.identity, {
+        "source": mail.incoming.source,
+        "from": mail.sender,
+        "files": [f.digest for f in mail.extracted.files],
+        "outcomes": [{"file": o.file, "status": o.status, "exit_code": o.exit_code} for o in text.outcomes],
+        "answered": answered,
+    })
+    record.add_source(mail.incoming.source, mail.identity)
+    box.mark_done(mail.incoming)
+    return f"{head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered else "; not answered (automatic mail)")
+
+
+def _not_here(file: PbemFile, games: dict[str, ServedGame]) -> str:
+    if file.game_id is None:
+        return "the file names no game; nothing was submitted"
+    return f"game {file.game_id} is not refereed here (games: {', '.join(games) or 'none'}); nothing was submitted"
+
+
+def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float) -> compose.Outcome:
+    try:
+        step = submit(game.dir, file.data, key, wait=wait)
+    except AlreadyApplied as error:
+        return compose.Outcome(file.name, file.describe(), "already-applied", error.message,
+                               exit_code=error.exit_code, reason=error.reason)
+    except Refusal as error:
+        return compose.Outcome(file.name, file.describe(), "refused", error.message, exit_code=error.exit_code,
+                               reason=error.reason, notice=Path(error.rejection).name if error.rejection else None)
+    if step.kind == "join":
+        done = "Every player is in: turn 0 is dealt." if step.dealt else f"Waiting for {', '.join(step.awaiting)} to join."
+        return compose.Outcome(file.name, file.describe(), "applied", done)
+    return compose.Outcome(file.name, file.describe(), "applied", f"Turn {step.turn} is written.")
+
+
+def _status_line(current: Status) -> str:
+    if current.result is not None:
+        return result_text(current.result)
+    if current.dealing:
+        return "every player has joined; the deal comes with the referee's next run"
+    if current.over:
+        return "the game was abandoned"
+    return f"turn {current.turn}, awaiting {_awaiting(current)}"
+
+
+def _awaiting(current: Status) -> str:
+    return ", ".join(f"{a['player']} ({a['kind']})" for a in current.awaiting) or "nobody"
+
+
+def result_text(result: dict[str, Any]) -> str:
+    scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
+    said = result.get("summary") or f"won by {', '.join(result.get('winners', [])) or 'nobody'}"
+    return f"Game over: {said}" + (f" (scores: {scores})." if scores else ".")
+
+
+# --- turn mails ---------------------------------------------------------------------------
+
+
+def _notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox) -> list[str]:
+    """Queue the turn mails this game's state calls for; return one line per mail queued."""
+    gamedir = GameDir.at(game.dir)
+    current = status(game.dir)
+    if current.dealing:
+        return []
+    marks = record.marks()
+    mine = marks.setdefault(game.gamefile.game_id, {"players": {}, "spectators": {}})
+    joining = not gamedir.turn_numbers()
+    awaited = {a["player"]: a for a in current.awaiting}
+    lines: list[str] = []
+    turn_doc: dict[str, Any] | None = None
+    for player, address in game.entry.players.items():
+        mark = mine["players"].get(player)
+        if joining:
+            # one mail per kind of pre-deal decision (a join may take more than one round)
+            new_mark: Any = f"join:{awaited[player]['kind']}" if player in awaited else mark
+            due = player in awaited and mark != new_mark
+        elif current.over:
+            due, new_mark = mark != "over", "over"
+        else:
+            decision = awaited.get(player)
+            fresh = not isinstance(mark, int)  # never mailed since the deal
+            due = fresh or (decision is not None and isinstance(mark, int) and mark < decision["since"])
+            new_mark = current.turn
+        if not due:
+            continue
+        if turn_doc is None and not joining:
+            turn_doc = _turn_doc(gamedir, current.turn)
+        message = _turn_mail(game, config, current, player, address, mark, turn_doc)
+        outbox.queue(message)
+        mine["players"][player] = new_mark
+        record.save_marks(marks)
+        lines.append(f"game {game.gamefile.game_id}: queued for {player} <{address}>: {message['Subject']}")
+    if not joining:
+        for address in game.entry.spectators:
+            mark = mine["spectators"].get(address)
+            if mark == "over" or (isinstance(mark, int) and mark >= current.turn and not current.over):
+                continue
+            message = _spectator_mail(game, config, current, address, mark)
+            outbox.queue(message)
+            mine["spectators"][address] = "over" if current.over else current.turn
+            record.save_marks(marks)
+            lines.append(f"game {game.gamefile.game_id}: queued for spectator <{address}>: {message['Subject']}")
+    return lines
+
+
+def _turn_doc(gamedir: GameDir, number: int) -> dict[str, Any]:
+    return read_turn(gamedir, GameFile.read(gamedir.game_toml), number).doc
+
+
+def _events_since(game: ServedGame, mark: Any) -> list[tuple[int, str, list[str]]]:
+    first = mark + 1 if isinstance(mark, int) else 0
+    return [(e.turn, f"move by {e.mover}" if e.mover else "the deal", e.events) for e in public_log(game.dir, first)]
+
+
+def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: str, address: str, mark: Any,
+               turn_doc: dict[str, Any] | None) -> EmailMessage:
+    gamefile, gamedir = game.gamefile, GameDir.at(game.dir)
+    decision = next((a for a in current.awaiting if a["player"] == player), None)
+    joining = turn_doc is None
+    text = compose.TurnText(
+        game_id=gamefile.game_id, game=gamefile.game, player=player, turn=current.turn,
+        referee=config.address or "", kind=decision["kind"] if decision else None,
+        awaiting=_awaiting(current), joining=joining,
+        result=result_text(current.result) if current.result is not None else None,
+        abandoned=current.over and current.result is None and not joining,
+        events=[] if joining else _events_since(game, mark),
+    )
+    files = {"game.toml": gamedir.game_toml.read_bytes()}
+    if joining:
+        # the join files kept so far (public and signed): a later round is written against them
+        for path in sorted(gamedir.join_files().values()):
+            files[path.name] = path.read_bytes()
+    if turn_doc is not None:
+        files[gamedir.turn(current.turn).name] = gamedir.turn(current.turn).read_bytes()
+        files[f"{player}-{current.turn:06d}.age"] = turn_doc["sealed"][player].encode("ascii")
+    text.attachments = list(files)
+    message = compose.new_message(config.address, [address], compose.turn_subject(text),
+                                  compose.turn_body(text, f"game-{gamefile.game_id}"), automatic="auto-generated")
+    for name, data in files.items():
+        compose.attach(message, name, data)
+    return message
+
+
+def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, address: str, mark: Any) -> EmailMessage:
+    gamefile, gamedir = game.gamefile, GameDir.at(game.dir)
+    summary = _status_line(current)
+    body = compose.spectator_body(gamefile.game_id, gamefile.game, current.turn, summary[0].upper() + summary[1:],
+                                  _events_since(game, mark))
+    subject = f"{compose.subject_tag(gamefile.game_id)} " + ("game over" if current.over else f"turn {current.turn}")
+    message = compose.new_message(config.address, [address], subject, body, automatic="auto-generated")
+    turn = gamedir.turn(current.turn)
+    compose.attach(message, turn.name, turn.read_bytes())
+    return message

@@ -1,0 +1,17 @@
+"""Fixtures of the mail tests: real mail servers on localhost (see mail_servers.py)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+# the toy game and the shared helpers live in tests/, the servers beside this file
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mail_servers import dovecot, imap_post, post, smtp_server  # noqa: E402,F401 - fixtures
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the test SMTP server takes plain AUTH without TLS: it listens on 127.0.0.1 only
+    config.addinivalue_line("filterwarnings", "ignore:Requiring AUTH while not requiring TLS:UserWarning")
