@@ -91,14 +91,15 @@ def test_a_turn_mail_carries_game_toml_the_public_turn_file_and_the_sealed_view_
     assert "your hand" not in text.lower() and "card-" not in text  # the body holds nothing private
 
 
-def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post):
-    # a second choice the player will not face: `pbem move` cannot check it, the referee refuses the move
-    post.mail_to_referee(move_mail(post, "alice", "1", "card-5"))
+def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post, monkeypatch):
+    # a pbem that does not check the first choice locally writes a move the referee refuses
+    monkeypatch.setattr("pbem.referee.player.resolve_choice", lambda decision, text: text)
+    post.mail_to_referee(move_mail(post, "alice", "card-99"))
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
     text = body(answer)
-    assert "REFUSED (exit code 18, illegal): choice 2 of 2: alice is no longer awaited after choice 1" in text
-    assert "The referee's signed notice: 000000-alice-" in text
+    assert "REFUSED (exit code 18, illegal): choice 1 of 1 is not an option" in text
+    assert "The referee's signed notice: 000000-alice" in text
     assert status(post.table.dir).turn == 0
 
 
