@@ -61,7 +61,7 @@ def time_game_steps(game: str, games: int, turns: int, players: tuple[str, ...] 
                     break
                 player = now.awaiting[0]["player"]
                 view = read_view(directory, player, keys[player])
-                data = make_move(view, keys[player], [bots[player].choose(view.view, view.decision)])
+                data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
                 start = time.perf_counter()
                 submit(directory, data, keys["referee"])
                 times.append(time.perf_counter() - start)

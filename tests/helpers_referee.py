@@ -102,10 +102,10 @@ def validate_directory(directory: Path, keys: dict[str, PrivateKey] | None = Non
         if fmt == formats.TURN:
             for section, text in data["sealed"].items():
                 if section == "referee":
-                    opened = open_sealed(text, keys["referee"])
+                    opened = sealing.open_with_key(text, keys["referee"], str(rel), compressed=True)
                     assert formats.format_problem(opened, formats.REFEREE) is None
                     if seed is not None:
-                        assert sealing.open_with_seed(text, seed) == opened
+                        assert sealing.open_with_seed(text, seed, compressed=True) == opened
                 else:
                     opened = open_sealed(text, keys[section])
                     problem = formats.format_problem(opened, formats.PLAYER_VIEW)

@@ -16,7 +16,9 @@ It exists so that the referee's tests run fast without a real game. Rules:
   some player has no card. Most points wins; tied leaders share the win.
 
 A pick made early is held in the state and hidden from the other players'
-views until everybody has picked.
+views until everybody has picked. The deck list of the scenario is a static
+member of the state (``static_state``), which the referee keeps out of its
+sealed section.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import copy
 import tomllib
 from typing import Any, Sequence
 
-from pbem.engine import Decision, Option, Result, Rng, ScenarioError
+from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSizes
 
 #: the two decisions of the game
 DECISION_KINDS = frozenset({"play", "draw"})
@@ -70,6 +72,7 @@ class HighCard:
             hands[player] = sorted(deck[: scenario["hand"]])
             deck = deck[scenario["hand"] :]
         return {
+            "cards": list(scenario["cards"]),
             "players": list(players),
             "deck": deck,
             "hands": hands,
@@ -171,13 +174,18 @@ class HighCard:
             "events": list(state["events"]),
         }
 
-    def view(self, state: dict[str, Any], player: str) -> dict[str, Any]:
-        return {
-            "public": self.public(state),
-            "player": player,
-            "hand": list(state["hands"][player]),
-            "my_pick": state["picks"].get(player),
-        }
+    def private(self, state: dict[str, Any], player: str) -> dict[str, Any]:
+        return {"hand": list(state["hands"][player]), "my_pick": state["picks"].get(player)}
+
+    def static_state(self, scenario: Any) -> dict[str, Any]:
+        return {"cards": list(scenario["cards"])}
+
+    def cards(self, scenario: Any) -> dict[str, str]:
+        return {str(c): f"the {c}" for c in scenario["cards"]}
+
+    def sealed_sizes(self, seats: int) -> SealedSizes:
+        # a hand of up to 30 cards and its options, the state of a 30-card deck
+        return SealedSizes(player=256, decision=256, referee=1024)
 
     def result(self, state: dict[str, Any]) -> Result | None:
         if not state["over"]:
@@ -190,16 +198,16 @@ class HighCard:
             summary=f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best}",
         )
 
-    def render(self, view: Any) -> str:
-        public = view["public"]
+    def render(self, public: Any, private: Any, cards: Any) -> str:
         lines = [
             f"High Card, round {public['round']} of {public['rounds']} ({public['phase']})",
             "scores: " + ", ".join(f"{p} {s}" for p, s in public["scores"].items()),
             f"deck: {public['deck_size']} cards; discard: {public['discard']}",
-            f"your hand: {view['hand']}",
         ]
-        if view["my_pick"] is not None:
-            lines.append(f"your pick: {view['my_pick']}")
+        if private is not None:
+            lines.append(f"your hand: {', '.join(cards[str(c)] for c in private['hand'])}")
+            if private["my_pick"] is not None:
+                lines.append(f"your pick: {private['my_pick']}")
         lines.extend(public["events"])
         return "\n".join(lines)
 

@@ -14,5 +14,7 @@ class RandomBot:
     def __init__(self, rng: Rng) -> None:
         self._rng = rng
 
-    def choose(self, view: object, decision: Decision) -> str:
+    def choose(self, private: object, decision: Decision) -> str:
+        """An option of ``decision``; ``private`` (what only this player knows, the game's
+        ``private(state, player)``) is what a cleverer bot would read."""
         return self._rng.choice(decision.options, label=decision.kind).id

@@ -50,7 +50,7 @@ from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
-from pbem.referee.player import make_move, read_view
+from pbem.referee.player import make_move, read_view, view_cards
 from pbem.referee.public import public_log, status as game_status
 from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
@@ -504,6 +504,7 @@ def view(
     warning = _guard(lambda: check_and_remember(state_dir or default_state_dir(), seen))
     if warning is not None and not as_json:
         typer.echo(f"pbem: WARNING: {warning.message}", err=True)
+    cards = _guard(lambda: view_cards(directory, seen))
     decision = seen.decision
     if as_json:
         _emit_json({
@@ -511,21 +512,23 @@ def view(
             "game_id": seen.gamefile.game_id,
             "turn": seen.number,
             "player": player,
-            "view": seen.view,
+            "public": seen.public,
+            "private": seen.private,
+            "cards": cards,
             "awaited": decision is not None,
             "kind": decision.kind if decision else None,
             "prompt": decision.prompt if decision else None,
             "pass_id": decision.pass_id if decision else None,
             "options": [o.to_json() for o in decision.options] if decision else [],
-            "since": seen.doc["since"],
-            "standing_orders": seen.doc["standing_orders"],
+            "since": seen.since,
+            "standing_orders": seen.standing_orders,
             "unapplied": seen.doc["unapplied"],
             "result": seen.result,
             "history_warning": warning.to_json() if warning is not None else None,
             "test_seed": seen.gamefile.test_seed is not None,
         })
         return
-    rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.view))
+    rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.public, seen.private, cards))
     typer.echo(text.view_text(seen, rendered, seen.turn.doc["awaiting"]))
 
 

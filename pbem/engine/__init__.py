@@ -7,7 +7,7 @@ from pbem.engine.errors import (
     ScenarioError,
     UnknownGameError,
 )
-from pbem.engine.protocol import Decision, Game, Option, Result, State, apply_choice, decision_for
+from pbem.engine.protocol import Decision, Game, Option, Result, SealedSizes, State, apply_choice, decision_for
 from pbem.engine.registry import find_game, game_names, register
 from pbem.engine.rng import Rng, step_rng
 
@@ -19,6 +19,7 @@ __all__ = [
     "NotAwaitedError",
     "Option",
     "Result",
+    "SealedSizes",
     "Rng",
     "ScenarioError",
     "State",

@@ -27,9 +27,20 @@ Rules of the protocol:
   that is not among the awaited player's options before the game sees it, so
   :meth:`Game.apply` may assume the choice is legal.
 * **Information**: :meth:`Game.public` is what everyone may know;
-  :meth:`Game.view` what one player may know (it includes the public part).
+  :meth:`Game.private` what one player knows besides (it never repeats the
+  public part). Both name cards by id: names and texts are static, public
+  card data (:meth:`Game.cards`), which :meth:`Game.render` joins to them.
   Two states that differ only in what player P may not know give P the same
-  view.
+  public and private parts.
+* **Static members**: the members of a state that are a pure function of the
+  scenario as set up (the card catalogue) are named by
+  :meth:`Game.static_state`. The referee leaves them out of its sealed
+  section and restores them from the set-up (pinned by ``setup`` in
+  ``game.toml``) when it opens the section, so turn files stay small.
+* **Sealed sizes**: the referee pads every sealed section to the sizes
+  :meth:`Game.sealed_sizes` declares, so that a section's length depends on
+  public facts only (the seat count, the kind of decision awaited), never on
+  what it hides.
 """
 
 from __future__ import annotations
@@ -119,6 +130,31 @@ class Result:
         }
 
 
+@dataclass(frozen=True)
+class SealedSizes:
+    """The sizes, in bytes, to which the referee pads the sealed plaintexts of one seat count.
+
+    ``player`` is the size of a player's section when no decision of theirs
+    is awaited; while one is, ``decisions[kind]`` (or ``decision`` for a kind
+    not listed) is added. The kind of each awaited decision is public, so
+    the size says nothing hidden. ``referee`` is the size of the referee's
+    section (its compressed state). A section larger than its size is padded
+    to the size doubled as often as needed (see ``docs/engine.md``): the
+    declared sizes should hold every position the game can reach.
+    """
+
+    player: int
+    decision: int
+    referee: int
+    decisions: Mapping[str, int] = field(default_factory=dict)
+
+    def player_section(self, kind: str | None) -> int:
+        """The padded size of a player's section while a decision of ``kind`` (``None``: none) is awaited."""
+        if kind is None:
+            return self.player
+        return self.player + self.decisions.get(kind, self.decision)
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game the referee can run. One module-level instance per game."""
@@ -168,20 +204,47 @@ class Game(Protocol):
         """
         ...
 
-    def public(self, state: State) -> JSON:
-        """What every player and every onlooker may know."""
+    def static_state(self, scenario: JSON) -> dict[str, JSON]:
+        """The members of every state set up from ``scenario`` that are a pure function of it.
+
+        Typically the card catalogue. They never change during a game; the
+        referee keeps them out of its sealed section and puts them back from
+        the set-up when it opens the section. A game without such members
+        returns ``{}``.
+        """
         ...
 
-    def view(self, state: State, player: str) -> JSON:
-        """What ``player`` may know: the public part plus their own secrets."""
+    def cards(self, scenario: JSON) -> JSON:
+        """The card data players read, from the scenario: names, texts, costs... by card id.
+
+        Public and static: the same for every game set up from ``scenario``,
+        so no turn file carries it.
+        """
+        ...
+
+    def public(self, state: State) -> JSON:
+        """What every player and every onlooker may know; cards named by id."""
+        ...
+
+    def private(self, state: State, player: str) -> JSON:
+        """What ``player`` knows besides the public part (their hand, their own picks); cards by id.
+
+        It never repeats the public part: the referee seals it to the player
+        next to the public part of the same turn.
+        """
+        ...
+
+    def sealed_sizes(self, seats: int) -> SealedSizes:
+        """The padded sizes of the sealed sections for ``seats`` players."""
         ...
 
     def result(self, state: State) -> Result | None:
         """The result when the game is over, else ``None``."""
         ...
 
-    def render(self, view: JSON) -> str:
-        """A player's view as text for a terminal."""
+    def render(self, public: JSON, private: JSON | None, cards: JSON) -> str:
+        """A player's view as text for a terminal: the public part, their private part
+        (``None`` for an onlooker) and the card data they name."""
         ...
 
     # --- for the test suite (leak property, random playouts) -------------
@@ -192,8 +255,8 @@ class Game(Protocol):
         Shuffle every deck, swap the other players' hidden cards among
         themselves keeping zone sizes, redraw the other players' pending
         simultaneous choices: all that ``player`` cannot see. The leak test
-        requires ``view(conceal(s, p, rng), p) == view(s, p)`` and the same
-        of ``public``.
+        requires ``private(conceal(s, p, rng), p) == private(s, p)``, the same
+        of ``public``, and sealed sections of one length for every redraw.
         """
         ...
 

@@ -55,7 +55,7 @@ def play(
         if step > max_steps:
             raise RuntimeError(f"{game.name}: no end after {max_steps} steps (seed {seed})")
         decision = decisions[0]
-        option_id = bots[decision.player].choose(game.view(state, decision.player), decision)
+        option_id = bots[decision.player].choose(game.private(state, decision.player), decision)
         choices.append((decision.player, option_id))
         state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step))
     return Playout(state=state, result=game.result(state), steps=step, choices=choices)

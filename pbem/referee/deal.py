@@ -19,7 +19,7 @@ from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
-from pbem.referee.turns import Position
+from pbem.referee.turns import Position, StaticMembers
 
 
 def cards_path(gamedir: GameDir, gamefile: GameFile):
@@ -51,6 +51,36 @@ def load_setup(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
             f"was set up with ({gamefile.setup}); deal or replay it with the pbem version that created it"
         )
     return setup
+
+
+#: each set-up's static members, by (game, setup hash): the set-up is loaded once per process
+_STATIC: dict[tuple[str, str], StaticMembers] = {}
+
+
+def static_members(game: Game, gamedir: GameDir, gamefile: GameFile) -> StaticMembers:
+    """The static members of this game's states (:meth:`Game.static_state` of its set-up).
+
+    They are kept out of every referee section and put back from here when
+    one is opened. The set-up is the one ``game.toml`` pins (``setup``), so
+    it is loaded once per process.
+    """
+    key = (game.name, gamefile.setup) if gamefile.setup is not None else None
+    found = _STATIC.get(key) if key is not None else None
+    if found is None:
+        found = static_of(game, load_setup(game, gamedir, gamefile))
+        if key is not None:
+            _STATIC[key] = found
+    return found
+
+
+def static_of(game: Game, setup: Any) -> StaticMembers:
+    """:meth:`Game.static_state` of ``setup``."""
+    return StaticMembers.of(game.static_state(setup))
+
+
+def card_data(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
+    """The public, static card data of this game (:meth:`Game.cards` of its set-up), for reading a view."""
+    return game.cards(load_setup(game, gamedir, gamefile))
 
 
 def setup_hash(setup: Any) -> str:

@@ -114,7 +114,7 @@ def run_demo(
         player = now.awaiting[0]["player"]
         view = read_view(game_dir, player, keys[player])
         assert view.decision is not None, "the status says the player is awaited"
-        choice = bots[player].choose(view.view, view.decision)
+        choice = bots[player].choose(view.private, view.decision)
         stream = Rng.from_seed(f"demo-seal-{bot_seed}-{view.number}-{player}")
         data = make_move(view, keys[player], [choice], rng=lambda n: stream.token(n, "seal"))
         path = outbox / f"{view.number:06d}-{player}.json"

@@ -1,6 +1,6 @@
 """The file formats of a game directory: their version strings and schemas.
 
-Every document carries ``format`` (``pbem-turn/2`` and so on). A reader
+Every document carries ``format`` (``pbem-turn/3`` and so on). A reader
 checks the version first, so that a file from a newer pbem is refused with a
 message that says so rather than a list of schema complaints.
 """
@@ -19,12 +19,12 @@ from pbem.resources import data_dir, schema_path
 from pbem.schemas import validator
 
 GAME = "pbem-game/1"
-TURN = "pbem-turn/2"
+TURN = "pbem-turn/3"
 MOVE = "pbem-move/1"
 CHOICES = "pbem-choices/2"
 VIEW = "pbem-view/1"
-PLAYER_VIEW = "pbem-player-view/2"
-REFEREE = "pbem-referee/2"
+PLAYER_VIEW = "pbem-player-view/3"
+REFEREE = "pbem-referee/3"
 REJECTION = "pbem-rejection/2"
 JOIN = "pbem-join/2"
 PENDING = "pbem-pending/1"
@@ -32,7 +32,7 @@ SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"
 SEEN = "pbem-seen/1"
 CLI_STATUS = "pbem-cli-status/1"
-CLI_VIEW = "pbem-cli-view/1"
+CLI_VIEW = "pbem-cli-view/2"
 CLI_SUBMIT = "pbem-cli-submit/1"
 CLI_VERIFY = "pbem-cli-verify/1"
 CLI_PROVE = "pbem-cli-prove/1"

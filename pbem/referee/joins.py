@@ -72,6 +72,8 @@ NONCE_LABEL = b"pbem-join-nonce"
 JOIN_MAX_BYTES = 64 << 10
 #: the sealing stream of pending.json is that of "turn -1", which no turn uses
 PENDING_TURN = -1
+#: the padded size of the sealed seed in pending.json (its document takes about 130 bytes)
+SEED_SECTION_SIZE = 256
 
 
 # --- the referee's sealed seed, while the game waits ------------------------------
@@ -88,6 +90,7 @@ def pending_doc(gamefile: GameFile, seed: bytes) -> dict[str, Any]:
             secret,
             [gamefile.referee.recipient, gamefile.game_recipient],
             keying.seal_stream(seed, PENDING_TURN, None, REFEREE_SECTION),
+            SEED_SECTION_SIZE,
         ),
     }
 
@@ -293,15 +296,17 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
 
 def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, referee_key: PrivateKey) -> TurnFiles:
     """Turn 0 of a game whose players have all sent their nonces (not written)."""
-    from pbem.referee.deal import deal_position, load_setup
+    from pbem.referee.deal import deal_position, load_setup, static_of
 
     try:
         game = find_game(gamefile.game)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     setup = load_setup(game, gamedir, gamefile)
+    static = static_of(game, setup)
     position, since = deal_position(game, gamefile, setup, seed, joins.entropy(gamefile))
-    return build_turn(game, gamefile, position, None, None, None, since, referee_key, joins=joins.record(gamefile))
+    return build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
+                      joins=joins.record(gamefile))
 
 
 def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey) -> bool:

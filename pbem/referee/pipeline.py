@@ -63,6 +63,7 @@ from pbem.referee.errors import (
     UnexpectedJoin,
     UnreadableMove,
 )
+from pbem.referee.deal import static_members
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.player import BINDING
@@ -116,6 +117,8 @@ class _Context:
     current: Record
     position: Position
     referee_key: PrivateKey
+    #: the static members of the game's states (restored into ``position.state``, kept out of every section)
+    static: dict[str, Any]
 
 
 def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> _Context:
@@ -133,8 +136,9 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     current = current_turn(gamedir, gamefile)
-    position = open_position(current, referee_key, gamefile)
-    return _Context(gamedir, gamefile, game, current, position, referee_key)
+    static = static_members(game, gamedir, gamefile)
+    position = open_position(current, referee_key, gamefile, static)
+    return _Context(gamedir, gamefile, game, current, position, referee_key, static)
 
 
 def recover(ctx: _Context) -> list[str]:
@@ -222,7 +226,7 @@ def _run(ctx: _Context, data: bytes) -> Step:
             lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
         )
         files = build_turn(
-            game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key,
+            game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key, ctx.static,
             move_file=file_hash(data),
         )
     write_turn(ctx.gamedir, files, move=(player, data))

@@ -3,7 +3,10 @@
 Both work from the game directory and the player's private key alone; the
 referee is not involved. The view is read from the latest turn file (the
 authoritative record; ``views/`` holds copies for e-mail), after checking
-the referee's signature on it.
+the referee's signature on it. A view is three parts: the turn's public
+part, the player's opened section (their private part, their decision, their
+standing orders) and the game's static card data (:func:`view_cards`),
+which names and explains the card ids of the other two.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from typing import Any, Callable
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
+from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision
 from pbem.engine.registry import find_game
 from pbem.referee import formats, orders
+from pbem.referee.deal import card_data
 from pbem.referee.errors import (
     GameDirError,
     IllegalMove,
@@ -31,6 +36,11 @@ from pbem.referee.records import Record, current_turn, decision_from_json
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION
+
+#: the padded size of a move's sealed choices: it holds the largest payload within the bounds
+#: (``schemas/choices.schema.json``: 64 choices of 200 ASCII characters, 32 standing orders; with the
+#: binding 14,971 bytes), so that every move seals to one length whatever it chose (docs/formats.md)
+CHOICES_SIZE = 16384
 
 
 @dataclass(frozen=True)
@@ -50,17 +60,39 @@ class PlayerView:
         return self.doc["turn"]
 
     @property
-    def view(self) -> Any:
-        return self.doc["view"]
+    def public(self) -> Any:
+        """The public part of the turn (the game's ``public(state)``)."""
+        return self.turn.doc["public"]
+
+    @property
+    def private(self) -> Any:
+        """What only this player knows (the game's ``private(state, player)``)."""
+        return self.doc["private"]
+
+    @property
+    def awaiting(self) -> dict[str, Any] | None:
+        """This player's entry of the turn's public ``awaiting`` (kind, since), if a decision of theirs is open."""
+        return next((a for a in self.turn.doc["awaiting"] if a["player"] == self.player), None)
 
     @property
     def decision(self) -> Decision | None:
-        data = self.doc["decision"]
-        return decision_from_json(data) if data is not None else None
+        data, public = self.doc["decision"], self.awaiting
+        if data is None or public is None:
+            return None
+        return decision_from_json({**data, "player": self.player, "kind": public["kind"]})
+
+    @property
+    def since(self) -> int | None:
+        public = self.awaiting
+        return public["since"] if public is not None else None
+
+    @property
+    def standing_orders(self) -> dict[str, Any]:
+        return self.doc["standing_orders"]
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self.doc["result"]
+        return self.turn.doc["result"]
 
 
 def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
@@ -95,7 +127,23 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
         raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
     if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
         raise GameDirError(f"{turn.path}: {player}'s section belongs to another player, turn or game")
-    return PlayerView(gamefile=gamefile, turn=turn, doc=doc)
+    view = PlayerView(gamefile=gamefile, turn=turn, doc=doc)
+    if (doc["decision"] is None) != (view.awaiting is None):
+        raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
+    return view
+
+
+def view_cards(directory: str | Path, view: PlayerView) -> Any:
+    """The game's static card data (``cards(scenario)``), which names the card ids of a view.
+
+    Read from the set-up that ``game.toml`` pins, as the referee does; it is
+    public and the same for every turn, so no turn file carries it.
+    """
+    try:
+        game = find_game(view.gamefile.game)
+    except EngineError as error:
+        raise GameDirError(f"game.toml: {error}") from error
+    return card_data(game, GameDir.at(directory), view.gamefile)
 
 
 def resolve_choice(decision: Decision, text: str) -> str:
@@ -177,6 +225,6 @@ def make_move(
         "player": view.player,
         "turn": view.number,
         "base": view.turn.hash,
-        "sealed_choices": seal_json(payload, [view.gamefile.game_recipient], rng),
+        "sealed_choices": seal_json(payload, [view.gamefile.game_recipient], rng, CHOICES_SIZE),
     }
     return dump_json(sign_document(move, key))

@@ -12,8 +12,11 @@ test seed), the join files and the move files. From them the replay
    identity, checks it as the referee must have (signature, freshness,
    awaited player, legal choices) and applies it with the referee's own code;
 4. rebuilds every turn file: the public part, every sealed section (sealing
-   is deterministic: its random bytes come from the seed's streams), the
-   commitments and every hash. Ed25519 signatures are deterministic too, but
+   is deterministic: its random bytes come from the seed's streams, and the
+   padding is fixed; the referee's section is compressed, and a file whose
+   section another zlib build compressed differently is accepted only if it
+   holds exactly the rebuilt document, padded and sealed exactly as the
+   rule says), the commitments and every hash. Ed25519 signatures are deterministic too, but
    the replay has no referee key: it checks the file's signature over the
    rebuilt document, and then that the file is byte for byte the rebuilt
    document with that signature.
@@ -24,6 +27,7 @@ It stops at the first turn that differs and names its file and what differs
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +38,7 @@ from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import commitments, formats, keying, sealing
-from pbem.referee.deal import deal_position, load_setup
+from pbem.referee.deal import deal_position, load_setup, static_of
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
@@ -44,7 +48,7 @@ from pbem.referee.failures import refusing_failures
 from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import read_record
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import Position, assemble_turn, section_documents
+from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_documents
 
 
 def _fail(message: str, path: Path) -> VerificationFailed:
@@ -89,10 +93,10 @@ def compare_signed(unsigned: dict[str, Any], path: Path, gamefile: GameFile, wha
     return document_hash(candidate)
 
 
-def roundtrip(position: Position, game_id: str) -> Position:
-    """The position as the next step reads it back from the sealed section (canonical JSON)."""
-    doc = parse_plaintext(canonical_json(position.to_section(game_id)))
-    return Position.from_section(doc, "replay")
+def roundtrip(position: Position, game_id: str, static: StaticMembers) -> Position:
+    """The position as the next step reads it back from the sealed section (canonical JSON, static members restored)."""
+    doc = parse_plaintext(canonical_json(position.to_section(game_id, static)))
+    return Position.from_section(doc, "replay", static)
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
@@ -128,6 +132,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     numbers = gamedir.turn_numbers()
     try:
         setup = load_setup(game, gamedir, gamefile)
+        static = static_of(game, setup)
         position, since = deal_position(game, gamefile, setup, seed, entropy)
     except (GameDirError, EngineError) as error:
         raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
@@ -144,18 +149,44 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
                 game, gamefile, position, awaiting, hashes, number, path, seed
             )
         unsigned = assemble_turn(
-            game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since,
+            game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
             move_file=move_file, joins=join_record if number == 0 else None,
         )
+        _adopt_recompressed_section(unsigned, gamedir.turn(number), game, gamefile, position, static, move_hash)
         hashes.append(compare_signed(unsigned, gamedir.turn(number), gamefile, f"turn {number}"))
         if number == stop_at and openings is not None:
-            sections = section_documents(game, gamefile, position, since)
+            sections = section_documents(game, gamefile, position, static)
             openings.update(commitments.openings(game, seed, number, move_hash, sections, position.state))
             openings["turn_hash"] = hashes[-1]
             return number + 1
         awaiting = unsigned["awaiting"]
-        position = roundtrip(position, gamefile.game_id)
+        position = roundtrip(position, gamefile.game_id, static)
     return len(numbers)
+
+
+def _adopt_recompressed_section(
+    unsigned: dict[str, Any], path: Path, game: Any, gamefile: GameFile, position: Position, static: StaticMembers,
+    move_hash: str | None,
+) -> None:
+    """Take the file's referee section when it differs from the rebuilt one only in how zlib compressed it.
+
+    Everything else about it is still checked byte for byte
+    (:func:`pbem.referee.sealing.seals_compressed`): the document it holds,
+    its padding and its sealing with the seed's stream.
+    """
+    try:
+        found = json.loads(path.read_bytes())["sealed"][REFEREE_SECTION]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # compare_signed names the problem
+    if not isinstance(found, str) or found == unsigned["sealed"][REFEREE_SECTION]:
+        return
+    document = section_documents(game, gamefile, position, static)[REFEREE_SECTION]
+    stream = keying.seal_stream(position.seed, position.turn, move_hash, REFEREE_SECTION)
+    recipients = [gamefile.referee.recipient, gamefile.game_recipient]
+    size = game.sealed_sizes(len(gamefile.players)).referee
+    if sealing.seals_compressed(found, canonical_json(document), recipients, stream, size,
+                                sealing.game_identity(position.seed)):
+        unsigned["sealed"][REFEREE_SECTION] = found
 
 
 def revealed_seed(gamedir: GameDir, gamefile: GameFile) -> bytes | None:

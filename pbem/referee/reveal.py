@@ -22,7 +22,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.records import current_turn, read_record
 from pbem.referee.storage import atomic_write, dump_json
-from pbem.referee.turns import open_position
+from pbem.referee.turns import open_seed
 
 
 def read_reveal(gamedir: GameDir, gamefile: GameFile) -> dict[str, Any] | None:
@@ -50,7 +50,7 @@ def reveal(directory: str | Path, referee_key: PrivateKey, force: bool = False,
             return existing
         if gamedir.turn_numbers():
             turn = current_turn(gamedir, gamefile)
-            seed = open_position(turn, referee_key, gamefile).seed
+            seed = open_seed(turn, referee_key, gamefile)
             number, turn_hash = turn.doc["turn"], turn.hash
             over = turn.doc["result"] is not None or not turn.doc["awaiting"]
         else:

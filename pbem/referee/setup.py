@@ -20,7 +20,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
 from pbem.referee.errors import SetupError
-from pbem.referee.deal import deal_position, setup_hash
+from pbem.referee.deal import deal_position, setup_hash, static_of
 from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
@@ -136,10 +136,11 @@ def new_game(
     files = None
     if not wait_for_joins:
         try:
+            static = static_of(game, setup)
             position, since = deal_position(game, gamefile, setup, secret, [])
         except EngineError as error:
             raise SetupError(str(error)) from error
-        files = build_turn(game, gamefile, position, None, None, None, since, referee_key)
+        files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static)
 
     gamedir.root.mkdir(parents=True, exist_ok=True)
     for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):

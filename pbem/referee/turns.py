@@ -2,17 +2,23 @@
 
 A turn file holds the game's public part, whose decisions are awaited (player,
 kind and since when), the result, the hashes that chain it to the previous
-turn and to the move that produced it, and one sealed section per player (their
-view, their options) plus one for the referee (the whole state, the seed,
-the standing orders, the choices of this step). It holds no history, so its
-size depends on the state alone.
+turn and to the move that produced it, and one sealed section per player
+(what only they know, their options) plus one for the referee (the state
+without its static members, the seed, the standing orders, the choices of
+this step). Nothing public is repeated inside a sealed section, and every
+section is padded to a size fixed by public facts (the game's
+:meth:`~pbem.engine.protocol.Game.sealed_sizes`), so the length of a turn
+file says nothing hidden. It holds no history, so its size depends on the
+state alone.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pbem.crypto.canonical import canonical_json
@@ -27,6 +33,38 @@ from pbem.referee.records import Record
 from pbem.referee.storage import atomic_write, dump_json, fsync_dir
 
 REFEREE_SECTION = "referee"
+
+
+@dataclass(frozen=True)
+class StaticMembers:
+    """The members of a game's states that are a pure function of its set-up (:meth:`Game.static_state`).
+
+    Kept as canonical JSON: every opened state gets fresh objects
+    (:meth:`fresh`), and what the game hands back is compared with an
+    untouched copy (:meth:`matches`), so a game that changed one is caught
+    rather than sealed without the change.
+    """
+
+    canonical: bytes
+
+    @classmethod
+    def of(cls, members: dict[str, Any]) -> "StaticMembers":
+        return cls(canonical_json(members))
+
+    @cached_property
+    def _pristine(self) -> dict[str, Any]:
+        return json.loads(self.canonical)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self._pristine)
+
+    def fresh(self) -> dict[str, Any]:
+        """The members as new objects, for a state the game may work on."""
+        return json.loads(self.canonical)
+
+    def matches(self, name: str, value: Any) -> bool:
+        return self._pristine[name] == value
 
 
 @dataclass
@@ -45,27 +83,32 @@ class Position:
     #: (1-based positions in the move's list), or ``None`` when every choice was
     unapplied: dict[str, Any] | None = None
 
-    def to_section(self, game_id: str) -> dict[str, Any]:
+    def to_section(self, game_id: str, static: StaticMembers) -> dict[str, Any]:
+        """The referee's section: the state without its ``static`` members (they come back from the set-up)."""
         return {
             "format": formats.REFEREE,
             "game_id": game_id,
             "turn": self.turn,
             "seed": self.seed.hex(),
             "entropy": [e.hex() for e in self.entropy],
-            "state": self.state,
+            "state": dynamic_state(self.state, static),
             "standing_orders": self.standing_orders,
             "step": self.step,
             "unapplied": self.unapplied,
         }
 
     @classmethod
-    def from_section(cls, doc: Any, where: str) -> "Position":
+    def from_section(cls, doc: Any, where: str, static: StaticMembers) -> "Position":
+        """The position a referee section holds, its state completed with the ``static`` members."""
         problem = formats.format_problem(doc, formats.REFEREE)
         if problem:
             raise GameDirError(f"{where}: referee section: {problem}")
+        clash = sorted(static.names & set(doc["state"]))
+        if clash:
+            raise GameDirError(f"{where}: referee section: the state holds its static members {clash}")
         return cls(
             turn=doc["turn"],
-            state=doc["state"],
+            state=dict(sorted({**doc["state"], **static.fresh()}.items())),
             seed=bytes.fromhex(doc["seed"]),
             entropy=[bytes.fromhex(e) for e in doc["entropy"]],
             standing_orders=doc["standing_orders"],
@@ -74,15 +117,42 @@ class Position:
         )
 
 
-def open_position(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> Position:
-    """Open the referee's section of a turn with the referee's private key."""
-    doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)")
-    position = Position.from_section(doc, str(turn.path))
-    if position.turn != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
+def dynamic_state(state: dict[str, Any], static: StaticMembers) -> dict[str, Any]:
+    """``state`` without its static members, after checking that they are still what the set-up makes.
+
+    A game that changed one would lose the change when the section is
+    opened again, so that is an error of the game, not a silent loss.
+    """
+    for name in sorted(static.names):
+        if name not in state or not static.matches(name, state[name]):
+            raise GameDirError(
+                f"the {state.get('format', 'game')} state changed its member {name!r}, which the game declares "
+                "static (a pure function of the set-up); the referee cannot seal it"
+            )
+    return {name: value for name, value in state.items() if name not in static.names}
+
+
+def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> dict[str, Any]:
+    doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
+                                compressed=True)
+    problem = formats.format_problem(doc, formats.REFEREE)
+    if problem:
+        raise GameDirError(f"{turn.path}: referee section: {problem}")
+    if doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
         raise GameDirError(f"{turn.path}: the referee section belongs to another turn or game")
-    if keying.commitment(position.seed) != gamefile.commitment:
+    if keying.commitment(bytes.fromhex(doc["seed"])) != gamefile.commitment:
         raise GameDirError(f"{turn.path}: the referee section's seed does not match the commitment in game.toml")
-    return position
+    return doc
+
+
+def open_position(turn: Record, referee_key: PrivateKey, gamefile: GameFile, static: StaticMembers) -> Position:
+    """Open the referee's section of a turn with the referee's private key; ``static`` completes the state."""
+    return Position.from_section(_open_referee_section(turn, referee_key, gamefile), str(turn.path), static)
+
+
+def open_seed(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> bytes:
+    """The seed in the referee's section of a turn (checked against the commitment), without rebuilding the state."""
+    return bytes.fromhex(_open_referee_section(turn, referee_key, gamefile)["seed"])
 
 
 def same_decision(a: Decision, b: Decision) -> bool:
@@ -115,23 +185,34 @@ def carry_since(
     return since
 
 
-def player_view_doc(
-    game: Game, gamefile: GameFile, position: Position, player: str, decision: Decision | None,
-    since: int | None,
+#: the members of a decision that the turn's public ``awaiting`` already gives
+PUBLIC_DECISION_MEMBERS = ("player", "kind")
+
+
+def player_section_doc(
+    game: Game, gamefile: GameFile, position: Position, player: str, decision: Decision | None
 ) -> dict[str, Any]:
-    result = game.result(position.state)
+    """A player's section: what the public part of the turn does not say.
+
+    Their private part (the game's :meth:`~pbem.engine.protocol.Game.private`),
+    their open decision without what ``awaiting`` says (who, which kind), and
+    their standing orders, and, after a move of theirs that was not applied
+    whole, which of its choices were not (``unapplied``: only the mover
+    knows how many choices the move held). The public part, the result,
+    ``since`` are in the turn file, outside.
+    """
     unapplied = position.unapplied if position.unapplied and position.unapplied["player"] == player else None
     return {
         "format": formats.PLAYER_VIEW,
         "game_id": gamefile.game_id,
         "turn": position.turn,
         "player": player,
-        "view": game.view(position.state, player),
-        "decision": decision.to_json() if decision is not None else None,
-        "since": since,
+        "private": game.private(position.state, player),
+        "decision": None if decision is None else {
+            name: value for name, value in decision.to_json().items() if name not in PUBLIC_DECISION_MEMBERS
+        },
         "standing_orders": position.standing_orders.get(player, {}),
         "unapplied": {"from": unapplied["from"], "to": unapplied["to"]} if unapplied else None,
-        "result": result.to_json() if result is not None else None,
     }
 
 
@@ -150,16 +231,45 @@ def is_over(game: Game, state: dict[str, Any]) -> bool:
 
 
 def section_documents(
-    game: Game, gamefile: GameFile, position: Position, since: dict[str, int]
+    game: Game, gamefile: GameFile, position: Position, static: StaticMembers
 ) -> dict[str, dict[str, Any]]:
-    """The plaintext of every sealed section of a turn: each player's view document, and the referee's."""
+    """The document of every sealed section of a turn: each player's, and the referee's."""
     decisions = {d.player: d for d in game.awaiting(position.state)}
     docs = {
-        player: player_view_doc(game, gamefile, position, player, decisions.get(player), since.get(player))
+        player: player_section_doc(game, gamefile, position, player, decisions.get(player))
         for player in gamefile.player_names
     }
-    docs[REFEREE_SECTION] = position.to_section(gamefile.game_id)
+    docs[REFEREE_SECTION] = position.to_section(gamefile.game_id, static)
     return docs
+
+
+def seal_sections(
+    game: Game, gamefile: GameFile, position: Position, move_hash: str | None, canonical: dict[str, bytes]
+) -> dict[str, str]:
+    """Every section of a turn sealed, padded to the sizes the game declares for its seat count.
+
+    A player's section is padded to the size for the kind of decision
+    awaited from them (public, in ``awaiting``), the referee's to one size;
+    the random bytes come from the seed's streams, so the replay rebuilds
+    each byte.
+    """
+    seed, number = position.seed, position.turn
+    sizes = game.sealed_sizes(len(gamefile.players))
+    kinds = {d.player: d.kind for d in game.awaiting(position.state)}
+    sealed = {
+        player: sealing.seal_canonical(
+            canonical[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player),
+            sizes.player_section(kinds.get(player)),
+        )
+        for player, public_key in gamefile.players
+    }
+    sealed[REFEREE_SECTION] = sealing.seal_compressed(
+        canonical[REFEREE_SECTION],
+        [gamefile.referee.recipient, gamefile.game_recipient],
+        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
+        sizes.referee,
+    )
+    return sealed
 
 
 def assemble_turn(
@@ -170,6 +280,7 @@ def assemble_turn(
     move_hash: str | None,
     mover: str | None,
     since: dict[str, int],
+    static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, str] | None = None,
 ) -> dict[str, Any]:
@@ -184,19 +295,10 @@ def assemble_turn(
     seed is published in the turn (``seed``), so anyone can replay the game.
     """
     seed, number = position.seed, position.turn
-    plain = section_documents(game, gamefile, position, since)
-    # each section's canonical form serves both its sealing and its commitment
+    plain = section_documents(game, gamefile, position, static)
+    # each section's canonical form serves both its sealing and its commitment (which never covers padding)
     canonical = {name: canonical_json(doc) for name, doc in plain.items()}
-    sealed: dict[str, str] = {}
-    for player, public_key in gamefile.players:
-        sealed[player] = sealing.seal_canonical(
-            canonical[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player)
-        )
-    sealed[REFEREE_SECTION] = sealing.seal_canonical(
-        canonical[REFEREE_SECTION],
-        [gamefile.referee.recipient, gamefile.game_recipient],
-        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
-    )
+    sealed = seal_sections(game, gamefile, position, move_hash, canonical)
     result = game.result(position.state)
     return {
         "format": formats.TURN,
@@ -228,13 +330,14 @@ def build_turn(
     mover: str | None,
     since: dict[str, int],
     referee_key: PrivateKey,
+    static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, str] | None = None,
 ) -> TurnFiles:
     """Seal, assemble and sign turn ``position.turn`` and the views of it."""
     unsigned = assemble_turn(
         game, gamefile, position, previous.hash if previous is not None else None, move_hash, mover, since,
-        move_file=move_file, joins=joins,
+        static, move_file=move_file, joins=joins,
     )
     turn, turn_hash = sign_and_hash(unsigned, referee_key)
     number = position.turn

@@ -16,7 +16,7 @@ Always checked, stopping at the first bad file (which the report names):
   while a commitment is missing; once dealt, turn 0 names the SHA-256 of
   the bytes of both join files of every player;
 * the turn files are numbered 0, 1, 2... with no gap; each is a
-  ``pbem-turn/2`` document of this game, byte for byte as pbem writes it,
+  ``pbem-turn/3`` document of this game, byte for byte as pbem writes it,
   names the hash of ``game.toml``, is signed by the referee key of
   ``game.toml``, and names the hash of the turn before it (``null`` for turn 0);
 * each turn after 0 names the hash of the move that produced it and the

@@ -126,7 +126,8 @@ def test_view_shows_the_hand_and_numbered_options(game: Path) -> None:
     doc = as_json(pbem("view", game, "--as", "alice", "--key", key, "--json"), formats.CLI_VIEW)
     assert doc["awaited"] and doc["kind"] == "play"
     assert [set(o) for o in doc["options"]] == [{"id", "label"}] * 2
-    assert f"your hand: {doc['view']['hand']}" in text
+    assert f"your hand: {', '.join(doc['cards'][str(c)] for c in doc['private']['hand'])}" in text
+    assert doc["public"]["hand_sizes"] == {"alice": 2, "bob": 2} and "hand" not in doc["public"]
     assert f" 1. {doc['options'][0]['label']}  [{doc['options'][0]['id']}]" in text
 
 
@@ -246,7 +247,7 @@ def test_an_openssh_ed25519_key_can_play(tmp_path: Path, game: Path) -> None:
     submit(g, out)
     opened = subprocess.run([age, "-d", "-i", str(ssh_key), str(g / "views" / "carol" / "latest.age")],
                             capture_output=True, check=True)
-    assert json.loads(opened.stdout)["view"]["my_pick"] == int(doc["options"][0]["id"].removeprefix("card-"))
+    assert json.loads(opened.stdout)["private"]["my_pick"] == int(doc["options"][0]["id"].removeprefix("card-"))
     assert as_json(pbem("verify", g, "--json"), formats.CLI_VERIFY)["ok"]
 
 
@@ -265,8 +266,8 @@ def test_an_unknown_format_version_is_refused_by_name(game: Path) -> None:
     assert "unknown format version 'pbem-game/2': this pbem reads 'pbem-game/1'" in pbem("status", game, code=3)
     toml.write_text(original)
     turn = game / "turns" / "000000.json"
-    turn.write_text(turn.read_text().replace('"pbem-turn/2"', '"pbem-turn/3"'))
-    assert "unknown format version 'pbem-turn/3'" in pbem("status", game, code=3)
+    turn.write_text(turn.read_text().replace('"pbem-turn/3"', '"pbem-turn/2"'))
+    assert "unknown format version 'pbem-turn/2': this pbem reads 'pbem-turn/3'" in pbem("status", game, code=3)
 
 
 def test_games_lists_the_known_games() -> None:

@@ -116,7 +116,7 @@ def test_the_play_by_git_walkthrough_runs_as_written_with_the_ci_jobs_own_steps(
         outputs.append(run.stdout)
     text = "\n".join(outputs)
     assert ci_runs == 4  # both join rounds, the two picks, the move sent twice
-    assert "turn 0" in text and '"kind": "pick"' in text
+    assert "turn 0" in text and '"id": "pick:' in text
     assert "already-applied 19" in text  # the move sent twice
     assert re.search(r"game [0-9a-f]{16}: OK \(3 turns, 2 moves", text)  # verify: turns 0-2, both picks
     assert not list((tmp_path / "referee" / "inbox").glob("*.json"))

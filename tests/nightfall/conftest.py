@@ -32,13 +32,18 @@ class Table:
         data["card"] += copy.deepcopy(TEST_CARDS)
         scenario = {"format": "nightfall-scenario/1", "name": "test", "card_data": data,
                     "options": options or {}, "pin": pin}
-        self.state = GAME.new_state(scenario, list(players), Rng.from_seed("table"))
+        self.scenario = scenario
+        self.state = GAME.new_state(copy.deepcopy(scenario), list(players), Rng.from_seed("table"))
         self.step = 0
 
     # --- looking
     @property
     def s(self):
         return self.state
+
+    def screen(self, player):
+        """What ``pbem view`` shows ``player``: the public and private parts joined to the card data."""
+        return GAME.render(GAME.public(self.state), GAME.private(self.state, player), GAME.cards(self.scenario))
 
     def zone(self, player, zone):
         return self.state["zones"][player][zone]

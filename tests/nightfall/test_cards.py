@@ -351,8 +351,8 @@ def test_bait_and_switch_kicker_makes_a_face_down_archive(table):
     blind = [a for a in t.s["archives"] if a["hidden"]][0]
     assert sorted(c.split("#")[0] for c in blind["cards"]) == ["hysteria", "shining-cross"]
     from pbem.games.nightfall import GAME
-    shown = [a for a in GAME.view(t.s, "janet")["archives"] if a["id"] == blind["id"]][0]
-    assert "name" not in shown and shown["count"] == 2
+    shown = [a for a in GAME.public(t.s)["archives"] if a["id"] == blind["id"]][0]
+    assert "top" not in shown and shown["count"] == 2 and blind["id"] not in GAME.private(t.s, "janet")["archive_tops"]
     top = blind["cards"][-1]
     t.choose("janet", f"claim:{blind['id']}")
     assert t.zone("janet", "discard")[-1] == top and t.s["turn"]["influence"] == 0  # both cost 2

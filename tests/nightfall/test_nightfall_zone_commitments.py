@@ -41,7 +41,7 @@ def _played_game(tmp_path: Path, steps: int) -> Path:
             break
         player = now.awaiting[0]["player"]
         seen = read_view(game, player, keys[player])
-        submit(game, make_move(seen, keys[player], [bots[player].choose(seen.view, seen.decision)]), keys["referee"])
+        submit(game, make_move(seen, keys[player], [bots[player].choose(seen.private, seen.decision)]), keys["referee"])
     return game
 
 
@@ -64,7 +64,7 @@ def test_every_turn_file_commits_to_each_hidden_zone(tmp_path: Path) -> None:
     assert len(docs) >= 10
     draft_seen = False
     for turn in docs:
-        state = sealing.open_with_seed(turn["sealed"]["referee"], SEED)["state"]
+        state = sealing.open_with_seed(turn["sealed"]["referee"], SEED, compressed=True)["state"]
         zones = GAME.hidden_zones(state)
         committed = turn["commitments"]["zones"]
         assert set(committed) == set(zones)
@@ -79,7 +79,7 @@ def test_every_turn_file_commits_to_each_hidden_zone(tmp_path: Path) -> None:
 def test_a_zone_commitment_binds_the_deck_order(tmp_path: Path) -> None:
     game = _played_game(tmp_path, steps=2)
     turn = json.loads(sorted((game / "turns").glob("*.json"))[-1].read_text())
-    state = sealing.open_with_seed(turn["sealed"]["referee"], SEED)["state"]
+    state = sealing.open_with_seed(turn["sealed"]["referee"], SEED, compressed=True)["state"]
     deck = GAME.hidden_zones(state)["deck:alice"]
     salt = commitments.salt(SEED, turn["turn"], turn["move"], commitments.zone_key("deck:alice"))
     assert commitments.commit(salt, deck) == turn["commitments"]["zones"]["deck:alice"]

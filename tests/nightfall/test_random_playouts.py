@@ -22,17 +22,17 @@ def leak_check(game, state) -> None:
     assert json.loads(json.dumps(state)) == state
     public = dump(game.public(state))
     for player in state["players"]:
-        seen = dump(game.view(state, player))
+        seen = dump(game.private(state, player))
         for salt in range(2):
             concealed = game.conceal(state, player, Rng.from_seed(f"{salt}-{player}-{len(state['events'])}"))
-            assert dump(game.view(concealed, player)) == seen, f"{player}'s view depends on hidden information"
+            assert dump(game.private(concealed, player)) == seen, f"{player}'s private part depends on hidden information"
             assert dump(game.public(concealed)) == public
         hand = state["zones"][player]["hand"]
         if hand:
             changed = json.loads(json.dumps(state))
             changed["zones"][player]["hand"] = hand[:-1]
             changed["zones"][player]["discard"] = state["zones"][player]["discard"] + hand[-1:]
-            assert dump(game.view(changed, player)) != seen, "a change of the own hand must show in the view"
+            assert dump(game.private(changed, player)) != seen, "a change of the own hand must show in the private part"
 
 
 def invariants_only(game, state) -> None:

@@ -155,9 +155,9 @@ def test_the_same_seed_plays_the_same_game():
 
 def test_a_view_renders_as_text(table):
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["koi-jiang"]}}})
-    text = GAME.render(GAME.view(t.s, "janet"))
+    text = t.screen("janet")
     assert "Your hand:\n  #1 Koi Jiang [minion; " in text
-    assert "Koi Jiang" not in GAME.render(GAME.view(t.s, "brad"))
+    assert "Koi Jiang" not in t.screen("brad")
 
 
 def test_the_screen_shows_what_a_player_decides_by_but_not_the_options(table):
@@ -165,8 +165,8 @@ def test_the_screen_shows_what_a_player_decides_by_but_not_the_options(table):
     type, colour, links, kicker colour, cost, strength/health and text."""
     t = table({"phase": "chain", "active": "janet", "commons": ["hysteria"],
                "players": {"janet": {"hand": ["koi-jiang"], "in_play": ["bad-smoke"]}}})
-    text = GAME.render(GAME.view(t.s, "janet"))
-    koi = GAME.view(t.s, "janet")["cards"]["koi-jiang"]
+    text = t.screen("janet")
+    koi = GAME.cards(t.scenario)["koi-jiang"]
     line = next(line for line in text.splitlines() if "Koi Jiang [" in line)
     for fact in (koi["type"], koi["colour"], "links " + "/".join(koi["links"]), f"cost {koi['cost']}",
                  f"strength {koi['strength']}, health {koi['health']}", koi["text"]):

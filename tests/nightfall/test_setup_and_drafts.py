@@ -67,14 +67,15 @@ def test_draft_picks_are_simultaneous_and_sealed():
     decisions = GAME.awaiting(state)
     assert [d.player for d in decisions] == ["ann", "bob", "cyd"]
     assert all(d.simultaneous and d.kind == "draft-pick" and len(d.options) == 4 for d in decisions)
-    def seen(view):
-        return json.dumps({k: v for k, v in view.items() if k not in ("awaiting", "events")}, sort_keys=True)
+    def seen(player):
+        public = {k: v for k, v in GAME.public(state).items() if k != "events"}
+        return json.dumps([public, GAME.private(state, player)], sort_keys=True)
 
-    before = seen(GAME.view(state, "bob"))
+    before = seen("bob")
     apply_choice(GAME, state, "ann", decisions[0].options[0].id, Rng.from_seed(1))
     assert [d.player for d in GAME.awaiting(state)] == ["bob", "cyd"]
-    assert seen(GAME.view(state, "bob")) == before  # Bob learns nothing of Ann's pick
-    assert GAME.view(state, "ann")["you"]["draft"]["picked_now"] is not None
+    assert seen("bob") == before  # Bob learns nothing of Ann's pick
+    assert GAME.private(state, "ann")["draft"]["picked_now"] is not None
 
 
 def test_standard_draft_gives_two_private_archives_and_eight_commons():
@@ -136,16 +137,17 @@ def test_quick_start_sets():
 def test_secret_archives_stay_face_down_until_claimed():
     """EN 248."""
     state = finish_draft(new("secret-archives", players=3))
-    bobs = [a for a in GAME.view(state, "ann")["archives"] if a["owner"] == "bob"]
-    assert all(a["face_down"] and "name" not in a for a in bobs)
-    own = [a for a in GAME.view(state, "bob")["archives"] if a["owner"] == "bob"]
-    assert all("name" in a for a in own)
+    bobs = [a for a in GAME.public(state)["archives"] if a["owner"] == "bob"]
+    assert bobs and all(a["face_down"] and "top" not in a for a in bobs)
+    assert not GAME.private(state, "ann")["archive_tops"].keys() & {a["id"] for a in bobs}
+    own = GAME.private(state, "bob")["archive_tops"]
+    assert set(own) == {a["id"] for a in bobs}
 
 
 def test_open_archives_lays_out_the_commons_first():
     """EN 249: 8 commons face up, then 3 draft cards each."""
     state = new("open-archives", players=3)
-    assert len(GAME.public(state)["draft"]["commons_laid_out"]) == 8
+    assert len(GAME.public(state)["draft"]["commons"]) == 8
     assert all(len(h) == 3 for h in state["draft"]["hands"].values())
     finish_draft(state)
     assert [a["owner"] for a in state["archives"]].count(None) == 8

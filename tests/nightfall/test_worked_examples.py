@@ -331,5 +331,6 @@ def test_shipped_example_scenarios_replay_the_book():
              ("brad", "minion:charlotte-reyes#1"), ("scott", "take:koi-jiang"), ("janet", "minion:bad-smoke#1")]
     for step, (player, option) in enumerate(moves):
         apply_choice(GAME, state, player, option, Rng.from_seed(step))
-    assert [(m["name"], m["controller"]) for m in GAME.public(state)["in_play"]] == [
+    cards = GAME.cards(GAME.load_scenario("example-chain"))
+    assert [(cards[m["card"].split("#")[0]]["name"], m["controller"]) for m in GAME.public(state)["in_play"]] == [
         ("Charlotte Reyes", "brad"), ('"Bad Smoke"', "janet"), ("Nian Jiang", "janet"), ("Jerome Carceri", "janet")]

@@ -10,6 +10,7 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import GAME
 
 _STANDARD = GAME.load_scenario("standard")
+_CARDS = GAME.cards(_STANDARD)
 
 #: what a player does when a test does not care (the "quiet" answer of each decision)
 QUIET = {
@@ -18,6 +19,11 @@ QUIET = {
     "assist": "assist", "attempt": "roll", "reaction": "pass", "skill": "none", "discard": None,
     "final": "done", "face-off": "fight:marksman", "accept-fight": "fight",
 }
+
+
+def screen(state: dict[str, Any], player: str | None = None) -> str:
+    """What ``pbem view`` shows ``player`` (an onlooker when ``None``): public and private parts with the card data."""
+    return GAME.render(GAME.public(state), GAME.private(state, player) if player else None, _CARDS)
 
 
 def scenario(mode: str = "competitive", hardened: int = 0, **pin: Any) -> dict[str, Any]:

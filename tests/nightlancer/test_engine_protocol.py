@@ -11,6 +11,8 @@ from pbem.engine.rng import Rng, step_rng
 from pbem.engine.simulate import play
 from pbem.games.nightlancer import GAME
 
+from .helpers import screen
+
 
 def test_nightlancer_is_registered_and_implements_the_protocol():
     assert find_game("nightlancer") is GAME and isinstance(GAME, Game)
@@ -50,9 +52,9 @@ def test_render_shows_the_table_and_the_players_own_hand():
     state = GAME.new_state(loaded, ["ana", "ben"], Rng.from_seed(2))
     for pick, player in (("pick:guard", "ana"), ("pick:sniper", "ben")):
         state = apply_choice(GAME, state, player, pick, Rng.from_seed(3))
-    text = GAME.render(GAME.view(state, "ana"))
+    text = screen(state, "ana")
     assert "ana (The Guard)" in text and "ben (The Sniper)" in text and "Your hand:" in text
-    assert "Your hand:" not in GAME.render(GAME.public(state))
+    assert "Your hand:" not in screen(state)
 
 
 def test_a_finished_game_awaits_nobody_and_has_a_result():
@@ -72,7 +74,7 @@ def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
             and t.state["stack"][-1].get("stage", 0) >= 2, {"attempt": "roll", "reaction": "pass"})
     t.choose("ana", "option:2")  # Stage 2: Close 4
     t.until_kind("attempt", "ana")
-    text = GAME.render(GAME.view(t.state, "ana"))
+    text = screen(t.state, "ana")
     assert "Riot Shotgun (Weapon, " in text and "Loud" in text
     assert "Buy a Safehouse: needs nothing; costs 12 KC; gives 3 Prospects" in text
     assert "abilities: Covert 3, Streetwise 1, Technical 1, Close 2" in text

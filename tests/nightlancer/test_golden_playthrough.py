@@ -30,7 +30,7 @@ def transcript() -> str:
     playout = play(GAME, ["ana", "ben"], 11, setup, check=record)
     for player in ("ana", "ben"):
         lines.append(f"=== final view of {player}")
-        lines.append(GAME.render(GAME.view(playout.state, player)))
+        lines.append(GAME.render(GAME.public(playout.state), GAME.private(playout.state, player), GAME.cards(setup)))
     return "\n".join(lines) + "\n"
 
 

@@ -59,8 +59,8 @@ def test_each_crew_member_chooses_to_assist_before_anyone_rolls_sealed_until_all
     t.choose("ana", "option:1")
     assert {(d.player, d.kind, d.simultaneous) for d in t.awaiting} == {("ana", "assist", True), ("ben", "assist", True)}
     t.choose("ana", "stand-by")
-    assert "stand-by" not in json.dumps(GAME.view(t.state, "ben"))
-    assert GAME.view(t.state, "ana")["secret"]["my_assist"] is False
+    assert "stand-by" not in json.dumps([GAME.public(t.state), GAME.private(t.state, "ben")])
+    assert GAME.private(t.state, "ana")["my_assist"] is False
     assert t.kinds() == [("ben", "assist")]
     t.choose("ben", "assist")
     assert "Assisting: ben." in t.events()
@@ -167,7 +167,7 @@ def test_skill_cards_cost_two_then_one_more_for_each_skill_owned():
     t.until_kind("skill")
     d = t.decision("ana")
     assert [o.id for o in d.options if o.id.startswith("buy:")] and "none" in [o.id for o in d.options]
-    assert "skill_draw" in GAME.view(t.state, "ana")["secret"] and "skill_draw" not in GAME.view(t.state, "ben")["secret"]
+    assert "skill_draw" in GAME.private(t.state, "ana") and "skill_draw" not in GAME.private(t.state, "ben")
     kc, prospects = t.seat("ana")["kc"], t.seat("ana")["prospects"]
     t.choose("ana", [o.id for o in d.options if o.id.startswith("buy:")][0])
     assert t.seat("ana")["kc"] == kc - 3 and t.seat("ana")["prospects"] == prospects + 1

@@ -41,7 +41,7 @@ def make_check(leaks: bool, seed: int):
         public = dumps(game.public(state))
         for player in state["players"]:
             hidden = game.conceal(state, player, rng)
-            assert dumps(game.view(hidden, player)) == dumps(game.view(state, player)), f"{player}'s view leaks"
+            assert dumps(game.private(hidden, player)) == dumps(game.private(state, player)), f"{player}'s view leaks"
             assert dumps(game.public(hidden)) == public, "public state leaks"
             assert awaited(game, hidden, player) == awaited(game, state, player), f"who is awaited leaks to {player}"
             assert_own_hand_shows(game, state, player)
@@ -61,10 +61,10 @@ def assert_own_hand_shows(game, state, player) -> None:
     deck = state["decks"]["contact"] or state["decks"]["agenda"]
     if not hand or not deck:
         return
-    before = dumps(game.view(state, player))
+    before = dumps(game.private(state, player))
     hand[0], deck[0] = deck[0], hand[0]
     try:
-        assert dumps(game.view(state, player)) != before, f"{player}'s view does not show their own hand"
+        assert dumps(game.private(state, player)) != before, f"{player}'s view does not show their own hand"
     finally:
         hand[0], deck[0] = deck[0], hand[0]
 

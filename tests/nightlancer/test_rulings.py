@@ -106,7 +106,7 @@ def test_hand_counts_by_card_type_are_public_and_hands_are_not():
     state = new_game(events=QUIET_2P)
     public = GAME.public(state)["players"]["ana"]
     assert (public["hand_contacts"], public["hand_agendas"]) == (2, 3)
-    assert "hand" not in public and GAME.view(state, "ben")["secret"]["hand"] != GAME.view(state, "ana")["secret"]["hand"]
+    assert "hand" not in public and GAME.private(state, "ben")["hand"] != GAME.private(state, "ana")["hand"]
 
 
 def test_a_crew_holds_at_most_four():

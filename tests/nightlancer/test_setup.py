@@ -39,8 +39,8 @@ def test_each_player_picks_a_nightlancer_sealed_until_all_are_in():
     assert {d.kind for d in t.awaiting} == {"pick"} and all(d.simultaneous for d in t.awaiting)
     t.choose("ana", "pick:guard")
     assert [d.player for d in t.awaiting] == ["ben"]
-    assert "guard" not in json.dumps(GAME.view(t.state, "ben")), "ana's pick is sealed from ben"
-    assert GAME.view(t.state, "ana")["secret"]["my_pick"] == "guard"
+    assert "guard" not in json.dumps([GAME.public(t.state), GAME.private(t.state, "ben")]), "ana's pick is sealed from ben"
+    assert GAME.private(t.state, "ana")["my_pick"] == "guard"
     t.choose("ben", "pick:sniper")
     assert t.seat("ana")["nightlancer"] == "guard" and t.seat("ben")["nightlancer"] == "sniper"
 

@@ -21,7 +21,7 @@ def test_two_referee_processes_apply_exactly_one_of_two_rival_moves(tmp_path: Pa
     really run at once; without the lock both would read turn 0 and apply.
     """
     table = make_table(tmp_path)
-    first, second = table.view("alice").view["hand"]
+    first, second = table.view("alice").private["hand"]
     files = []
     for card in (first, second):
         path = tmp_path / f"move-{card}.json"

@@ -38,7 +38,7 @@ def table(tmp_path: Path) -> Table:
 
 
 def first_card(table: Table, player: str) -> bytes:
-    return table.move(player, f"card-{table.view(player).view['hand'][0]}")
+    return table.move(player, f"card-{table.view(player).private['hand'][0]}")
 
 
 def test_a_crash_before_the_turn_is_written_leaves_the_game_at_the_old_turn(table: Table, monkeypatch) -> None:

@@ -17,7 +17,6 @@ import pytest
 from helpers_referee import TEST_SEED, Table, make_keys, make_table, snapshot, validate_directory
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import generate
-from pbem.crypto.seal import open_sealed
 from pbem.crypto.signing import sign_document
 from pbem.referee import formats, read_view, sealing, submit, verify
 from pbem.referee.errors import (
@@ -36,7 +35,7 @@ from pbem.referee.errors import (
     UnknownPlayerMove,
     UnreadableMove,
 )
-from pbem.referee.player import choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 
 
@@ -46,7 +45,7 @@ def table(tmp_path: Path) -> Table:
 
 
 def hand(table: Table, player: str) -> list[int]:
-    return table.view(player).view["hand"]
+    return table.view(player).private["hand"]
 
 
 def play_first(table: Table, player: str) -> bytes:
@@ -61,7 +60,8 @@ def craft(table: Table, player: str, choices: list[str], signer: str | None = No
            "base": base.hash, **fields}
     if "sealed_choices" not in doc:  # sealed for the move as crafted, so that only the field at stake is off
         payload = choices_payload(doc["game_id"], player, doc["turn"], doc["base"], choices)
-        doc["sealed_choices"] = sealing.seal_json(payload, [sealing.game_recipient(TEST_SEED)], None)
+        doc["sealed_choices"] = sealing.seal_json(payload, [sealing.game_recipient(TEST_SEED)], None,
+                                                  CHOICES_SIZE)
     key = table.keys[signer or player] if (signer or player) in table.keys else generate(signer or player)
     return dump_json(sign_document(doc, key))
 
@@ -132,8 +132,8 @@ def test_an_option_number_as_view_shows_it_is_accepted(table: Table) -> None:
 def test_the_referee_section_opens_with_the_referee_key_and_the_game_identity(table: Table) -> None:
     submit(table.dir, play_first(table, "alice"), table.referee)
     turn = json.loads((table.dir / "turns" / "000001.json").read_text())
-    section = open_sealed(turn["sealed"]["referee"], table.referee)
-    assert section == sealing.open_with_seed(turn["sealed"]["referee"], TEST_SEED)
+    section = sealing.open_with_key(turn["sealed"]["referee"], table.referee, "turn 1", compressed=True)
+    assert section == sealing.open_with_seed(turn["sealed"]["referee"], TEST_SEED, compressed=True)
     assert section["seed"] == TEST_SEED.hex()
     assert section["step"] == [{"player": "alice", "option": section["step"][0]["option"], "by": "move"}]
 
@@ -224,7 +224,7 @@ def test_a_move_altered_after_signing_is_refused(table: Table) -> None:
 
 def test_sealed_choices_the_game_identity_cannot_open_are_unreadable(table: Table) -> None:
     other = sealing.seal_json({"format": formats.CHOICES, "choices": ["card-1"]},
-                              [table.keys["alice"].public.recipient], None)
+                              [table.keys["alice"].public.recipient], None, CHOICES_SIZE)
     refused(table, craft(table, "alice", [], sealed_choices=other), UnreadableMove, "do not open")
 
 
@@ -318,7 +318,7 @@ def test_several_choices_apply_in_order_while_the_player_stays_awaited(table: Ta
     card = hand(table, "bob")[0]
     step = submit(table.dir, table.move("bob", "pass", f"card-{card}"), table.referee)
     assert step.choices == 2 and step.awaiting == ["alice"]
-    assert table.view("bob").view["my_pick"] == card
+    assert table.view("bob").private["my_pick"] == card
 
 
 def test_without_a_standing_order_nothing_is_skipped(table: Table) -> None:

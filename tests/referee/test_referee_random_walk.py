@@ -15,7 +15,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, sealing, submit, verify
 from pbem.referee.errors import AlreadyApplied, Refusal
-from pbem.referee.player import choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 
 MAX_STEPS = 300
@@ -33,7 +33,7 @@ def forged(table, rng: Rng) -> bytes:
         "base": view.turn.hash,
         "sealed_choices": sealing.seal_json(
             choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, ["no-such-option"]),
-            [sealing.game_recipient(TEST_SEED)], None),
+            [sealing.game_recipient(TEST_SEED)], None, CHOICES_SIZE),
     }
     if kind == 1:
         return dump_json(sign_document(doc, table.keys[player]))

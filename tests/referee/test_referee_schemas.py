@@ -8,7 +8,13 @@ import jsonschema
 import pytest
 
 from pbem.referee import formats
-from pbem.resources import schema_path
+from pbem.resources import data_dir, schema_path
+
+
+@pytest.mark.parametrize("path", sorted(data_dir("schemas").glob("*.schema.json")), ids=lambda p: p.name)
+def test_every_shipped_schema_is_a_sound_2020_12_schema(path) -> None:
+    """Scenario and card schemas included: readers build their validators without checking the schema."""
+    jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text()))
 
 
 @pytest.mark.parametrize("fmt", sorted(formats.SCHEMAS))
@@ -22,8 +28,17 @@ def test_each_format_has_a_2020_12_schema_with_an_id_and_its_format_const(fmt: s
 
 def test_a_reader_refuses_an_unknown_version_by_name() -> None:
     problem = formats.format_problem({"format": "pbem-turn/9"}, formats.TURN)
-    assert problem == "unknown format version 'pbem-turn/9': this pbem reads 'pbem-turn/2'"
+    assert problem == "unknown format version 'pbem-turn/9': this pbem reads 'pbem-turn/3'"
+
+
+@pytest.mark.parametrize("old, fmt", [("pbem-turn/1", formats.TURN), ("pbem-turn/2", formats.TURN),
+                                      ("pbem-player-view/1", formats.PLAYER_VIEW),
+                                      ("pbem-referee/1", formats.REFEREE), ("pbem-cli-view/1", formats.CLI_VIEW)])
+def test_the_formats_before_sealed_padding_are_refused_by_name(old: str, fmt: str) -> None:
+    """Sections that held the whole view and the card catalogue, unpadded, are another format."""
+    problem = formats.format_problem({"format": old}, fmt)
+    assert problem == f"unknown format version {old!r}: this pbem reads {fmt!r}"
 
 
 def test_a_document_of_another_kind_is_named() -> None:
-    assert "not a 'pbem-turn/2' document" in formats.format_problem({"format": "pbem-move/1"}, formats.TURN)
+    assert "not a 'pbem-turn/3' document" in formats.format_problem({"format": "pbem-move/1"}, formats.TURN)

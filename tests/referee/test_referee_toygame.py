@@ -34,7 +34,7 @@ def test_a_view_shows_nothing_a_player_may_not_know(game_count) -> None:
         while decisions := GAME.awaiting(state):
             for player in ("a", "b", "c"):
                 hidden = GAME.conceal(state, player, rng)
-                assert GAME.view(hidden, player) == GAME.view(state, player)
+                assert GAME.private(hidden, player) == GAME.private(state, player)
                 assert GAME.public(hidden) == GAME.public(state)
             decision = decisions[rng.randbelow(len(decisions))]
             state = apply_choice(GAME, state, decision.player, rng.choice(decision.options).id, rng)
@@ -44,9 +44,9 @@ def test_an_early_pick_is_hidden_until_all_have_picked() -> None:
     state = GAME.new_state(GAME.load_scenario("standard"), ["a", "b"], Rng.from_seed(1))
     card = state["hands"]["a"][0]
     state = GAME.apply(state, "a", f"card-{card}", Rng.from_seed(2))
-    assert GAME.view(state, "a")["my_pick"] == card
-    assert str(card) not in json.dumps(GAME.view(state, "b")["public"]["events"])
-    assert GAME.view(state, "b")["my_pick"] is None
+    assert GAME.private(state, "a")["my_pick"] == card
+    assert str(card) not in json.dumps(GAME.public(state)["events"])
+    assert GAME.private(state, "b")["my_pick"] is None
 
 
 def test_drawing_offers_only_pass_when_the_deck_is_empty() -> None:

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from helpers_referee import Table, make_table, snapshot, validate_directory
+from pbem.crypto.canonical import canonical_json
 from pbem.crypto.errors import SealError
 from pbem.crypto.seal import open_sealed
 from pbem.crypto.signing import sign_document
 from pbem.referee import read_view, submit, verify
 from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.storage import dump_json
+from toygame import GAME
 
 
 @pytest.fixture
@@ -152,7 +154,8 @@ def test_a_move_file_without_its_turn_is_removed_by_the_next_step(played: Table)
 
 
 def test_the_stock_age_tool_opens_a_players_view(played: Table, tmp_path: Path) -> None:
-    """`age -d -i KEY views/alice/latest.age` shows alice her view (Debian package `age`)."""
+    """`age -d -i KEY views/alice/latest.age` shows alice her section (Debian package `age`): her private
+    part and her options, cards by id, as canonical JSON followed by blanks up to the padded size."""
     age = shutil.which("age")
     if age is None:
         pytest.fail("the stock `age` tool is needed (apt-get install age); .ci/run installs it")
@@ -163,7 +166,10 @@ def test_the_stock_age_tool_opens_a_players_view(played: Table, tmp_path: Path) 
                           capture_output=True, check=True)
     opened = json.loads(done.stdout)
     assert opened == read_view(played.dir, "alice", played.keys["alice"]).doc
-    assert opened["view"]["hand"] == played.view("alice").view["hand"]
+    assert opened["private"]["hand"] == played.view("alice").private["hand"]
+    assert done.stdout == canonical_json(opened) + b" " * (len(done.stdout) - len(canonical_json(opened)))
+    sizes = GAME.sealed_sizes(2)
+    assert len(done.stdout) in {sizes.player_section(None), sizes.player_section("play"), sizes.player_section("draw")}
     refused = subprocess.run([age, "-d", "-i", str(identity), str(played.dir / "views" / "bob" / "latest.age")],
                              capture_output=True)
     assert refused.returncode != 0  # alice cannot open bob's view

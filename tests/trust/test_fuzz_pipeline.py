@@ -27,7 +27,7 @@ from pbem.crypto.signing import sign_document
 from pbem.referee import sealing, submit
 from pbem.referee.errors import REFUSALS, Refusal
 from pbem.referee.gamefile import GameFile
-from pbem.referee.player import choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 from trust_helpers import join, joining_table
 
@@ -79,7 +79,7 @@ def only_documented_refusals(template: Table, data: bytes) -> None:
 
 
 def valid_move(template: Table) -> dict:
-    return json.loads(template.move("alice", f"card-{template.view('alice').view['hand'][0]}"))
+    return json.loads(template.move("alice", f"card-{template.view('alice').private['hand'][0]}"))
 
 
 @READER
@@ -136,7 +136,7 @@ def test_a_valid_move_with_one_field_replaced_and_signed_again_is_applied_or_ref
 @FAST
 @given(st.data())
 def test_a_valid_move_with_bytes_flipped_is_applied_or_refused(template: Table, data) -> None:
-    raw = bytearray(template.move("alice", f"card-{template.view('alice').view['hand'][0]}"))
+    raw = bytearray(template.move("alice", f"card-{template.view('alice').private['hand'][0]}"))
     for _ in range(data.draw(st.integers(1, 4))):
         raw[data.draw(st.integers(0, len(raw) - 1))] ^= data.draw(st.integers(1, 255))
     only_documented_refusals(template, bytes(raw))
@@ -151,7 +151,7 @@ def test_signed_moves_with_any_sealed_payload_are_applied_or_refused(template: T
     payload = choices_payload(doc["game_id"], doc["player"], doc["turn"], doc["base"], choices)
     if orders is not None:
         payload["standing_orders"] = orders
-    doc["sealed_choices"] = sealing.seal_json(payload, [gamefile.game_recipient], None)
+    doc["sealed_choices"] = sealing.seal_json(payload, [gamefile.game_recipient], None, CHOICES_SIZE)
     del doc["signature"]
     only_documented_refusals(template, dump_json(sign_document(doc, template.keys["alice"])))
 

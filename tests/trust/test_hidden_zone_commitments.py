@@ -34,7 +34,8 @@ def test_after_the_reveal_each_commitment_opens_to_its_section(tmp_path: Path) -
     for turn in docs:
         for name, text in turn["sealed"].items():
             # the referee section opens with the revealed seed; each player's with that player's key
-            section = sealing.open_with_seed(text, seed) if name == "referee" else open_sealed(text, table.keys[name])
+            section = (sealing.open_with_seed(text, seed, compressed=True) if name == "referee"
+                       else open_sealed(text, table.keys[name]))
             salt = commitments.salt(seed, turn["turn"], turn["move"], name)
             assert commitments.commit(salt, section) == turn["commitments"]["sections"][name]
 
@@ -44,7 +45,7 @@ def test_a_commitment_binds_its_content(tmp_path: Path) -> None:
     turn = turn_docs(table.dir)[1]
     seed = bytes.fromhex(turn_docs(table.dir)[-1]["seed"])
     section = open_sealed(turn["sealed"]["alice"], table.keys["alice"])
-    section["view"]["hand"] = list(reversed(section["view"]["hand"])) + [99]
+    section["private"]["hand"] = list(reversed(section["private"]["hand"])) + [99]
     salt = commitments.salt(seed, turn["turn"], turn["move"], "alice")
     assert commitments.commit(salt, section) != turn["commitments"]["sections"]["alice"]
 
@@ -68,7 +69,7 @@ def test_a_game_that_names_its_hidden_zones_gets_one_commitment_per_zone(tmp_pat
     seed = bytes.fromhex(docs[-1]["seed"])
     for turn in docs:
         assert set(turn["commitments"]["zones"]) == {"deck", "picks", "hand:alice", "hand:bob"}
-        state = sealing.open_with_seed(turn["sealed"]["referee"], seed)["state"]
+        state = sealing.open_with_seed(turn["sealed"]["referee"], seed, compressed=True)["state"]
         salt = commitments.salt(seed, turn["turn"], turn["move"], commitments.zone_key("deck"))
         assert commitments.commit(salt, state["deck"]) == turn["commitments"]["zones"]["deck"]
     assert verify(game, replay=True).replayed
@@ -89,7 +90,7 @@ def test_pbem_prove_opens_the_deck_of_any_turn_after_the_reveal(tmp_path: Path) 
     result = CliRunner().invoke(app, ["prove", str(game), "--turn", "2", "--name", "deck"])
     assert result.exit_code == 0, result.output
     opened = json.loads(result.stdout)["zones"]["deck"]
-    state = sealing.open_with_seed(docs[2]["sealed"]["referee"], seed)["state"]
+    state = sealing.open_with_seed(docs[2]["sealed"]["referee"], seed, compressed=True)["state"]
     assert opened["value"] == state["deck"] and opened["commitment"] == docs[2]["commitments"]["zones"]["deck"]
     assert commitments.commit(bytes.fromhex(opened["salt"]), opened["value"]) == opened["commitment"]
 

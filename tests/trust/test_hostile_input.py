@@ -22,7 +22,7 @@ from pbem.crypto.keys import generate
 from pbem.crypto.signing import sign_document
 from pbem.referee import formats, read_view, sealing, submit, verify
 from pbem.referee.gamefile import GameFile
-from pbem.referee.player import choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 from trust_helpers import play
 
@@ -49,7 +49,7 @@ def forge(table: Table, player: str, choices: list[str], signer=None, turn: int 
         "turn": turn,
         "base": base,
         "sealed_choices": sealing.seal_json(choices_payload(gamefile.game_id, player, turn, base, choices),
-                                            [gamefile.game_recipient], None),
+                                            [gamefile.game_recipient], None, CHOICES_SIZE),
         **fields,
     }
     return dump_json(sign_document(doc, signer if signer is not None else table.keys[player]))
@@ -92,12 +92,12 @@ def test_a_huge_file_is_refused_unread(table: Table, tmp_path: Path) -> None:
 
 
 def test_a_signature_from_another_player_is_refused(table: Table, tmp_path: Path) -> None:
-    data = forge(table, "alice", [f"card-{table.view('alice').view['hand'][0]}"], signer=table.keys["bob"])
+    data = forge(table, "alice", [f"card-{table.view('alice').private['hand'][0]}"], signer=table.keys["bob"])
     refused_by_the_command_line(table, tmp_path, data, "bad-signature", 14, "not alice's")
 
 
 def test_a_signature_over_a_different_body_is_refused(table: Table, tmp_path: Path) -> None:
-    doc = json.loads(table.move("alice", f"card-{table.view('alice').view['hand'][0]}"))
+    doc = json.loads(table.move("alice", f"card-{table.view('alice').private['hand'][0]}"))
     doc["base"] = "sha256:" + "1" * 64
     refused_by_the_command_line(table, tmp_path, dump_json(doc), "bad-signature", 14, "not alice's")
 
@@ -114,12 +114,12 @@ def test_a_lookalike_player_name_is_an_unknown_player(table: Table, tmp_path: Pa
 
 def test_a_move_for_another_game_is_refused(table: Table, tmp_path: Path) -> None:
     other = make_table(tmp_path / "other", seed=b"\x42" * 32, keys=(table.keys, table.key_files))
-    data = other.move("alice", f"card-{other.view('alice').view['hand'][0]}")
+    data = other.move("alice", f"card-{other.view('alice').private['hand'][0]}")
     refused_by_the_command_line(table, tmp_path, data, "other-game", 12, "is for game")
 
 
 def test_a_replayed_old_move_is_a_no_op(table: Table, tmp_path: Path) -> None:
-    data = table.move("alice", f"card-{table.view('alice').view['hand'][0]}")
+    data = table.move("alice", f"card-{table.view('alice').private['hand'][0]}")
     submit(table.dir, data, table.referee)
     relaid = dump_json(json.loads(data))[:-1] + b"\n\n"  # other bytes, the same signed document
     for copy in (data, relaid):
@@ -133,7 +133,7 @@ def test_a_replayed_old_move_is_a_no_op(table: Table, tmp_path: Path) -> None:
 
 
 def test_a_move_answering_an_old_turn_is_refused(table: Table, tmp_path: Path) -> None:
-    early = table.move("alice", f"card-{table.view('alice').view['hand'][0]}")
+    early = table.move("alice", f"card-{table.view('alice').private['hand'][0]}")
     play(table, steps=2)  # both play; alice's draw decision opens at turn 2
     assert table.view("alice").decision.kind == "draw"
     refused_by_the_command_line(table, tmp_path, early, "stale", 16, "answers turn 0")
@@ -166,7 +166,7 @@ def test_sealed_choices_that_do_not_open_are_refused(table: Table, tmp_path: Pat
     gamefile = GameFile.read(table.dir / "game.toml")
     doc = json.loads(forge(table, "alice", ["card-1"]))
     doc["sealed_choices"] = sealing.seal_json({"format": formats.CHOICES, "choices": ["card-1"]},
-                                              [table.keys["bob"].public.recipient], None)
+                                              [table.keys["bob"].public.recipient], None, CHOICES_SIZE)
     del doc["signature"]
     assert gamefile.game_recipient not in doc["sealed_choices"]
     refused_by_the_command_line(table, tmp_path, dump_json(sign_document(doc, table.keys["alice"])),

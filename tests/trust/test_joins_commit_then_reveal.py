@@ -24,9 +24,8 @@ from typer.testing import CliRunner
 
 from helpers_referee import snapshot
 from pbem.cli.main import app
-from pbem.crypto.seal import open_sealed
 from pbem.crypto.signing import sign_document
-from pbem.referee import status, submit, verify
+from pbem.referee import sealing, status, submit, verify
 from pbem.referee.errors import AlreadyApplied, GameDirError, UnexpectedJoin, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import join_document, join_nonce, make_join
@@ -38,7 +37,7 @@ PLAYERS = ("alice", "bob")
 
 def deal_state(directory: Path, referee) -> dict:
     turn = json.loads((directory / "turns" / "000000.json").read_text())
-    return open_sealed(turn["sealed"]["referee"], referee)["state"]
+    return sealing.open_with_key(turn["sealed"]["referee"], referee, "turn 0", compressed=True)["state"]
 
 
 def send(table, player: str) -> bytes:

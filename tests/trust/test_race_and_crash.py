@@ -39,7 +39,7 @@ def test_four_referee_processes_at_once_apply_exactly_one_move(tmp_path: Path) -
     view = read_view(table.dir, "alice", table.keys["alice"])
     files = []
     for i in range(4):
-        card = view.view["hand"][i % 2]
+        card = view.private["hand"][i % 2]
         path = tmp_path / f"rival-{i}.json"
         path.write_bytes(make_move(view, table.keys["alice"], [f"card-{card}"]))
         files.append(path)

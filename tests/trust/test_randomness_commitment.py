@@ -13,9 +13,8 @@ import pytest
 
 from helpers_referee import snapshot, validate_directory
 from pbem.crypto.canonical import document_hash
-from pbem.crypto.seal import open_sealed
 from pbem.engine.rng import step_rng
-from pbem.referee import keying, status, submit, verify
+from pbem.referee import keying, sealing, status, submit, verify
 from pbem.referee.errors import (
     AlreadyApplied,
     BadSignatureMove,
@@ -34,7 +33,7 @@ NONCE_A, NONCE_B = b"\x0a" * 32, b"\x0b" * 32
 
 def referee_section(table, number: int = 0) -> dict:
     turn = json.loads((table.dir / "turns" / f"{number:06d}.json").read_text())
-    return open_sealed(turn["sealed"]["referee"], table.referee)
+    return sealing.open_with_key(turn["sealed"]["referee"], table.referee, "referee section", compressed=True)
 
 
 def test_without_wait_for_joins_game_toml_says_the_entropy_is_the_referees_alone(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 from helpers_referee import Table, make_table, snapshot
 from pbem.referee import formats, sealing, submit, verify
 from pbem.referee.errors import SchemaInvalidMove
+from pbem.referee.player import CHOICES_SIZE
 from trust_helpers import forge_move, play
 
 
@@ -65,6 +66,7 @@ def test_the_sealed_payload_names_its_move(table: Table) -> None:
 
 def test_an_unbound_payload_of_the_old_version_is_refused_by_name(table: Table) -> None:
     gamefile = table.view("alice").gamefile
-    old = sealing.seal_json({"format": "pbem-choices/1", "choices": ["pass"]}, [gamefile.game_recipient], None)
+    old = sealing.seal_json({"format": "pbem-choices/1", "choices": ["pass"]}, [gamefile.game_recipient], None,
+                            CHOICES_SIZE)
     with pytest.raises(SchemaInvalidMove, match="unknown format version"):
         submit(table.dir, forge_move(table, "alice", sealed=old), table.referee)

@@ -26,6 +26,7 @@ from pbem.crypto.canonical import canonical_json
 from pbem.crypto.errors import CryptoError, SealError
 from pbem.referee import formats, read_view, sealing, submit
 from pbem.referee.errors import IllegalMove, NotYourDecisionMove, Refusal, SchemaInvalidMove
+from pbem.referee.player import CHOICES_SIZE
 from trust_helpers import forge_move, play
 
 seal = importlib.import_module("pbem.crypto.seal")
@@ -134,13 +135,13 @@ def test_the_largest_sealed_plaintext_is_one_bound_for_the_writer_and_every_read
     seed = gamefile.test_seed
     biggest = {"pad": "x" * (seal.MAX_SEALED_PLAINTEXT - len(canonical_json({"pad": ""})))}
     assert len(canonical_json(biggest)) == seal.MAX_SEALED_PLAINTEXT
-    for_seed = sealing.seal_json(biggest, [gamefile.game_recipient], None)
+    for_seed = sealing.seal_json(biggest, [gamefile.game_recipient], None, CHOICES_SIZE)
     assert sealing.open_with_seed(for_seed, seed) == biggest
     for_key = seal.seal(biggest, [table.keys["alice"].public])
     assert seal.open_sealed(for_key, table.keys["alice"]) == biggest
     too_big = {"pad": biggest["pad"] + "x"}
     with pytest.raises(SealError):
-        sealing.seal_json(too_big, [gamefile.game_recipient], None)
+        sealing.seal_json(too_big, [gamefile.game_recipient], None, CHOICES_SIZE)
     with pytest.raises(SealError):
         seal.seal(too_big, [table.keys["alice"].public])
     # a section someone else wrote too large is refused by every reader
@@ -154,9 +155,10 @@ def test_the_largest_sealed_plaintext_is_one_bound_for_the_writer_and_every_read
     deepest: object = []
     for _ in range(seal.MAX_SEALED_DEPTH - 1):
         deepest = [deepest]
-    assert sealing.open_with_seed(sealing.seal_json(deepest, [gamefile.game_recipient], None), seed) == deepest
+    deep = sealing.seal_json(deepest, [gamefile.game_recipient], None, CHOICES_SIZE)
+    assert sealing.open_with_seed(deep, seed) == deepest
     with pytest.raises(SealError):
-        sealing.seal_json([deepest], [gamefile.game_recipient], None)
+        sealing.seal_json([deepest], [gamefile.game_recipient], None, CHOICES_SIZE)
     forged = age.encrypt(canonical_json([deepest]), [gamefile.game_recipient]).decode()
     with pytest.raises(CryptoError):
         sealing.open_with_seed(forged, seed)

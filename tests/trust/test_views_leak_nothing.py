@@ -1,10 +1,16 @@
-"""Views leak nothing: a property over random positions of every game.
+"""Views leak nothing: a property over random positions of every registered game.
 
 Take a position, redraw everything player P may not know
 (``Game.conceal``: decks shuffled, other hands swapped within zone sizes,
-other players' pending simultaneous choices redrawn), and require P's view
-and the public part to stay byte-identical. CI samples a thousand positions
-per game; ``--games N`` samples N.
+other players' pending simultaneous choices redrawn), and require P's
+private part, the public part and P's options to stay byte-identical. CI
+samples a thousand positions per game; ``--games N`` samples N.
+
+Sealed sizes: age's ciphertext is as long as its plaintext, so a sealed
+section whose length followed what it hides would leak it to anyone holding
+the turn file (or ``views/P/latest.age``). For every player P and every
+opponent Q, P's sealed section and the referee's must keep their length over
+every redraw of what Q may not know.
 """
 
 from __future__ import annotations
@@ -15,10 +21,19 @@ import json
 
 import pytest
 
-from pbem.engine import Rng, apply_choice, find_game, step_rng
+import toygame
+import zonegame
+from helpers_referee import make_keys
 from pbem.bots import RandomBot
+from pbem.engine import Rng, apply_choice, find_game, game_names, register, step_rng
+from pbem.referee.deal import static_of
+from pbem.referee.gamefile import GameFile
+from pbem.referee.turns import Position, assemble_turn
 
-GAMES = ["nightfall", "nightlancer"]
+register(toygame.GAME)
+register(zonegame.GAME)
+
+SEALING_SEED = bytes(range(32))
 
 
 def _dump(data: object) -> str:
@@ -55,7 +70,12 @@ def _positions(game, players, seed: int, every: int):
         state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+def _seats(game, seed: int) -> list[str]:
+    count = game.min_players + seed % (game.max_players - game.min_players + 1)
+    return [f"p{i}" for i in range(count)]
+
+
+@pytest.mark.parametrize("game_name", game_names())
 def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, game_count) -> None:
     game = find_game(game_name)
     wanted = game_count(1000)
@@ -63,15 +83,14 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
     redrawn = 0
     seed = 0
     while checked < wanted:
-        count = game.min_players + seed % (game.max_players - game.min_players + 1)
-        players = [f"p{i}" for i in range(count)]
+        players = _seats(game, seed)
         for state in _positions(game, players, seed, every=7):
             before = _dump(state)
             for player in players:
                 hidden = game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"conceal-{seed}-{checked}"))
                 redrawn += _dump(hidden) != before
-                assert _dump(game.view(hidden, player)) == _dump(game.view(state, player)), (
-                    f"{game_name}: {player}'s view changed with what {player} may not know (seed {seed})"
+                assert _dump(game.private(hidden, player)) == _dump(game.private(state, player)), (
+                    f"{game_name}: {player}'s private part changed with what {player} may not know (seed {seed})"
                 )
                 assert _dump(game.public(hidden)) == _dump(game.public(state)), (
                     f"{game_name}: the public part changed with what {player} may not know (seed {seed})"
@@ -89,3 +108,54 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
         seed += 1
     # A conceal that changed nothing would make this test pass vacuously.
     assert redrawn * 2 >= checked, f"{game_name}: conceal redrew hidden information in only {redrawn} of {checked} positions"
+
+
+# --- sealed sizes -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def seat_keys(tmp_path_factory):
+    keys, _ = make_keys(tmp_path_factory.mktemp("keys"), ["referee", "p0", "p1", "p2", "p3", "p4"])
+    return keys
+
+
+def _gamefile(game, players, keys) -> GameFile:
+    return GameFile(game_id="0123456789abcdef", game=game.name, scenario=game.scenarios()[0],
+                    players=tuple((p, keys[p].public) for p in players), referee=keys["referee"].public,
+                    game_recipient=keys["referee"].public.recipient, commitment="sha256:" + "0" * 64)
+
+
+def _sealed_lengths(game, gamefile, static, state, turn: int) -> dict[str, int]:
+    """The length of every sealed section of the turn the referee would write for ``state``."""
+    position = Position(turn=turn, state=state, seed=SEALING_SEED)
+    since = {d.player: turn for d in game.awaiting(state)}
+    doc = assemble_turn(game, gamefile, position, None, None, None, since, static)
+    return {name: len(text) for name, text in doc["sealed"].items()}
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_a_sealed_section_is_as_long_whatever_an_opponent_may_not_know(game_name: str, game_count, seat_keys) -> None:
+    """For every player P and every opponent Q: P's section, and the referee's, keep their length
+    over every redraw of what Q may not know (``conceal(state, Q)``)."""
+    game = find_game(game_name)
+    static = static_of(game, game.load_scenario(game.scenarios()[0]))
+    wanted = game_count(60)
+    checked = 0
+    seed = 0
+    while checked < wanted:
+        players = _seats(game, seed)
+        gamefile = _gamefile(game, players, seat_keys)
+        for turn, state in enumerate(_positions(game, players, seed, every=11)):
+            lengths = _sealed_lengths(game, gamefile, static, state, turn)
+            for opponent in players:
+                for redraw in range(2):
+                    hidden = game.conceal(copy.deepcopy(state), opponent,
+                                          Rng.from_seed(f"sizes-{seed}-{turn}-{opponent}-{redraw}"))
+                    assert _sealed_lengths(game, gamefile, static, hidden, turn) == lengths, (
+                        f"{game_name}: a sealed section's length changed with what {opponent} may not know "
+                        f"(seed {seed}, position {turn})"
+                    )
+            checked += 1
+            if checked >= wanted:
+                break
+        seed += 1

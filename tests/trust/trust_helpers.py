@@ -10,7 +10,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, new_game, read_view, sealing, status, submit
 from pbem.referee.joins import make_join
-from pbem.referee.player import choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 
 PLAYERS = ("alice", "bob")
@@ -88,7 +88,7 @@ def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: d
     if payload is None:
         payload = choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, list(choices), orders)
     if sealed is None:
-        sealed = sealing.seal_json(payload, [view.gamefile.game_recipient], None)
+        sealed = sealing.seal_json(payload, [view.gamefile.game_recipient], None, CHOICES_SIZE)
     doc = {
         "format": formats.MOVE,
         "game_id": view.gamefile.game_id,

@@ -7,10 +7,10 @@ from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
-from pbem.engine.protocol import Decision, Option, Result
+from pbem.engine.protocol import Decision, Option, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
-from pbem.games.nightfall.cards import read_cards
+from pbem.games.nightfall.cards import build_catalog, read_cards
 from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
 from pbem.games.nightfall.invariants import check_invariants
 from pbem.resources import scenario_dir
@@ -77,17 +77,27 @@ class Nightfall:
         flow.answer(state, player, option_id, rng)
         return state
 
+    def static_state(self, scenario: Any) -> dict[str, Any]:
+        """The card catalogue: built from the scenario's card data alone, and never changed."""
+        return {"catalog": build_catalog(scenario["card_data"])}
+
+    def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
+        return view.card_facts(scenario)
+
     def public(self, state: dict[str, Any]) -> Any:
         return view.public(state)
 
-    def view(self, state: dict[str, Any], player: str) -> Any:
-        return view.view(state, player)
+    def private(self, state: dict[str, Any], player: str) -> Any:
+        return view.private(state, player)
+
+    def sealed_sizes(self, seats: int) -> SealedSizes:
+        return view.SEALED_SIZES
 
     def result(self, state: dict[str, Any]) -> Result | None:
         return scoring.result(state)
 
-    def render(self, data: Any) -> str:
-        return view.render(data)
+    def render(self, public: Any, private: Any, cards: Any) -> str:
+        return view.render(public, private, cards)
 
     def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""

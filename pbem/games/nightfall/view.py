@@ -4,10 +4,14 @@ Public: counts the table sees (hand, deck and discard sizes, wounds each
 player holds), the top of each discard pile, minions in play, the chain,
 face-up archives, exiled cards, whether face-up wounds remain (their exact
 number only with ``count_face_up``: "you may not count", DE 30), and the
-public events since the last decision. A player's view adds their hand,
-their discard pile (EN 105), their own face-down archives and draft cards,
-their own decision and their private events. Deck orders, other hands,
-other players' draft cards and pending picks never leave the state.
+public events since the last decision. A player's private part holds what
+they know besides: their hand, their discard pile (EN 105), the tops of
+their own secret archives, their draft cards and picks, and their private
+events. Deck orders, other hands, other players' draft cards and pending
+picks never leave the state.
+
+Both parts name cards by id (``koi-jiang#3``); what a card is and does is the
+static card data of :func:`card_facts`, which :func:`render` joins to them.
 """
 
 from __future__ import annotations
@@ -15,41 +19,32 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.state import State, card, health, name, strength, wound_count
+from pbem.games.nightfall.cards import build_catalog
+from pbem.games.nightfall.state import State, health, key_of, strength, wound_count
 
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
 
 
-def _key(card_id: str) -> str:
-    return card_id.split("#", 1)[0]
+def card_facts(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What a player needs to decide about each card of the scenario, by card key:
+    type, colour, link colours (the colours that may be linked to it, EN 177),
+    the colour that fires its kicker (the card it is linked to, EN 184), cost,
+    strength and health, and its printed text (Chain / Your Chain / In Play /
+    Kicker / Feed)."""
+    catalog = build_catalog(scenario["card_data"])
+    return {key: {k: entry[k] for k in CARD_FACTS if k in entry} for key, entry in sorted(catalog.items())}
 
 
-def glossary(state: State, keys: Any) -> dict[str, dict[str, Any]]:
-    """What a player needs to decide about each card named in a view: type,
-    colour, link colours (the colours that may be linked to it, EN 177), the
-    colour that fires its kicker (the card it is linked to, EN 184), cost,
-    strength and health, and its printed text (Chain / Your Chain / In Play
-    / Kicker / Feed)."""
-    found: dict[str, dict[str, Any]] = {}
-    for key in sorted(set(keys)):
-        entry = state["catalog"][key]
-        found[key] = {k: entry[k] for k in CARD_FACTS if k in entry}
-    return found
-
-
-def _cards(state: State, ids: list[str]) -> list[dict[str, str]]:
-    return [{"id": c, "name": name(state, c)} for c in ids]
-
-
-def _archive(state: State, archive: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    seen = not archive["hidden"] and (not archive.get("secret") or archive["owner"] == viewer)
-    top = archive["cards"][-1] if archive["cards"] else None
+def _archive(archive: dict[str, Any]) -> dict[str, Any]:
+    """An archive as the table sees it: a face-up archive shows its top card."""
+    seen = not archive["hidden"] and not archive.get("secret")
     data: dict[str, Any] = {"id": archive["id"], "owner": archive["owner"], "count": len(archive["cards"]),
-                            "face_down": not seen or bool(archive.get("secret"))}
-    if seen and top is not None:
-        data.update({"top": top, "name": name(state, top), "cost": card(state, top)["cost"]})
+                            "face_down": not seen}
+    if seen and archive["cards"]:
+        data["top"] = archive["cards"][-1]
     return data
 
 
@@ -76,19 +71,17 @@ def public(state: State) -> dict[str, Any]:
         },
         "face_up_wounds": state["face_up"] if state["options"]["count_face_up"] else ("some" if state["face_up"] else "none"),
         "in_play": [
-            {"card": m["card"], "name": name(state, m["card"]), "owner": m["owner"], "controller": m["controller"],
+            {"card": m["card"], "owner": m["owner"], "controller": m["controller"],
              "strength": strength(state, m), "health": health(state, m)}
             for m in state["in_play"]
         ] if turn is not None else [],
         "chain": None if not state["chain"] else {
             "starter": state["chain"]["starter"],
-            "cards": [{"card": e["card"], "name": name(state, e["card"]), "owner": e["owner"],
-                       "controller": e["controller"], "kicker": e["kicker"], "resolved": e["resolved"],
-                       "cancelled": e["cancelled"]} for e in state["chain"]["entries"]],
+            "cards": [{"card": e["card"], "owner": e["owner"], "controller": e["controller"], "kicker": e["kicker"],
+                       "resolved": e["resolved"], "cancelled": e["cancelled"]} for e in state["chain"]["entries"]],
         },
-        "archives": [_archive(state, a, None) for a in state["archives"]],
+        "archives": [_archive(a) for a in state["archives"]],
         "exiled": sorted(state["exiled"]),
-        "awaiting": [{"player": d["player"], "kind": d["kind"]} for d in state["pending"]],
         "events": list(state["events"]),
         "over": state["over"],
     }
@@ -102,58 +95,34 @@ def public(state: State) -> dict[str, Any]:
     if state["draft"] is not None:
         draft = state["draft"]
         data["draft"] = {"mode": draft["mode"], "round": draft["round"] + 1, "rounds": len(draft["schedule"]),
-                         "commons_laid_out": [state["catalog"][k]["name"] for k in draft["commons"]],
-                         "commons_keys": list(draft["commons"])}
+                         "commons": list(draft["commons"])}
     if state["series"] is not None:
         data["series"] = {"target": state["series"]["target"], "totals": dict(state["series"]["totals"]),
                           "games": len(state["series"]["games"])}
     if state["over"]:
         data["final"] = state["final"]
-    data["cards"] = glossary(state, _public_keys(state, data))
     return data
 
 
-def _public_keys(state: State, data: dict[str, Any]) -> list[str]:
-    """The card keys the table sees: minions in play, the chain, archive tops, discard tops, the laid-out commons."""
-    keys = [_key(m["card"]) for m in data["in_play"]]
-    if data["chain"]:
-        keys += [_key(c["card"]) for c in data["chain"]["cards"]]
-    keys += [_key(a["top"]) for a in data["archives"] if "top" in a]
-    keys += [_key(seat["discard_top"]) for seat in data["seats"].values() if seat["discard_top"]]
-    if state["draft"] is not None:
-        keys += list(state["draft"]["commons"])
-    return keys
-
-
-def view(state: State, player: str) -> dict[str, Any]:
-    data = public(state)
+def private(state: State, player: str) -> dict[str, Any]:
+    """What ``player`` knows besides the public part: hand, discard pile, the top of each of
+    their own secret archives, their draft cards and picks, their private events."""
     z = state["zones"][player]
-    data["archives"] = [_archive(state, a, player) for a in state["archives"]]
     mine: dict[str, Any] = {
-        "player": player,
-        "hand": _cards(state, z["hand"]),
-        "discard": _cards(state, z["discard"]),
+        "hand": list(z["hand"]),
+        "discard": list(z["discard"]),
         "events": list(state["private_events"].get(player, [])),
-        "decision": None,
+        "archive_tops": {a["id"]: a["cards"][-1] for a in state["archives"]
+                         if a.get("secret") and a["owner"] == player and not a["hidden"] and a["cards"]},
     }
-    for pending in state["pending"]:
-        if pending["player"] == player:
-            mine["decision"] = {k: pending[k] for k in ("kind", "prompt", "options", "pass_id", "simultaneous")}
     if state["draft"] is not None:
         draft = state["draft"]
         mine["draft"] = {
-            "hand": [state["catalog"][k]["name"] for k in draft["hands"][player]],
-            "private_picks": [state["catalog"][k]["name"] for k in draft["private"][player]],
-            "picked_now": state["catalog"][draft["chosen"][player]]["name"] if player in draft["chosen"] else None,
+            "hand": sorted(draft["hands"][player]),
+            "private_picks": list(draft["private"][player]),
+            "picked_now": draft["chosen"].get(player),
         }
-    data["you"] = mine
-    keys = [_key(c) for c in z["hand"] + z["discard"]] + [_key(a["top"]) for a in data["archives"] if "top" in a]
-    if state["draft"] is not None:
-        draft = state["draft"]
-        mine["draft"]["hand_keys"] = sorted(draft["hands"][player])
-        keys += draft["hands"][player] + draft["private"][player]
-    data["cards"] = glossary(state, keys + list(data["cards"]))
-    return data
+    return mine
 
 
 def conceal(state: State, player: str, rng: Rng) -> State:
@@ -251,15 +220,22 @@ def _tag(card_id: str) -> str:
     return "#" + card_id.split("#", 1)[1] if "#" in card_id else ""
 
 
-def render(data: dict[str, Any]) -> str:
+def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[str, dict[str, Any]]) -> str:
     """A view as text for a terminal: the table, then your cards, each with
-    its colour, links, cost, strength/health and text. Your decision, its
-    prompt and its numbered options are printed by the CLI after this text."""
-    cards = data.get("cards", {})
+    its colour, links, cost, strength/health and text (from ``cards``, the
+    card data by key). Your decision, its prompt and its numbered options are
+    printed by the CLI after this text. ``private`` is ``None`` for an onlooker."""
+    def facts(card_id: str) -> dict[str, Any] | None:
+        return cards.get(key_of(card_id))
 
     def about(card_id: str) -> str:
-        return describe(cards.get(_key(card_id)), card_id)
+        return describe(facts(card_id), card_id)
 
+    def called(card_id: str) -> str:
+        found = facts(card_id)
+        return found["name"] if found else card_id
+
+    data, mine = public, private or {}
     lines = []
     turn = data.get("turn")
     if turn:
@@ -269,15 +245,15 @@ def render(data: dict[str, Any]) -> str:
     lines.append((f"First player: {data['first_player']}. " if data["first_player"] else "")
                  + f"Face-up wounds left: {data['face_up_wounds']}")
     for p, seat in data["seats"].items():
-        top = f" (top: {cards[_key(seat['discard_top'])]['name']})" if seat["discard_top"] else ""
+        top = f" (top: {called(seat['discard_top'])})" if seat["discard_top"] else ""
         lines.append(f"  {p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}{top}, "
                      f"wounds {seat['wounds']}")
     if data.get("draft"):
         draft = data["draft"]
         lines.append(f"Draft ({draft['mode']}), round {draft['round']} of {draft['rounds']}")
-        if draft.get("commons_keys"):
+        if draft.get("commons"):
             lines.append("Commons laid out before the draft:")
-            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["commons_keys"])
+            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["commons"])
     if data["in_play"]:
         lines.append("In play:")
         for m in data["in_play"]:
@@ -286,7 +262,7 @@ def render(data: dict[str, Any]) -> str:
                          f"strength now {m['strength']}, health left {m['health']}")
     if data.get("combat"):
         combat = data["combat"]
-        names = {m["card"]: f"{m['name']} {_tag(m['card'])}" for m in data["in_play"]}
+        names = {m["card"]: f"{called(m['card'])} {_tag(m['card'])}" for m in data["in_play"]}
         lines.append("Combat:")
         for attacker, defender in combat["attacks"].items():
             blockers = [names.get(b, b) for b, a in combat["blocks"].items() if a == attacker]
@@ -299,33 +275,45 @@ def render(data: dict[str, Any]) -> str:
             marks = [m for m, on in (("kicker fires", c["kicker"]), ("resolved", c["resolved"]),
                                      ("cancelled", c["cancelled"])) if on]
             lines.append(f"  {i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: {about(c['card'])}")
-        last = cards.get(_key(data["chain"]["cards"][-1]["card"]))
+        last = facts(data["chain"]["cards"][-1]["card"])
         if last and not data["chain"]["cards"][-1]["resolved"]:
             lines.append(f"  a card linked now must be {' or '.join(last['links'])}")
     if data["archives"]:
         lines.append("Archives (claim the top card for its cost):")
+        tops = mine.get("archive_tops", {})
         for a in data["archives"]:
             owner = "commons" if a["owner"] is None else f"{a['owner']}'s"
-            what = about(a["top"]) if "top" in a else "face down"
-            lines.append(f"  {a['id']} ({owner}, {a['count']} left): {what}")
+            top = a.get("top") or tops.get(a["id"])
+            what = about(top) if top else "face down"
+            secret = " (secret: only you see it)" if a["id"] in tops else ""
+            lines.append(f"  {a['id']} ({owner}, {a['count']} left): {what}{secret}")
     if data.get("series"):
         lines.append("Series totals: " + ", ".join(f"{p} {t}" for p, t in data["series"]["totals"].items()))
     if data["events"]:
         lines.append("What happened:")
         lines.extend(f"- {line}" for line in data["events"])
-    you = data.get("you")
-    if you:
-        lines.extend(f"- (you) {line}" for line in you["events"])
-        lines.append("Your hand:" if you["hand"] else "Your hand: empty")
-        lines.extend(f"  {_tag(c['id'])} {about(c['id'])}" for c in you["hand"])
-        if you.get("draft"):
-            draft = you["draft"]
+    if private is not None:
+        lines.extend(f"- (you) {line}" for line in mine["events"])
+        lines.append("Your hand:" if mine["hand"] else "Your hand: empty")
+        lines.extend(f"  {_tag(c)} {about(c)}" for c in mine["hand"])
+        if mine.get("draft"):
+            draft = mine["draft"]
             if draft["private_picks"]:
-                lines.append("Your private archives so far: " + ", ".join(draft["private_picks"]))
+                lines.append("Your private archives so far: " + ", ".join(called(k) for k in draft["private_picks"]))
             if draft.get("picked_now"):
-                lines.append(f"Your pick this round (sealed): {draft['picked_now']}")
+                lines.append(f"Your pick this round (sealed): {called(draft['picked_now'])}")
             lines.append("Your draft cards:")
-            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft.get("hand_keys", []))
+            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["hand"])
     if data.get("final"):
         lines.append(f"Game over: {data['final']['winner']} wins")
     return "\n".join(lines)
+
+
+#: The padded sizes of the sealed sections, the same for 2 to 5 seats: a player's section (hand,
+#: discard pile, private events), what an awaited decision adds by kind (its options and their labels;
+#: most kinds fit the default), the referee's compressed section. Measured over random games of every
+#: scenario and seat count (the largest seen: 812 bytes without a decision, 2113 with ``target``, 1938
+#: with ``claim``, 1231 with another kind; 2891 bytes of compressed state) with a margin of a fifth or
+#: more; ``tests/trust/test_sealed_sizes.py`` checks that random games never outgrow them.
+SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1280, "target": 1536, "draft-pick": 256},
+                           referee=4096)

@@ -7,10 +7,10 @@ from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
-from pbem.engine.protocol import Decision, Result
+from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import flow, invariants, scoring, set_up, view, zones
-from pbem.games.nightlancer.cards import read_card_file
+from pbem.games.nightlancer.cards import catalogue, read_card_file
 from pbem.resources import scenario_dir
 
 State = dict[str, Any]
@@ -61,17 +61,27 @@ class Nightlancer:
         state["recent"] = (state.get("recent", []) + state["events"])[-RECENT:]
         return state
 
+    def static_state(self, scenario: Any) -> dict[str, Any]:
+        """The card catalogue: built from the scenario's card data alone, and never changed."""
+        return {"catalogue": catalogue(scenario["card_data"])}
+
+    def cards(self, scenario: Any) -> dict[str, Any]:
+        return view.card_facts(scenario)
+
     def public(self, state: State) -> Any:
         return view.public(state)
 
-    def view(self, state: State, player: str) -> Any:
-        return view.view(state, player)
+    def private(self, state: State, player: str) -> Any:
+        return view.private(state, player)
+
+    def sealed_sizes(self, seats: int) -> SealedSizes:
+        return view.SEALED_SIZES
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
-    def render(self, data: Any) -> str:
-        return view.render(data)
+    def render(self, public: Any, private: Any, cards: Any) -> str:
+        return view.render(public, private, cards)
 
     def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)

@@ -7,6 +7,10 @@ way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
 their private event lines. Secret from all: deck orders, the boxed event
 cards, pinned dice.
+
+Both parts name cards by id (``beat-cop#2``); what a card is and does is the
+static card data of :func:`card_facts` (by design id), joined to them by
+:func:`render`.
 """
 
 from __future__ import annotations
@@ -14,17 +18,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, effects, tokens
-from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES
+from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES, catalogue, design
 from pbem.games.nightlancer.zones import card, kind
 
 State = dict[str, Any]
 
 
-def _card(state: State, c: str) -> dict[str, Any]:
-    data = card(state, c)
-    out = {"id": c, "name": data["name"]}
+def _facts(data: dict[str, Any]) -> dict[str, Any]:
+    """One card design as a player reads it: name and kind, and what its kind prints."""
+    out: dict[str, Any] = {"name": data["name"], "kind": data["kind"]}
     if data["kind"] in ("black_market", "starting_item"):
         out.update(type=data["type"], cost=data["cost"], traits=data["traits"],
                    text="; ".join(effects.describe(e) for e in data["effects"]))
@@ -35,13 +40,26 @@ def _card(state: State, c: str) -> dict[str, Any]:
                    against=effects.describe(data["against"]))
     elif data["kind"] in ("agenda", "personal_agenda"):
         out.update(requires=data["requires"], cost=data["cost"], reward=data["reward"], text=agendas.describe(data))
+    elif data["kind"] == "nightlancer":
+        out.update(abilities=data["abilities"], special=data.get("special_text"))
+    elif data["kind"] == "event":
+        out.update(text=data["text"], prospect_price=data["price"])
+    elif data["kind"] == "mission":
+        out.update(profile=data["profile"], traits=data["traits"], stages=data["stages"], rewards=data["rewards"])
+    if "traits" in data:
+        out["traits"] = data["traits"]
+    if data.get("spend"):
+        out["spend"] = True
     return out
 
 
-def _mission(state: State, slot: dict[str, Any]) -> dict[str, Any]:
-    data = card(state, slot["card"])
-    return {"card": slot["card"], "name": data["name"], "profile": data["profile"], "traits": data["traits"],
-            "stages": data["stages"], "rewards": data["rewards"], "deal": slot["deal"],
+def card_facts(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The card data a player reads, by design id (an instance ``beat-cop#2`` is design ``beat-cop``)."""
+    return {key: _facts(data) for key, data in sorted(catalogue(scenario["card_data"])["cards"].items())}
+
+
+def _mission(slot: dict[str, Any]) -> dict[str, Any]:
+    return {"card": slot["card"], "deal": slot["deal"],
             "crews": [{"pos": c["pos"], "members": c["members"]} for c in sorted(slot["crews"], key=lambda c: c["pos"])]}
 
 
@@ -58,14 +76,9 @@ def _challenge(state: State) -> dict[str, Any] | None:
             nl = tokens.seat(state, player)["nightlancer"]
             ability = card(state, nl)["abilities"][CHALLENGE_ABILITY[ctype]]
             k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
-            used = []
-            for c in k["used"]:
-                data = card(state, c)
-                marks = [t.title() for t in data["traits"]] + (["Spend"] if data.get("spend") else [])
-                used.append(data["name"] + (f" - {', '.join(marks)}" if marks else ""))
             return {"player": player, "challenge": ctype, "difficulty": frame["difficulty"],
-                    "ability": ability, "cards": k["bonus"], "cards_used": used,
-                    "cards_left_out": [card(state, c)["name"] for c in mods.get("leave_out", [])],
+                    "ability": ability, "cards": k["bonus"], "cards_used": list(k["used"]),
+                    "cards_left_out": list(mods.get("leave_out", [])),
                     "armour": k["armour"], "enables": bool(k["enables"]),
                     "contacts": {key: v for key, v in mods.items() if key in ("bonus", "penalty", "armour", "steady", "enables")}}
     return None
@@ -75,59 +88,57 @@ def public(state: State) -> dict[str, Any]:
     players = {}
     for name in state["players"]:
         p = tokens.seat(state, name)
-        nl = card(state, p["nightlancer"]) if p["nightlancer"] else None
+        nl = p["nightlancer"]
         players[name] = {
-            "nightlancer": p["nightlancer"],
-            "nightlancer_name": nl["name"] if nl else None,
-            "abilities": nl["abilities"] if nl else None,
-            "special": nl.get("special_text") if nl else None,
+            "nightlancer": nl,
             "health": p["health"], "max_health": tokens.max_health(state, name) if nl else 0,
             "resolve": p["resolve"], "max_resolve": tokens.max_resolve(state, name) if nl else 0,
             "ideals": p["ideals"], "techshock": bool(nl) and p["ideals"] == 0,
             "kc": p["kc"], "heat": p["heat"], "prospects": p["prospects"], "loans": p["loans"],
             "shaken": p["shaken"], "deal_token": p["deal"], "missions_completed": p["missions_done"],
-            "items": [_card(state, c) for c in p["items"]], "cyber": [_card(state, c) for c in p["cyber"]],
-            "skills": [_card(state, c) for c in p["skills"]], "fulfilled": [_card(state, c) for c in p["fulfilled"]],
-            "spent": list(p["spent"]), "loadout": list(p["loadout"]),
+            "items": list(p["items"]), "cyber": list(p["cyber"]), "skills": list(p["skills"]),
+            "fulfilled": list(p["fulfilled"]), "spent": list(p["spent"]), "loadout": list(p["loadout"]),
             "hand_contacts": sum(1 for c in p["hand"] if kind(state, c) == "contact"),
             "hand_agendas": sum(1 for c in p["hand"] if kind(state, c) != "contact"),
         }
-    event = card(state, state["event"]) if state["event"] else None
     return {
         "game": "nightlancer",
         "mode": state["mode"],
         "hardened": state["hardened"],
-        "card_set": state["catalogue"]["set"]["name"],
         "round": state["round"],
         "phase": state["phase"],
         "turn_order": list(state["order"]),
-        "event": {"id": event["id"], "name": event["name"], "text": event["text"], "prospect_price": event["price"]} if event else None,
+        "event": state["event"],
         "decks": {k: len(v) for k, v in state["decks"].items()},
         "discards": {k: list(v) for k, v in state["discards"].items()},
-        "black_market": [_card(state, c) for c in state["market"]],
-        "missions": [_mission(state, s) for s in state["missions"]],
+        "black_market": list(state["market"]),
+        "missions": [_mission(s) for s in state["missions"]],
         "challenge": _challenge(state),
         "players": players,
         "events": list(state["events"]),
-        "recent": list(state.get("recent", [])),
+        "earlier": _earlier(state),
         "result": state["outcome"],
     }
 
 
-def view(state: State, player: str) -> dict[str, Any]:
-    data = public(state)
+def _earlier(state: State) -> list[str]:
+    """The public lines of the steps before this one that the rolling log keeps (``recent`` ends with ``events``)."""
+    recent = state.get("recent", [])
+    return recent[: max(0, len(recent) - len(state["events"]))]
+
+
+def private(state: State, player: str) -> dict[str, Any]:
+    """What ``player`` knows besides the public part: hand, Skills drawn, own sealed choices, private lines."""
     p = tokens.seat(state, player)
-    secret: dict[str, Any] = {"hand": [_card(state, c) for c in p["hand"]], "private_events": list(state["private"].get(player, []))}
+    secret: dict[str, Any] = {"hand": list(p["hand"]), "private_events": list(state["private"].get(player, []))}
     for frame in state["stack"]:
         if frame["type"] == "skills" and frame["player"] == player:
-            secret["skill_draw"] = [_card(state, c) for c in frame["drawn"]]
+            secret["skill_draw"] = list(frame["drawn"])
         if frame["type"] == "challenge" and player in frame["assist"]:
             secret["my_assist"] = frame["assist"][player]
         if frame["type"] == "game" and player in frame.get("picks", {}):
             secret["my_pick"] = frame["picks"][player]
-    data["you"] = player
-    data["secret"] = secret
-    return data
+    return secret
 
 
 def conceal(state: State, player: str, rng: Rng) -> State:
@@ -199,14 +210,19 @@ def _abilities(abilities: dict[str, int]) -> str:
     return ", ".join(f"{k.title()} {v}" for k, v in abilities.items())
 
 
-def _challenge_line(c: dict[str, Any]) -> str:
+def _challenge_line(c: dict[str, Any], cards: dict[str, dict[str, Any]]) -> str:
     contacts = c["contacts"]
     net = contacts["bonus"] - contacts["penalty"]
     total = c["ability"] + c["cards"] + net
-    cards = f" ({'; '.join(c['cards_used'])})" if c["cards_used"] else ""
+    used = []
+    for instance in c["cards_used"]:
+        data = cards[design(instance)]
+        marks = [t.title() for t in data.get("traits", [])] + (["Spend"] if data.get("spend") else [])
+        used.append(data["name"] + (f" - {', '.join(marks)}" if marks else ""))
+    cards_text = f" ({'; '.join(used)})" if used else ""
     line = (f"Challenge: {c['player']} attempts {c['challenge'].title()}"
             + (f" {c['difficulty']}" if c["difficulty"] is not None else " (face-off: beat the other Crew)")
-            + f": ability {c['ability']} + cards and specials {c['cards']}{cards} + contacts {net:+d} = {total} + die (+0 to +3)")
+            + f": ability {c['ability']} + cards and specials {c['cards']}{cards_text} + contacts {net:+d} = {total} + die (+0 to +3)")
     extras = []
     if c["challenge"] in COMBAT_COST:
         cost = max(0, COMBAT_COST[c["challenge"]] - c["armour"] - contacts["armour"])
@@ -217,43 +233,49 @@ def _challenge_line(c: dict[str, Any]) -> str:
     if contacts["steady"]:
         extras.append("ignores a Resolve symbol")
     if c["cards_left_out"]:
-        extras.append("kept back: " + ", ".join(c["cards_left_out"]))
+        extras.append("kept back: " + ", ".join(cards[design(i)]["name"] for i in c["cards_left_out"]))
     return line + ("; " + "; ".join(extras) if extras else "")
 
 
-def render(data: dict[str, Any]) -> str:
-    """A view as text for a terminal (the CLI prints the numbered options after it)."""
+def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[str, dict[str, Any]]) -> str:
+    """A view as text for a terminal (the CLI prints the numbered options after it); ``private``
+    is ``None`` for an onlooker, ``cards`` the card data by design id."""
+    def shown(instance: str) -> dict[str, Any]:
+        return {"id": instance, **cards[design(instance)]}
+
+    data = public
     lines = [f"Nightlancer ({data['mode']}{', hardened' if data['hardened'] else ''}) - round {data['round']}, {data['phase']} phase"]
     if data["event"]:
-        e = data["event"]
+        e = cards[design(data["event"])]
         lines.append(f"Event: {e['name']} - {e['text']} Prospects cost {e['prospect_price']} KC.")
     lines.append("Turn order: " + ", ".join(data["turn_order"]))
     for name, p in data["players"].items():
         flags = [f for f, on in (("Shaken", p["shaken"]), ("Techshock", p["techshock"])) if on]
-        you = " [you]" if data.get("you") == name else ""
-        lines.append(f"- {name} ({p['nightlancer_name'] or 'no Nightlancer yet'}){you}: Health {p['health']}/{p['max_health']}, "
+        nl = cards[design(p["nightlancer"])] if p["nightlancer"] else None
+        lines.append(f"- {name} ({nl['name'] if nl else 'no Nightlancer yet'}): Health {p['health']}/{p['max_health']}, "
                      f"Resolve {p['resolve']}/{p['max_resolve']}, Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, "
                      f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']} Contacts + {p['hand_agendas']} Agendas, "
                      f"Deal token {'in hand' if p['deal_token'] else 'placed'}, missions completed {p['missions_completed']}"
                      + (f" [{', '.join(flags)}]" if flags else ""))
-        if p["abilities"]:
-            lines.append(f"    abilities: {_abilities(p['abilities'])}" + (f"; special: {p['special']}" if p["special"] else ""))
-        names = {c["id"]: c["name"] for c in p["items"] + p["cyber"]}
+        if nl:
+            lines.append(f"    abilities: {_abilities(nl['abilities'])}" + (f"; special: {nl['special']}" if nl["special"] else ""))
         for c in p["items"] + p["cyber"] + p["skills"]:
-            marks = [m for m, on in (("in Loadout", c["id"] in p["loadout"]), ("Spent", c["id"] in p["spent"])) if on]
-            lines.append(f"    {card_line(c)}" + (f" [{', '.join(marks)}]" if marks else ""))
+            marks = [m for m, on in (("in Loadout", c in p["loadout"]), ("Spent", c in p["spent"])) if on]
+            lines.append(f"    {card_line(shown(c))}" + (f" [{', '.join(marks)}]" if marks else ""))
         if p["loadout"]:
-            lines.append("    Loadout: " + ", ".join(names.get(c, c) for c in p["loadout"]))
+            lines.append("    Loadout: " + ", ".join(cards[design(c)]["name"] for c in p["loadout"]))
         for c in p["fulfilled"]:
-            lines.append(f"    fulfilled: {c['name']}")
+            lines.append(f"    fulfilled: {cards[design(c)]['name']}")
     if data["black_market"]:
         lines.append("Open Black Market:")
-        lines.extend(f"    {card_line(c)}" for c in data["black_market"])
+        lines.extend(f"    {card_line(shown(c))}" for c in data["black_market"])
     for m in data["missions"]:
+        mission = cards[design(m["card"])]
         crews = "; ".join(f"{c['pos']} Crew: {', '.join(c['members'])} (Boss {c['members'][0]})" for c in m["crews"]) or "no crew"
         deal = f", Deal token of {m['deal']}" if m["deal"] else ""
-        lines.append(f"Mission {m['name']} ({m['profile']}-profile, {', '.join(t.title() for t in m['traits']) or 'no traits'}{deal}): {crews}")
-        for n, stage in enumerate(m["stages"], start=1):
+        lines.append(f"Mission {mission['name']} ({mission['profile']}-profile, "
+                     f"{', '.join(t.title() for t in mission['traits']) or 'no traits'}{deal}): {crews}")
+        for n, stage in enumerate(mission["stages"], start=1):
             options = " or ".join(f"{o['challenge'].title()} {o['difficulty']}" for o in stage["options"])
             penalty = stage["penalty"]
             failed = {"heat": f"{penalty.get('amount')} Heat", "abort": "Abort"}.get(
@@ -261,20 +283,20 @@ def render(data: dict[str, Any]) -> str:
             lines.append(f"    Stage {n}: {options}; penalty {failed}")
         rewards = ", ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']} Prospects" if r["prospects"] else "")
                             + (f" {r['skills']} Skill draw" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
-                            for size, r in enumerate(m["rewards"], start=1))
+                            for size, r in enumerate(mission["rewards"], start=1))
         lines.append(f"    Reward each, by Crew size: {rewards}")
     if data["challenge"]:
-        lines.append(_challenge_line(data["challenge"]))
-    if "secret" in data:
-        hand = data["secret"]["hand"]
+        lines.append(_challenge_line(data["challenge"], cards))
+    if private is not None:
+        hand = private["hand"]
         lines.append("Your hand:" + ("" if hand else " empty"))
-        lines.extend(f"    {card_line(c)}" for c in hand)
-        if data["secret"].get("skill_draw"):
+        lines.extend(f"    {card_line(shown(c))}" for c in hand)
+        if private.get("skill_draw"):
             lines.append("Skills drawn:")
-            lines.extend(f"    {card_line(c)}" for c in data["secret"]["skill_draw"])
-        for line in data["secret"]["private_events"]:
+            lines.extend(f"    {card_line(shown(c))}" for c in private["skill_draw"])
+        for line in private["private_events"]:
             lines.append("  (private) " + line)
-    earlier = data.get("recent", [])[: len(data.get("recent", [])) - len(data["events"])]
+    earlier = data["earlier"]
     if earlier:
         lines.append("Earlier:")
         lines.extend("  " + line for line in earlier)
@@ -283,3 +305,14 @@ def render(data: dict[str, Any]) -> str:
     if data["result"]:
         lines.append("Result: " + data["result"]["summary"])
     return "\n".join(lines)
+
+
+#: The padded sizes of the sealed sections, the same for 1 to 4 seats: a player's section (hand, Skills
+#: drawn, own sealed choices, private lines), what an awaited decision adds by kind (its options and
+#: their labels; most kinds fit the default), the referee's compressed section. Measured over random
+#: games of every scenario and seat count (the largest seen: 466 bytes without a decision, 4750 with
+#: ``take-mission``, 3041 with ``streets``, 1913 with ``pick``, 1540 with another kind; 3923 bytes of
+#: compressed state) with a margin of a sixth or more; ``tests/trust/test_sealed_sizes.py`` checks that
+#: random games never outgrow them.
+SEALED_SIZES = SealedSizes(player=768, decision=1024, decisions={"pick": 1536, "streets": 2816, "take-mission": 4864},
+                           referee=4608)

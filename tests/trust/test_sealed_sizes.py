@@ -1,0 +1,189 @@
+"""Sealed sizes: nothing a sealed text hides shows in its length.
+
+age's ciphertext is exactly as long as its plaintext plus a constant, so
+the referee pads every sealed plaintext to a size fixed by public facts
+(the game, the seat count, the kind of decision awaited): the players'
+sections, the referee's section, the seed in ``pending.json`` and the
+choices of a move. The leak property in ``test_views_leak_nothing.py``
+checks the sections over random positions; here, moves.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+import toygame
+import zonegame
+from helpers_referee import make_keys
+from pbem.bots import RandomBot
+from pbem.crypto import age
+from pbem.crypto.canonical import canonical_json
+from pbem.crypto.errors import SealError
+from pbem.crypto.keys import generate
+from pbem.engine import Rng, ScenarioError, apply_choice, find_game, game_names, register, step_rng
+from pbem.referee import formats, make_move, new_game, read_view, sealing, status, submit
+from pbem.referee.deal import static_of
+from pbem.referee.errors import GameDirError
+from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import SEED_SECTION_SIZE
+from pbem.referee.layout import GameDir
+from pbem.referee.player import CHOICES_SIZE, choices_payload
+from pbem.referee.records import read_turn
+from pbem.referee.turns import Position, StaticMembers, dynamic_state, open_position, section_documents
+from trust_helpers import joining_table
+
+register(toygame.GAME)
+register(zonegame.GAME)
+
+SEAT_KEYS = {name: generate(name) for name in ("referee", "p0", "p1", "p2", "p3", "p4")}
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_a_moves_sealed_length_does_not_depend_on_the_option_chosen(game_name: str, tmp_path: Path) -> None:
+    """Every option of every decision met in the first turns of a game gives a move whose
+    sealed choices are as long as any other's (one size for every move)."""
+    game = find_game(game_name)
+    players = [f"p{i}" for i in range(max(2, game.min_players))]
+    keys, _ = make_keys(tmp_path / "keys", ["referee", *players])
+    directory = tmp_path / "game"
+    new_game(directory, game_name, [(p, keys[p].public) for p in players], keys["referee"], seed=bytes(32))
+    lengths: set[int] = set()
+    for _ in range(12):
+        now = status(directory)
+        if now.over:
+            break
+        player = now.awaiting[0]["player"]
+        view = read_view(directory, player, keys[player])
+        moves = [make_move(view, keys[player], [option.id]) for option in view.decision.options]
+        lengths |= {len(json.loads(move)["sealed_choices"]) for move in moves}
+        assert len(lengths) == 1, f"{game_name}: sealed choices of {sorted(lengths)} bytes at turn {view.number}"
+        submit(directory, moves[-1], keys["referee"])
+
+
+def test_the_largest_move_within_the_bounds_fits_the_choices_size() -> None:
+    """Every move that the schema's bounds admit seals to the one size (ids are ASCII in every game)."""
+    payload = choices_payload("0" * 16, "p" * 32, 2**53 - 1, "sha256:" + "0" * 64, ["x" * 200] * 64,
+                              {"auto_pass": {f"k{i:02d}".ljust(32, "-"): "when-only-option" for i in range(32)}})
+    assert formats.format_problem(payload, formats.CHOICES) is None
+    assert len(canonical_json(payload)) <= CHOICES_SIZE
+    assert formats.format_problem({**payload, "choices": payload["choices"] + ["x"]}, formats.CHOICES) is not None
+
+
+def _outgrown(game, scenario, players, seed: int, every: int) -> tuple[int, int, dict[str, float]]:
+    """Play one random game; return (sections checked, sections larger than their declared size, fullest
+    fill of each kind of section: ``referee``, ``player``, ``player:KIND`` while a decision is awaited)."""
+    static = static_of(game, scenario)
+    gamefile = GameFile(game_id="0123456789abcdef", game=game.name, scenario="", players=tuple(
+        (p, SEAT_KEYS[p].public) for p in players), referee=SEAT_KEYS["referee"].public,
+        game_recipient=SEAT_KEYS["referee"].public.recipient, commitment="")
+    sizes = game.sealed_sizes(len(players))
+    key = hashlib.sha256(f"sizes-{game.name}-{seed}".encode()).digest()
+    state = game.new_state(copy.deepcopy(scenario), players, step_rng(key, [], 0))
+    bots = {p: RandomBot(Rng.from_seed(f"sizes-{seed}-{p}")) for p in players}
+    checked = outgrown = 0
+    fullest: dict[str, float] = {}
+
+    def fill(kind: str, length: int, size: int) -> int:
+        fullest[kind] = max(fullest.get(kind, 0.0), length / size)
+        return length > size
+
+    for step in itertools.count():
+        decisions = game.awaiting(state)
+        if step % every == 0 or not decisions:
+            # the referee's section as it is sealed: its step and orders at their largest usual size
+            position = Position(turn=step, state=state, seed=key, entropy=[key] * len(players),
+                                step=[{"player": players[0], "option": "x" * 40, "by": "move"}])
+            docs = section_documents(game, gamefile, position, static)
+            kinds = {d.player: d.kind for d in decisions}
+            for player in players:
+                kind = kinds.get(player)
+                outgrown += fill("player" if kind is None else f"player:{kind}", len(canonical_json(docs[player])),
+                                 sizes.player_section(kind))
+            outgrown += fill("referee", len(sealing.compress(canonical_json(docs["referee"]))), sizes.referee)
+            checked += len(players) + 1
+        if not decisions:
+            return checked, outgrown, fullest
+        choice = bots[decisions[0].player].choose(None, decisions[0])
+        state = apply_choice(game, state, decisions[0].player, choice, step_rng(key, [], step + 1))
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_random_games_never_outgrow_the_declared_sealed_sizes(game_name: str, game_count) -> None:
+    """A section larger than its declared size is padded to the size doubled, and so shows that it
+    is large: over random games of every scenario and seat count, count how often that happens.
+    Never. (CI: one game per configuration, every third position; ``--games N`` for a soak.)"""
+    game = find_game(game_name)
+    games = game_count(1)
+    every = 3 if games == 1 else 1
+    checked = outgrown = 0
+    fullest: dict[str, float] = {}
+    for scenario_name in game.scenarios():
+        scenario = game.load_scenario(scenario_name)
+        for count in range(game.min_players, game.max_players + 1):
+            for seed in range(games):
+                try:
+                    found = _outgrown(game, scenario, [f"p{i}" for i in range(count)], seed, every)
+                except ScenarioError:
+                    break  # not a set-up of this scenario (a solitaire scenario with three players)
+                checked, outgrown = checked + found[0], outgrown + found[1]
+                fullest = {k: max(fullest.get(k, 0.0), found[2].get(k, 0.0)) for k in fullest.keys() | found[2].keys()}
+    assert checked > 0
+    report = ", ".join(f"{kind} {share:.0%}" for kind, share in sorted(fullest.items(), key=lambda item: -item[1]))
+    assert outgrown == 0, f"{game_name}: {outgrown} of {checked} sealed sections outgrew their size (fullest: {report})"
+
+
+def test_a_plaintext_is_padded_to_its_size_and_a_larger_one_to_the_size_doubled() -> None:
+    assert [sealing.padded_size(n, 1024) for n in (0, 1, 1024)] == [1024, 1024, 1024]
+    assert [sealing.padded_size(n, 1024) for n in (1025, 2048, 2049, 5000)] == [2048, 2048, 4096, 8192]
+    padded = sealing.pad(b'{"a":1}', 16)
+    assert padded == b'{"a":1}' + b" " * 9 and json.loads(padded) == {"a": 1}  # still the same JSON document
+
+
+def test_a_compressed_section_with_anything_but_zero_padding_does_not_open() -> None:
+    stream = sealing.compress(canonical_json({"state": {}}))
+    assert sealing.decompress(sealing.pad(stream, 64, sealing.COMPRESSED_FILL)) == {"state": {}}
+    for bad in (stream + b"\x00\x01", stream[:-1], b"{}" + b"\x00" * 10):
+        with pytest.raises(SealError):
+            sealing.decompress(bad)
+
+
+def test_the_pending_seed_is_padded_to_its_size(tmp_path: Path) -> None:
+    """The sealed seed in ``pending.json`` is padded with blanks to one size (its JSON document first)."""
+    table = joining_table(tmp_path, seed=bytes(range(32)))
+    sealed = json.loads((table.dir / "pending.json").read_text())["sealed"]
+    plaintext = age.decrypt(sealed.encode(), [sealing.game_identity(bytes(range(32)))])
+    assert len(plaintext) == SEED_SECTION_SIZE and plaintext.endswith(b" ")
+    assert json.loads(plaintext)["seed"] == bytes(range(32)).hex()
+
+
+@pytest.mark.parametrize("game_name", ["nightfall", "nightlancer"])
+def test_the_referee_section_holds_no_card_catalogue(game_name: str, tmp_path: Path) -> None:
+    """The catalogue is a pure function of the set-up (``static_state``): it stays out of the sealed
+    section and comes back from the pinned set-up when the referee opens it."""
+    game = find_game(game_name)
+    keys, _ = make_keys(tmp_path / "keys", ["referee", "p0", "p1"])
+    directory = tmp_path / "game"
+    new_game(directory, game_name, [(p, keys[p].public) for p in ("p0", "p1")], keys["referee"], seed=bytes(32))
+    turn = json.loads((directory / "turns" / "000000.json").read_text())
+    section = sealing.open_with_seed(turn["sealed"]["referee"], bytes(32), compressed=True)
+    static = game.static_state(game.load_scenario(game.scenarios()[0]))
+    assert static and not set(static) & set(section["state"])
+    gamefile = GameFile.read(directory / "game.toml")
+    record = read_turn(GameDir.at(directory), gamefile, 0)
+    opened = open_position(record, keys["referee"], gamefile, static_of(game, game.load_scenario(game.scenarios()[0])))
+    assert {name: opened.state[name] for name in static} == json.loads(canonical_json(static))
+
+
+def test_a_game_that_changes_a_static_member_is_stopped_not_sealed_without_it() -> None:
+    static = StaticMembers.of({"cards": [1, 2, 3]})
+    state = {"cards": [1, 2, 3], "deck": [2]}
+    assert dynamic_state(state, static) == {"deck": [2]}
+    state["cards"].append(4)
+    with pytest.raises(GameDirError, match="static"):
+        dynamic_state(state, static)
