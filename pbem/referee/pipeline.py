@@ -73,7 +73,7 @@ from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.records import Record, current_turn, read_turn
 from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
-from pbem.referee.turns import Position, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
+from pbem.referee.turns import Position, StaticMembers, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
 
 #: a move file larger than this is refused unread
 MOVE_MAX_BYTES = 1 << 20
@@ -118,7 +118,7 @@ class _Context:
     position: Position
     referee_key: PrivateKey
     #: the static members of the game's states (restored into ``position.state``, kept out of every section)
-    static: dict[str, Any]
+    static: StaticMembers
 
 
 def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> _Context:

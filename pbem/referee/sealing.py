@@ -16,7 +16,7 @@ a size fixed by public facts (:func:`padded_size`):
   zero bytes (:func:`seal_compressed`).
 
 Commitments cover the canonical JSON, never the padding. The one bound on a
-sealed plaintext (:data:`pbem.crypto.seal.MAX_SEALED_PLAINTEXT`) holds for the
+sealed plaintext (:data:`pbem.crypto.MAX_SEALED_PLAINTEXT`) holds for the
 document and for the padded plaintext alike: padding never goes beyond it.
 
 The **game identity** is an age X25519 identity derived from the game's

@@ -58,6 +58,6 @@ GOLDEN = {
     "commitment": "sha256:7564638ba24ed66ae11799f60a6e37d22a1cf4d37b92a158a77c7c5427582ee5",
     "game_recipient": "age1dzy89gczfstkt27zc2lps0m63xdpph9hjahz8u463k6zerc6wfsq59xral",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "da28fa730caddaa6b922cb53dc39966e195343cb1f318d9b6100ca0202cc5d10",
-    "turn3": "ba06eee14201b22766ba18d1ece1fdb83ed58dffa7ab7d489c76d0af95b38c53",
+    "turn0": "f9f909731d0da72ba7fa36a0f223290187e0c032ba221073187c489076dd539b",
+    "turn3": "8c687ba76e116b5449ccfa3ba8bf4833969899b3e2b02a1bde6e67ea66541177",
 }

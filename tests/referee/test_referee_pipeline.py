@@ -246,7 +246,7 @@ def test_a_later_choice_that_is_not_an_option_ends_the_move_there(table: Table) 
     first, second = hand(table, "alice")
     step = submit(table.dir, craft(table, "alice", [f"card-{first}", f"card-{second}"]), table.referee)
     assert step.choices == 1 and step.unapplied == {"from": 2, "to": 2}
-    assert table.view("alice").view["my_pick"] == first
+    assert table.view("alice").private["my_pick"] == first
 
 
 def test_a_move_after_the_game_is_over_is_refused(table: Table) -> None:

@@ -54,7 +54,7 @@ def template(tmp_path_factory) -> Table:
 def moved(tmp_path_factory) -> Table:
     """A game at turn 1: alice has picked, bob's pick still answers turn 0 (his decision opened there)."""
     table = make_table(tmp_path_factory.mktemp("fuzz-moved"))
-    submit(table.dir, table.move("alice", f"card-{table.view('alice').view['hand'][0]}"), table.referee)
+    submit(table.dir, table.move("alice", f"card-{table.view('alice').private['hand'][0]}"), table.referee)
     return table
 
 
@@ -125,7 +125,7 @@ def test_a_valid_move_with_one_field_replaced_is_refused(template: Table, data) 
 @given(st.data())
 def test_a_valid_move_with_one_field_replaced_and_signed_again_is_applied_or_refused(moved: Table, data) -> None:
     """Past the signature, any value in any field (``"turn": 0.0`` keeps the canonical form of 0)."""
-    doc = json.loads(moved.move("bob", f"card-{moved.view('bob').view['hand'][0]}"))
+    doc = json.loads(moved.move("bob", f"card-{moved.view('bob').private['hand'][0]}"))
     doc["turn"] = 0  # the turn bob's open decision opened at, older than the current one
     field = data.draw(st.sampled_from(sorted(set(doc) - {"signature", "player"})))
     doc[field] = data.draw(json_values | st.sampled_from([0.0, 1.0, -0.0, True, False, 1e300, 2**53 + 1.0]))

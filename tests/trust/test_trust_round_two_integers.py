@@ -33,7 +33,7 @@ def table(tmp_path: Path) -> Table:
 
 
 def first_card(table: Table, player: str) -> str:
-    return f"card-{table.view(player).view['hand'][0]}"
+    return f"card-{table.view(player).private['hand'][0]}"
 
 
 def with_float_turn(data: bytes) -> bytes:

@@ -72,7 +72,7 @@ def assert_nothing_quoted(table: Table, refusal: Refusal | None) -> None:
 
 def payloads(table: Table) -> dict[str, bytes]:
     """Sealed plaintexts that each reach one refusal message, with the marker inside."""
-    card = f"card-{table.view('alice').view['hand'][0]}"
+    card = f"card-{table.view('alice').private['hand'][0]}"
     as_json = lambda value: json.dumps(value).encode()  # noqa: E731
     return {
         "first choice not an option": as_json(bound(table, "alice", choices=[MARK])),
@@ -125,7 +125,7 @@ marked_json = st.recursive(
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_a_payload_with_the_marker_anywhere_is_never_quoted(table: Table, data) -> None:
-    payload = bound(table, "alice", choices=[f"card-{table.view('alice').view['hand'][0]}"])
+    payload = bound(table, "alice", choices=[f"card-{table.view('alice').private['hand'][0]}"])
     member = data.draw(st.sampled_from(sorted(payload) + ["standing_orders", MARK]))
     payload[member] = data.draw(marked_json)
     assert_nothing_quoted(table, refusal_of(table, sealed_bytes(table, "alice", json.dumps(payload).encode())))
@@ -153,7 +153,7 @@ def test_a_flood_of_bad_files_from_one_key_keeps_one_notice_per_turn(table: Tabl
 def test_a_flood_from_unknown_senders_shares_one_slot_per_turn(table: Table) -> None:
     for number in range(40):
         assert refusal_of(table, f"not a move {number}".encode()).reason == "unreadable"
-        doc = json.loads(table.move("alice", f"card-{table.view('alice').view['hand'][0]}"))
+        doc = json.loads(table.move("alice", f"card-{table.view('alice').private['hand'][0]}"))
         doc["base"] = f"sha256:{number:064x}"  # altered after signing: nobody's signature
         assert refusal_of(table, dump_json(doc)).reason == "bad-signature"
     assert notices(table) == ["000000-_unknown.json"]

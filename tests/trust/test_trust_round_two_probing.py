@@ -34,6 +34,7 @@ from pbem.crypto.canonical import canonical_json
 from pbem.engine import IllegalMoveError, NotAwaitedError, Rng, apply_choice, find_game, game_names, register, step_rng
 from pbem.referee import formats, submit, verify
 from pbem.referee.errors import IllegalMove
+from pbem.referee.deal import static_of
 from pbem.referee.pipeline import advance
 from pbem.referee.turns import Position, section_documents
 from test_views_leak_nothing import _positions as random_positions
@@ -50,7 +51,7 @@ def table(tmp_path: Path) -> Table:
 
 
 def hand(table: Table, player: str) -> list[int]:
-    return table.view(player).view["hand"]
+    return table.view(player).private["hand"]
 
 
 def test_a_move_whose_later_choice_is_not_an_option_applies_its_legal_prefix(table: Table, tmp_path: Path) -> None:
@@ -120,7 +121,7 @@ def outcome(game, seats: Seats, number: int, state, key: bytes, player: str, cho
     payload = {"format": formats.CHOICES, "choices": choices}
     new_position, since, step, _after = advance(game, position, since_before, number, player, payload,
                                                 "sha256:" + "0" * 64, lambda since: None)
-    sections = section_documents(game, seats, new_position, since)
+    sections = section_documents(game, seats, new_position, static_of(game, game.load_scenario(game.scenarios()[0])))
     return new_position, since, step, {name: canonical_json(doc) for name, doc in sections.items()}
 
 

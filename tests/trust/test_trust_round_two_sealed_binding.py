@@ -55,7 +55,7 @@ def test_a_player_cannot_replay_their_own_sealed_choice_at_another_turn(table: T
 
 
 def test_the_sealed_payload_names_its_move(table: Table) -> None:
-    data = table.move("alice", f"card-{table.view('alice').view['hand'][0]}")
+    data = table.move("alice", f"card-{table.view('alice').private['hand'][0]}")
     doc = json.loads(data)
     gamefile = table.view("alice").gamefile
     payload = sealing.open_with_seed(doc["sealed_choices"], gamefile.test_seed)

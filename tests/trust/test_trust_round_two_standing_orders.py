@@ -24,6 +24,7 @@ import importlib
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json
 from pbem.crypto.errors import CryptoError, SealError
+from pbem.engine import find_game
 from pbem.referee import formats, read_view, sealing, submit
 from pbem.referee.errors import IllegalMove, NotYourDecisionMove, Refusal, SchemaInvalidMove
 from pbem.referee.player import CHOICES_SIZE
@@ -57,7 +58,7 @@ def test_two_huge_standing_order_moves_do_not_brick_the_game(table: Table, tmp_p
     keys = table.key_files
     assert run("view", table.dir, "--as", "alice", "--key", keys["alice"]).exit_code == 0
     move = tmp_path / "move.json"
-    move.write_bytes(table.move("alice", f"card-{table.view('alice').view['hand'][0]}"))
+    move.write_bytes(table.move("alice", f"card-{table.view('alice').private['hand'][0]}"))
     assert run("submit", table.dir, move, "--referee-key", keys["referee"]).exit_code == 0
     assert run("reveal", table.dir, "--referee-key", keys["referee"], "--force").exit_code == 0
     assert run("verify", table.dir, "--replay").exit_code == 0
@@ -66,7 +67,7 @@ def test_two_huge_standing_order_moves_do_not_brick_the_game(table: Table, tmp_p
 def test_standing_orders_naming_a_kind_the_game_does_not_have_are_refused_by_the_referee(table: Table) -> None:
     before = snapshot(table.dir)
     with pytest.raises(SchemaInvalidMove) as refused:
-        submit(table.dir, forge_move(table, "alice", [f"card-{table.view('alice').view['hand'][0]}"],
+        submit(table.dir, forge_move(table, "alice", [f"card-{table.view('alice').private['hand'][0]}"],
                                      orders={"auto_pass": {"secret-plan": "always"}}), table.referee)
     assert "draw, play" in refused.value.message and "secret-plan" not in refused.value.message
     assert "secret-plan" not in Path(refused.value.rejection).read_text()
@@ -83,14 +84,14 @@ def test_auto_pass_naming_an_unknown_kind_is_a_usage_error_at_pbem_move(table: T
 
 
 def test_standing_orders_are_bounded_in_number_and_length(table: Table) -> None:
-    card = f"card-{table.view('alice').view['hand'][0]}"
+    card = f"card-{table.view('alice').private['hand'][0]}"
     for orders in ({"auto_pass": {"k" * 33: "always"}}, {"auto_pass": {f"k{i}": "always" for i in range(33)}}):
         with pytest.raises(SchemaInvalidMove):
             submit(table.dir, forge_move(table, "alice", [card], orders=orders), table.referee)
 
 
 def test_a_move_holds_a_bounded_number_of_choices(table: Table) -> None:
-    card = f"card-{table.view('alice').view['hand'][0]}"
+    card = f"card-{table.view('alice').private['hand'][0]}"
     with pytest.raises(SchemaInvalidMove):
         submit(table.dir, forge_move(table, "alice", [card] + ["pass"] * 64), table.referee)
     with pytest.raises(SchemaInvalidMove):
@@ -166,15 +167,21 @@ def test_the_largest_sealed_plaintext_is_one_bound_for_the_writer_and_every_read
 
 def test_a_step_whose_turn_would_be_too_large_to_seal_is_refused_and_writes_nothing(table: Table,
                                                                                    monkeypatch) -> None:
-    turn = json.loads((table.dir / "turns" / "000000.json").read_text())
-    seed = read_view(table.dir, "alice", table.keys["alice"]).gamefile.test_seed
-    largest = max([len(sealing.open_with_seed_raw(turn["sealed"]["referee"], seed))]
-                  + [len(seal.open_plaintext(turn["sealed"][p], [table.keys[p]])) for p in ("alice", "bob")])
-    monkeypatch.setattr(seal, "MAX_SEALED_PLAINTEXT", largest)  # turn 0 fits exactly; turn 1 holds more
+    """A section document larger than the one bound (here: a private part that grew past it) is refused
+    before anything is written, as a failure of the step."""
+    game = find_game("highcard")
+    private = game.private
+
+    def swollen(state, player):
+        grown = private(state, player)
+        return {**grown, "pad": "x" * seal.MAX_SEALED_PLAINTEXT} if state["picks"] else grown
+
+    data = table.move("alice", f"card-{table.view('alice').private['hand'][0]}")
+    monkeypatch.setattr(game, "private", swollen)  # turn 0 is as it was; turn 1 would not fit
     read_view(table.dir, "alice", table.keys["alice"])
     before = snapshot(table.dir)
     with pytest.raises(Refusal) as refused:
-        submit(table.dir, table.move("alice", f"card-{table.view('alice').view['hand'][0]}"), table.referee)
+        submit(table.dir, data, table.referee)
     assert refused.value.reason == "referee-failed" and "larger than" in refused.value.message
     assert snapshot(table.dir) == before
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from helpers_referee import Table, make_keys, make_table  # noqa: F401  (re-exported for the tests)
+from pbem.crypto.canonical import canonical_json
 from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, new_game, read_view, sealing, status, submit
@@ -88,7 +89,10 @@ def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: d
     if payload is None:
         payload = choices_payload(view.gamefile.game_id, player, view.number, view.turn.hash, list(choices), orders)
     if sealed is None:
-        sealed = sealing.seal_json(payload, [view.gamefile.game_recipient], None, CHOICES_SIZE)
+        # padded as pbem move pads; a payload beyond the padded size is sealed as it is, as a hostile
+        # client might (its length is then only its sender's to give away)
+        data = canonical_json(payload)
+        sealed = sealing.seal_canonical(data, [view.gamefile.game_recipient], None, max(CHOICES_SIZE, len(data)))
     doc = {
         "format": formats.MOVE,
         "game_id": view.gamefile.game_id,
