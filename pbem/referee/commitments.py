@@ -2,9 +2,11 @@
 
 The public part of every turn file carries, under ``commitments``:
 
-* ``sections`` — one commitment per sealed section: each player's
-  ``pbem-player-view/2`` document and the referee's ``pbem-referee/2``
-  document (the whole game state, deck orders included);
+* ``sections`` — one commitment per sealed section, to its document without
+  its padding: each player's ``pbem-player-view/3`` document and the
+  referee's ``pbem-referee/3`` document (the game state, deck orders
+  included, without its static members, which ``game.toml``'s ``setup``
+  hash pins);
 * ``zones`` — one per hidden zone, when the game offers
   ``hidden_zones(state) -> {zone name: [cards]}`` (an optional method of the
   game protocol; a game without it commits per section only).

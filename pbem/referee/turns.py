@@ -195,10 +195,10 @@ def player_section_doc(
     """A player's section: what the public part of the turn does not say.
 
     Their private part (the game's :meth:`~pbem.engine.protocol.Game.private`),
-    their open decision without what ``awaiting`` says (who, which kind), and
-    their standing orders, and, after a move of theirs that was not applied
+    their open decision without what ``awaiting`` says (who, which kind),
+    their standing orders and, after a move of theirs that was not applied
     whole, which of its choices were not (``unapplied``: only the mover
-    knows how many choices the move held). The public part, the result,
+    knows how many choices the move held). The public part, the result and
     ``since`` are in the turn file, outside.
     """
     unapplied = position.unapplied if position.unapplied and position.unapplied["player"] == player else None
