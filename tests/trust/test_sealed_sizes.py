@@ -5,7 +5,10 @@ the referee pads every sealed plaintext to a size fixed by public facts
 (the game, the seat count, the kind of decision awaited): the players'
 sections, the referee's section, the seed in ``pending.json`` and the
 choices of a move. The leak property in ``test_views_leak_nothing.py``
-checks the sections over random positions; here, moves.
+checks the sections over random positions; here: moves, the sizes each game
+declares against random games of every scenario and seat count, the padding
+and compression scheme, and the static members kept out of the referee's
+section.
 """
 
 from __future__ import annotations
