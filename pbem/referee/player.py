@@ -38,9 +38,9 @@ from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION
 
 #: the padded size of a move's sealed choices: it holds the largest payload within the bounds
-#: (``schemas/choices.schema.json``: 64 choices of 200 ASCII characters, 32 standing orders; with the
-#: binding 14,971 bytes), so that every move seals to one length whatever it chose (docs/formats.md)
-CHOICES_SIZE = 16384
+#: (``schemas/choices.schema.json``: 32 choices of 64 printable ASCII characters, 24 standing orders;
+#: with the binding 3,691 bytes), so that every move seals to one length whatever it chose (docs/formats.md)
+CHOICES_SIZE = 4096
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,16 @@ def test_a_moves_sealed_length_does_not_depend_on_the_option_chosen(game_name: s
 
 def test_the_largest_move_within_the_bounds_fits_the_choices_size() -> None:
     """Every move that the schema's bounds admit seals to the one size (ids are ASCII in every game)."""
-    payload = choices_payload("0" * 16, "p" * 32, 2**53 - 1, "sha256:" + "0" * 64, ["x" * 200] * 64,
-                              {"auto_pass": {f"k{i:02d}".ljust(32, "-"): "when-only-option" for i in range(32)}})
+    payload = choices_payload("0" * 16, "p" * 32, 2**53 - 1, "sha256:" + "0" * 64, ["x" * 64] * 32,
+                              {"auto_pass": {f"k{i:02d}".ljust(32, "-"): "when-only-option" for i in range(24)}})
     assert formats.format_problem(payload, formats.CHOICES) is None
     assert len(canonical_json(payload)) <= CHOICES_SIZE
+    # one choice more, a longer id, a non-ASCII id or one order more is out of bounds
     assert formats.format_problem({**payload, "choices": payload["choices"] + ["x"]}, formats.CHOICES) is not None
+    assert formats.format_problem({**payload, "choices": ["x" * 65]}, formats.CHOICES) is not None
+    assert formats.format_problem({**payload, "choices": ["\u00e9"]}, formats.CHOICES) is not None
+    orders = {"auto_pass": {**payload["standing_orders"]["auto_pass"], "extra": "always"}}
+    assert formats.format_problem({**payload, "standing_orders": orders}, formats.CHOICES) is not None
 
 
 def _outgrown(game, scenario, players, seed: int, every: int) -> tuple[int, int, dict[str, float]]:
