@@ -59,5 +59,5 @@ GOLDEN = {
     "game_recipient": "age1dzy89gczfstkt27zc2lps0m63xdpph9hjahz8u463k6zerc6wfsq59xral",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
     "turn0": "f9f909731d0da72ba7fa36a0f223290187e0c032ba221073187c489076dd539b",
-    "turn3": "8c687ba76e116b5449ccfa3ba8bf4833969899b3e2b02a1bde6e67ea66541177",
+    "turn3": "c21c6fc4f6346c688671820ec131465afa876cff4cb3585ee9e9377ee566f27c",
 }
