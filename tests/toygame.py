@@ -28,14 +28,20 @@ import tomllib
 from typing import Any, Sequence
 
 from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSizes
+from pbem.engine.options import OptionTable, parse_option_table
 
 #: the two decisions of the game
 DECISION_KINDS = frozenset({"play", "draw"})
 
-SCENARIOS: dict[str, dict[str, int]] = {
-    "standard": {"deck": 12, "hand": 2, "rounds": 3},
-    "long": {"deck": 30, "hand": 3, "rounds": 8},
+SCENARIOS: dict[str, dict[str, Any]] = {
+    "standard": {"deck": 12, "hand": 2, "options": {}},
+    "long": {"deck": 30, "hand": 3, "options": {"rounds": 8}},
 }
+
+#: the game's one option, declared as the real games declare theirs (``scenarios/GAME/options.toml``)
+OPTIONS = parse_option_table("highcard", {"format": "pbem-game-options/1", "option": [
+    {"name": "rounds", "type": "integer", "minimum": 1, "default": 3, "help": "The game ends after this many rounds."},
+]}, "toygame.OPTIONS")
 
 
 class HighCard:
@@ -51,7 +57,8 @@ class HighCard:
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         if name not in SCENARIOS:
             raise ScenarioError(f"highcard has no scenario {name!r}")
-        scenario: dict[str, Any] = dict(SCENARIOS[name])
+        scenario: dict[str, Any] = copy.deepcopy(SCENARIOS[name])
+        scenario["options"] = OPTIONS.settle(scenario["options"])
         scenario["cards"] = list(range(1, scenario.pop("deck") + 1))
         if cards is not None:
             with open(cards, "rb") as handle:
@@ -62,6 +69,9 @@ class HighCard:
             scenario["cards"] = values
         scenario["name"] = name
         return scenario
+
+    def declared_options(self) -> OptionTable:
+        return OPTIONS
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
         if not self.min_players <= len(players) <= self.max_players:
@@ -79,7 +89,7 @@ class HighCard:
             "discard": [],
             "scores": {p: 0 for p in players},
             "round": 1,
-            "rounds": scenario["rounds"],
+            "rounds": OPTIONS.settle(scenario["options"], players)["rounds"],
             "phase": "play",
             "picks": {},
             "drawer": 0,

@@ -28,6 +28,7 @@ from pbem import __version__
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
+from pbem.engine.options import options_of
 from pbem.engine.registry import find_game, game_names, register
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
@@ -628,15 +629,29 @@ def demo(
 
 
 @app.command()
-def games() -> None:
-    """List the games this pbem knows."""
+def games(
+    options: bool = typer.Option(False, "--options", help="Also list each game's options (pbem new --option KEY=VALUE)."),
+    as_json: bool = typer.Option(False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
+) -> None:
+    """List the games this pbem knows, their scenarios and (--options) the options of each."""
+    _json_output(as_json)
+    known = []
     for name in game_names():
         try:
             game = find_game(name)
+            table = options_of(game)
         except (ImportError, AttributeError, EngineError):
-            typer.echo(f"{name} (not installed)")
+            known.append({"name": name, "installed": False, "min_players": None, "max_players": None,
+                          "scenarios": [], "options": []})
             continue
-        typer.echo(f"{name}: {game.min_players}-{game.max_players} players; scenarios: {', '.join(game.scenarios())}")
+        known.append({"name": name, "installed": True, "min_players": game.min_players,
+                      "max_players": game.max_players, "scenarios": list(game.scenarios()), "options": table})
+    if as_json:
+        _emit_json({"format": formats.CLI_GAMES,
+                    "games": [{**g, "options": g["options"].to_json() if g["installed"] else []} for g in known]})
+        return
+    for entry in known:
+        typer.echo(text.game_line(entry, with_options=options))
 
 
 app.add_typer(mail_app, name="mail")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any, Iterable
 
 from pbem.referee.player import PlayerView
@@ -67,6 +68,27 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -
         for number, option in enumerate(decision.options, start=1):
             lines.append(f"  {number:>2}. {option.label}  [{option.id}]")
         lines.append(f"answer with: pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER-OR-ID")
+    return "\n".join(lines)
+
+
+def game_line(entry: dict[str, Any], with_options: bool = False) -> str:
+    """``nightfall: 2-5 players; scenarios: ...``, and with ``with_options`` one entry per option.
+
+    ``entry`` is a game as ``pbem games`` gathers it, its ``options`` an
+    :class:`~pbem.engine.options.OptionTable`.
+    """
+    if not entry["installed"]:
+        return f"{entry['name']} (not installed)"
+    lines = [f"{entry['name']}: {entry['min_players']}-{entry['max_players']} players; "
+             f"scenarios: {', '.join(entry['scenarios'])}"]
+    if with_options:
+        table = entry["options"]
+        if not table.options:
+            lines.append("  no options")
+        for spec in table.options:
+            lines.append(f"  {spec.name} = {spec.default_text()}")
+            lines.extend(textwrap.wrap(f"{spec.type}: {spec.kind_text()}. {spec.help}", 78, initial_indent=" " * 6,
+                                       subsequent_indent=" " * 6, break_on_hyphens=False))
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.crypto.canonical import canonical_json
 from pbem.engine.errors import EngineError
+from pbem.engine.options import set_up_options
 from pbem.engine.protocol import Game
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
@@ -43,8 +44,10 @@ def load_setup(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
         setup = game.load_scenario(gamefile.scenario, cards=str(cards) if cards is not None else None)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: cannot load scenario {gamefile.scenario!r}: {error}") from error
-    for key, value in gamefile.options.items():
-        setup[key] = value
+    try:
+        set_up_options(game, setup, gamefile.options, gamefile.player_names)
+    except EngineError as error:
+        raise GameDirError(f"{gamedir.game_toml}: [options]: {error}") from error
     if gamefile.setup is not None and setup_hash(setup) != gamefile.setup:
         raise GameDirError(
             f"{gamedir.game_toml}: the scenario data of this pbem ({setup_hash(setup)}) is not the data the game "

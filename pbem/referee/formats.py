@@ -37,6 +37,7 @@ CLI_SUBMIT = "pbem-cli-submit/1"
 CLI_VERIFY = "pbem-cli-verify/1"
 CLI_PROVE = "pbem-cli-prove/1"
 CLI_ERROR = "pbem-cli-error/1"
+CLI_GAMES = "pbem-cli-games/1"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -59,6 +60,7 @@ SCHEMAS: dict[str, str] = {
     CLI_VERIFY: "cli-verify",
     CLI_PROVE: "cli-prove",
     CLI_ERROR: "cli-error",
+    CLI_GAMES: "cli-games",
 }
 
 

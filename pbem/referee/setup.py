@@ -13,10 +13,11 @@ import hashlib
 import os
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.engine.errors import EngineError
+from pbem.engine.options import OptionError, options_of, set_up_options
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
 from pbem.referee.errors import SetupError
@@ -29,41 +30,6 @@ from pbem.referee.turns import build_turn, write_turn
 
 RESERVED_NAMES = frozenset({"referee"})
 PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-
-
-def _coerce(key: str, text: str, current: Any) -> Any:
-    """Read an option's value as the type the scenario gives it."""
-    if isinstance(current, bool):
-        if text.lower() in ("true", "yes", "1", "on"):
-            return True
-        if text.lower() in ("false", "no", "0", "off"):
-            return False
-        raise SetupError(f"option {key}: {text!r} is not true or false")
-    if isinstance(current, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise SetupError(f"option {key}: {text!r} is not a whole number") from None
-    if isinstance(current, str):
-        return text
-    raise SetupError(f"option {key}: only whole-number, true/false and text settings can be changed")
-
-
-def apply_options(scenario: Any, options: dict[str, str]) -> dict[str, Any]:
-    """Override top-level settings of the scenario (``--option KEY=VALUE``).
-
-    Only settings the scenario already has can be changed, keeping their type,
-    so a typo is an error instead of a silently ignored option.
-    """
-    chosen: dict[str, Any] = {}
-    for key, text in options.items():
-        if not isinstance(scenario, dict) or key not in scenario:
-            settings = scenario.items() if isinstance(scenario, dict) else []
-            known = ", ".join(sorted(k for k, v in settings if isinstance(v, (bool, int, str))))
-            raise SetupError(f"the scenario has no setting {key!r}; settings: {known or 'none'}")
-        chosen[key] = _coerce(key, text, scenario[key])
-        scenario[key] = chosen[key]
-    return chosen
 
 
 def new_game(
@@ -105,7 +71,9 @@ def new_game(
         raise SetupError(f"{game.name} has no scenario {scenario_name!r}; scenarios: {', '.join(game.scenarios())}")
     try:
         setup = game.load_scenario(scenario_name, cards=str(cards) if cards is not None else None)
-        chosen = apply_options(setup, dict(options or {}))
+        chosen = set_up_options(game, setup, options_of(game).parse(dict(options or {}), names), names)
+    except OptionError as error:
+        raise SetupError(f"{error} (`pbem games --options` lists each game's options)") from error
     except EngineError as error:
         raise SetupError(str(error)) from error
     cards_record = None

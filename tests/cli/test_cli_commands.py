@@ -94,7 +94,7 @@ def test_new_refuses_a_bad_set_up(tmp_path: Path, game: Path) -> None:
                                "--player", f"bob={keys / 'bob.pub'}", *base, code=6)
     assert "no scenario 'short'" in pbem("new", tmp_path / "e", "--game", "highcard", "--player", alice,
                                         "--player", f"bob={keys / 'bob.pub'}", "--scenario", "short", *base, code=6)
-    assert "no setting 'speed'" in pbem("new", tmp_path / "c", "--game", "highcard", "--player", alice,
+    assert "highcard has no option 'speed'; its options: rounds" in pbem("new", tmp_path / "c", "--game", "highcard", "--player", alice,
                                        "--player", f"bob={keys / 'bob.pub'}", "--option", "speed=3", *base, code=6)
     assert "belongs to 'bob'" in pbem("new", tmp_path / "d", "--game", "highcard", "--player", f"alice={keys / 'bob.pub'}",
                                        "--player", f"bob={keys / 'bob.pub'}", *base, code=7)

@@ -180,8 +180,8 @@ def test_end_of_the_world_series_keeps_running_totals():
 
 
 def test_unknown_variant_is_refused():
-    with pytest.raises(ValueError, match="unknown variant"):
-        new(variant="moonlight")
+    with pytest.raises(ValueError, match="option variants: .*'moonlight' not allowed"):
+        new(variants=["moonlight"])
 
 
 def test_a_draft_pick_from_a_single_card_is_taken_without_a_decision():

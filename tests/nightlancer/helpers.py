@@ -28,7 +28,7 @@ def screen(state: dict[str, Any], player: str | None = None) -> str:
 
 def scenario(mode: str = "competitive", hardened: int = 0, **pin: Any) -> dict[str, Any]:
     data = copy.deepcopy(_STANDARD)
-    data.update(mode=mode, hardened=hardened, pin=pin)
+    data.update(options={"mode": mode, "hardened": hardened}, pin=pin)
     return data
 
 

@@ -118,7 +118,7 @@ def test_a_replay_with_other_scenario_data_names_game_toml(tmp_path: Path, monke
     import toygame
 
     table = finished_table(tmp_path)
-    monkeypatch.setitem(toygame.SCENARIOS["standard"], "rounds", 4)
+    monkeypatch.setitem(toygame.SCENARIOS["standard"], "options", {"rounds": 4})
     with pytest.raises(VerificationFailed, match="scenario data") as caught:
         verify(table.dir, replay=True)
     assert caught.value.path == str(table.dir / "game.toml")

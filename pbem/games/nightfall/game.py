@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.options import OptionTable
 from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.engine.protocol import Decision, Option, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
 from pbem.games.nightfall.cards import build_catalog, read_cards
-from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
+from pbem.games.nightfall.game_setup import empty_state, game_options, option_table, pinned_setup, start_game
 from pbem.games.nightfall.invariants import check_invariants
 from pbem.resources import scenario_dir
 
@@ -38,9 +39,14 @@ class Nightfall:
         path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"
         scenario = read_toml(path, "Nightfall scenario")
         check_schema(scenario, "scenario-nightfall", str(path))
+        scenario["options"] = game_options(scenario, where=str(path))
         card_file = cards if cards is not None else scenario_dir("nightfall") / scenario.get("cards", "cards.toml")
         scenario["card_data"] = read_cards(card_file)
         return scenario
+
+    def declared_options(self) -> OptionTable:
+        """The options a scenario or ``pbem new --option`` may set (``scenarios/nightfall/options.toml``)."""
+        return option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
         if not self.min_players <= len(players) <= self.max_players:

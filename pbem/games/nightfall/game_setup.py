@@ -12,46 +12,30 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalog
 from pbem.games.nightfall.state import State, draw, event, new_id
 from pbem.games.nightfall.turn import begin_turn
+from pbem.resources import scenario_dir
 
 FACE_UP_PER_PLAYER = 10
 STARTER_COPIES = 2
 
-VARIANTS = ("upstream", "secret-archives", "open-archives", "common-ground", "series")
-DRAFTS = ("standard", "five-card", "quick-start")
-WOUND_MIXES = ("martial-law", "nightfall", "all")
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "draft": "standard",
-    "variants": [],
-    "promos": False,
-    "wounds": "martial-law",
-    "count_face_up": False,
-    "auto_pass_when_unable": [],
-    "series_target": 100,
-    "first_player": None,
-}
 
 
-def game_options(scenario: dict[str, Any]) -> dict[str, Any]:
-    options = dict(DEFAULT_OPTIONS)
-    options.update(scenario.get("options", {}))
-    variant = options.pop("variant", None)
-    if variant:
-        options["variants"] = list(options["variants"]) + ([variant] if isinstance(variant, str) else list(variant))
-    for name in options["variants"]:
-        if name not in VARIANTS:
-            raise ScenarioError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
-    if options["draft"] not in DRAFTS:
-        raise ScenarioError(f"unknown draft {options['draft']!r}; known: {', '.join(DRAFTS)}")
-    if options["wounds"] not in WOUND_MIXES:
-        raise ScenarioError(f"unknown wound mix {options['wounds']!r}; known: {', '.join(WOUND_MIXES)}")
+def option_table() -> OptionTable:
+    """The options of Nightfall, declared in ``scenarios/nightfall/options.toml``."""
+    return read_option_table("nightfall", scenario_dir("nightfall") / "options.toml")
+
+
+def game_options(scenario: dict[str, Any], players: Sequence[str] | None = None,
+                 where: str | None = None) -> dict[str, Any]:
+    """Every option, as the scenario sets it (checked against the declaration) or by default."""
+    options = option_table().settle(scenario.get("options", {}), players, where)
     if "open-archives" in options["variants"] and "common-ground" in options["variants"]:
-        raise ScenarioError("Open Archives and Common Ground cannot be combined")
+        raise ScenarioError(f"{where + ': ' if where else ''}Open Archives and Common Ground cannot be combined")
     return options
 
 
@@ -60,7 +44,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "format": "nightfall-state/1",
         "scenario": scenario.get("name", ""),
         "players": list(players),
-        "options": game_options(scenario),
+        "options": game_options(scenario, players),
         "catalog": build_catalog(scenario["card_data"]),
         "counters": {},
         "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.options import OptionTable
 from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
@@ -38,9 +39,13 @@ class Nightlancer:
                 raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(SCENARIOS)}")
         setup = read_toml(path, "Nightlancer scenario")
         check_schema(setup, "scenario-nightlancer", str(path))
+        setup["options"] = set_up.option_table().settle(setup.get("options", {}), where=str(path))
         card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")
-        # top-level settings (mode, hardened, ...) stay top-level so `pbem new --option KEY=VALUE` can change them
         return {**setup, "card_data": read_card_file(card_path)}
+
+    def declared_options(self) -> OptionTable:
+        """The options a scenario or ``pbem new --option`` may set (``scenarios/nightlancer/options.toml``)."""
+        return set_up.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         return set_up.new_state(scenario, players, rng)

@@ -13,14 +13,20 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
 from pbem.games.nightlancer.flow import advance, ask, decision, push, runner
 from pbem.games.nightlancer.zones import all_cards, card, draw
+from pbem.resources import scenario_dir
 
 State = dict[str, Any]
-MODES = ("competitive", "cooperative", "solitaire")
+
+
+def option_table() -> OptionTable:
+    """The options of Nightlancer (mode, hardened), declared in ``scenarios/nightlancer/options.toml``."""
+    return read_option_table("nightlancer", scenario_dir("nightlancer") / "options.toml")
 
 
 def table_size(state: State) -> int:
@@ -30,14 +36,11 @@ def table_size(state: State) -> int:
 
 def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> State:
     setup, data = scenario, scenario["card_data"]
-    if setup.get("mode") not in MODES:
-        raise ScenarioError(f"unknown Nightlancer mode {setup.get('mode')!r}; modes: {', '.join(MODES)}")
-    if setup.get("hardened", 0) not in (0, 1, 2):
-        raise ScenarioError("hardened is the number of Loans taken at set-up: 0, 1 or 2")
+    options = option_table().settle(setup.get("options", {}), players)
     players = list(players)
     if len(set(players)) != len(players) or not 1 <= len(players) <= 4:
         raise ScenarioError(f"Nightlancer needs 1 to 4 distinct players, not {players!r}")
-    mode = setup["mode"]
+    mode = options["mode"]
     if len(players) == 1:
         mode = "solitaire"
     elif mode == "solitaire":
@@ -46,7 +49,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "format": "pbem-nightlancer-state-v1",
         "scenario": setup["name"],
         "mode": mode,
-        "hardened": setup.get("hardened", 0),
+        "hardened": options["hardened"],
         "players": players,
         "order": list(players),
         "catalogue": catalogue(data),
