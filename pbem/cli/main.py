@@ -51,7 +51,7 @@ from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
-from pbem.referee.player import make_move, read_view, view_cards
+from pbem.referee.player import read_view, sign_move, view_cards
 from pbem.referee.public import public_log, status as game_status
 from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
@@ -561,12 +561,16 @@ def move(
         _fail("give at least one --choose (or an --auto-pass standing order)", 2)
     private = _guard(lambda: load_private_key(key, name=player))
     seen = _guard(lambda: read_view(directory, player, private))
-    data = _guard(lambda: make_move(seen, private, list(choose), standing_orders=standing or None))
+    signed = _guard(lambda: sign_move(seen, private, list(choose), standing_orders=standing or None))
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
-    _guard(lambda: atomic_write(target.resolve(), data))
+    _guard(lambda: atomic_write(target.resolve(), signed.data))
     typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
+    for line in text.chosen_lines(signed.choices, standing):
+        typer.echo(f"  {line}")
     if mail is not None:
-        write_mail_file(target, data, mail, sender)
+        write_mail_file(target, signed.data, mail, sender)
+    else:
+        typer.echo(text.submit_hint(directory, target))
 
 
 @app.command()
@@ -595,9 +599,11 @@ def join(
     _guard(lambda: atomic_write(target.resolve(), data))
     which = ("round 1 of 2, your commitment to your nonce" if round_name == "commit"
              else "round 2 of 2, your nonce; every commitment is in")
-    typer.echo(f"join file written: {target} ({which}); send it to the referee")
+    typer.echo(f"join file written: {target} ({which})")
     if mail is not None:
         write_mail_file(target, data, mail, sender)
+    else:
+        typer.echo(text.submit_hint(directory, target))
 
 
 # --- the demo ------------------------------------------------------------------

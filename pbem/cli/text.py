@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
+from pathlib import Path
 from typing import Any, Iterable
 
-from pbem.referee.player import PlayerView
-from pbem.referee.public import LogEntry, Status
+from pbem.referee.player import Choice, PlayerView
+from pbem.referee.public import LogEntry, Status, awaiting_text
 
 
 def result_line(result: dict[str, Any]) -> str:
@@ -26,10 +28,28 @@ def unapplied_line(unapplied: dict[str, int]) -> str:
     return f"choices {first}-{last} of {last} were not applied"
 
 
+def chosen_lines(choices: Iterable[Choice], standing_orders: dict[str, Any]) -> list[str]:
+    """What a move file says, in order: each choice's label (or id, for a decision not seen yet), its orders."""
+    lines = []
+    for number, choice in enumerate(choices, start=1):
+        if choice.label is not None:
+            lines.append(f"choice {number}: {choice.label} [{choice.id}]")
+        else:
+            lines.append(f"choice {number}: [{choice.id}], for the decision that opens after choice {number - 1} "
+                         "(applied if it is an option then, else dropped with the rest)")
+    for kind, mode in standing_orders.get("auto_pass", {}).items():
+        lines.append(f"standing order: auto-pass {kind} decisions: {mode}")
+    return lines
+
+
+def submit_hint(directory: Path, file: Path) -> str:
+    """How the file reaches the game when no mail was asked for: the referee's ``pbem submit`` of it."""
+    return (f"send it to the referee, who applies it with: pbem submit {shlex.quote(str(directory))} "
+            f"{shlex.quote(str(file))} --referee-key REFEREE-KEYFILE")
+
+
 def awaiting_line(awaiting: list[dict[str, Any]]) -> str:
-    if not awaiting:
-        return "awaiting: nobody"
-    return "awaiting: " + ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']})" for a in awaiting)
+    return f"awaiting: {awaiting_text(awaiting)}"
 
 
 #: the line every command that shows a ``--seed`` test game prints about it

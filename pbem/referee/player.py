@@ -11,6 +11,7 @@ which names and explains the card ids of the other two.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +25,7 @@ from pbem.referee import formats, orders
 from pbem.referee.deal import card_data
 from pbem.referee.errors import (
     GameDirError,
+    GameOverMove,
     IllegalMove,
     KeyMismatch,
     NotYourDecisionMove,
@@ -32,6 +34,7 @@ from pbem.referee.errors import (
 )
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
+from pbem.referee.public import awaiting_text
 from pbem.referee.records import Record, current_turn, decision_from_json
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
@@ -146,16 +149,101 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
     return card_data(game, GameDir.at(directory), view.gamefile)
 
 
+#: how ``pbem move`` tells an option number from an option id (no game names an option by a bare number)
+OPTION_NUMBER = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a move file: the option id, and its label when the player's view shows the option.
+
+    Only the first choice answers the decision the player sees; a later one
+    answers a decision that opens after it, whose options the view does not
+    show (``label`` is then ``None``).
+    """
+
+    id: str
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class SignedMove:
+    """A signed move file's bytes, and its choices as :func:`resolve_choices` read them."""
+
+    data: bytes
+    choices: tuple[Choice, ...]
+
+
 def resolve_choice(decision: Decision, text: str) -> str:
     """An option id from what the player typed: the id itself, or its number as ``view`` shows it."""
     if decision.option(text) is not None:
         return text
-    if text.isdigit() and 1 <= int(text) <= len(decision.options):
+    if OPTION_NUMBER.fullmatch(text) and 1 <= int(text) <= len(decision.options):
         return decision.options[int(text) - 1].id
     raise IllegalMove(
         f"{text!r} is not among the options of your {decision.kind} decision; "
         f"choose an id or a number from 1 to {len(decision.options)} (see `pbem view`)"
     )
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def answering_together(view: PlayerView, decision: Decision) -> list[str]:
+    """The other players still awaited with a decision of the same kind as the player's simultaneous one.
+
+    While any is, answering the decision asks nothing more of the player:
+    the choices are applied together once the last is in (a rule of the
+    engine protocol that ``tests/engine/test_decision_kinds.py`` checks on
+    every game).
+    """
+    if not decision.simultaneous:
+        return []
+    return [a["player"] for a in view.turn.doc["awaiting"]
+            if a["player"] != view.player and a["kind"] == decision.kind]
+
+
+def resolve_choices(view: PlayerView, texts: list[str]) -> list[Choice]:
+    """The choices of a move as option ids, refusing what the referee would refuse or drop.
+
+    The first choice answers the decision open now: an option id, or its
+    number as ``pbem view`` shows it (else :class:`IllegalMove`). A later
+    choice answers a decision that opens only after the choices before it,
+    and what it offers depends on what only the referee sees (a card drawn,
+    an opponent's hand): pbem does not guess, so a later choice must be an
+    option id, and a number is refused (:class:`UsageError`, naming that
+    ``--choose``). When the first choice answers a simultaneous decision
+    that others have still to make, no later choice can be applied (see
+    :func:`answering_together`): refused as well.
+    """
+    decision = view.decision
+    assert decision is not None
+    first = resolve_choice(decision, texts[0])
+    chosen = [Choice(first, decision.option(first).label)]
+    later = texts[1:]
+    together = answering_together(view, decision) if later else []
+    if together:
+        span = f"choice 2 of {len(texts)} would" if len(texts) == 2 else f"choices 2-{len(texts)} of {len(texts)} would"
+        raise UsageError(
+            f"your first choice answers your {decision.kind} decision, which {', '.join(together)} "
+            f"{'has' if len(together) == 1 else 'have'} still to make: nothing more is asked of you until "
+            f"{'they have' if len(together) > 1 else 'then'}, so {span} be dropped; send the first choice "
+            "alone, and the others once your next decision opens"
+        )
+    for position, text in enumerate(later, start=2):
+        if OPTION_NUMBER.fullmatch(text):
+            examples = ", ".join(repr(o.id) for o in decision.options[:3])
+            raise UsageError(
+                f"the {_ordinal(position)} --choose, {text!r}, is a number, but a number counts the options of "
+                f"the decision open now, which only your first choice answers; what you will be offered after it "
+                f"depends on what only the referee sees. Give it as an option id instead: the name in brackets "
+                f"that `pbem view` shows beside each option (like {examples} now), which names the same card or "
+                "action in every decision that offers it"
+            )
+        chosen.append(Choice(text))
+    return chosen
 
 
 #: the members of a move that its sealed payload repeats, binding the payload to that move
@@ -184,16 +272,27 @@ def make_move(
     standing_orders: dict[str, Any] | None = None,
     rng: Callable[[int], bytes] | None = None,
 ) -> bytes:
-    """A signed move file answering the current turn, as bytes to write or mail.
+    """A signed move file answering the current turn, as bytes to write or mail (see :func:`sign_move`)."""
+    return sign_move(view, key, choices, standing_orders, rng).data
 
-    The first choice is checked here against the open decision (an id, or an
-    option number as ``view`` shows it) so a typo is caught before sending;
-    later choices answer decisions that only the referee can see coming.
-    Standing orders are checked as the referee checks them: only the game's
-    decision kinds (:class:`UsageError` lists them), and, without choices,
-    only from the awaited player and only when they answer the open decision.
+
+def sign_move(
+    view: PlayerView,
+    key: PrivateKey,
+    choices: list[str],
+    standing_orders: dict[str, Any] | None = None,
+    rng: Callable[[int], bytes] | None = None,
+) -> SignedMove:
+    """A signed move file answering the current turn, and its choices as resolved.
+
+    The choices are checked here as far as the player's view allows
+    (:func:`resolve_choices`), so that a typo is caught before sending and no
+    file is written that the referee would refuse or drop for what the
+    player could know. Standing orders are checked as the referee checks
+    them: only the game's decision kinds (:class:`UsageError` lists them),
+    and, without choices, only from the awaited player and only when they
+    answer the open decision.
     """
-    choices = list(choices)
     decision = view.decision
     game = find_game(view.gamefile.game)
     unknown = orders.unknown_kinds(game, standing_orders)
@@ -202,20 +301,22 @@ def make_move(
             f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
             f"its kinds: {orders.kinds_text(game)}"
         )
+    if view.result is not None:
+        raise GameOverMove(f"game {view.gamefile.game_id} is over; no move is taken")
+    if decision is None and (choices or standing_orders):
+        also = "" if choices else f"; {orders.NOT_AWAITED}"
+        raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number} "
+                                  f"(awaited: {awaiting_text(view.turn.doc['awaiting'])}){also}")
+    resolved: list[Choice] = []
     if choices:
-        if decision is None:
-            raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number}")
-        choices[0] = resolve_choice(decision, choices[0])
+        resolved = resolve_choices(view, list(choices))
     elif not standing_orders:
         raise SchemaInvalidMove("a move needs at least one choice or a standing order")
-    elif decision is None:
-        raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number}; "
-                                  f"{orders.NOT_AWAITED}")
     elif not orders.answers(decision, orders.merge({view.player: view.doc["standing_orders"]}, view.player,
                                                    standing_orders).get(view.player)):
         raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind))
-    payload = choices_payload(view.gamefile.game_id, view.player, view.number, view.turn.hash, choices,
-                              standing_orders)
+    payload = choices_payload(view.gamefile.game_id, view.player, view.number, view.turn.hash,
+                              [c.id for c in resolved], standing_orders)
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(problem)
@@ -227,4 +328,4 @@ def make_move(
         "base": view.turn.hash,
         "sealed_choices": seal_json(payload, [view.gamefile.game_recipient], rng, CHOICES_SIZE),
     }
-    return dump_json(sign_document(move, key))
+    return SignedMove(data=dump_json(sign_document(move, key)), choices=tuple(resolved))

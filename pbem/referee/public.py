@@ -17,6 +17,16 @@ from pbem.referee.records import current_turn, read_turn
 from pbem.referee.reveal import read_reveal
 
 
+def awaiting_text(awaiting: list[dict[str, Any]]) -> str:
+    """Who is awaited and for what: ``bob (draw, since turn 2), carol (block, since turn 3)``, or ``nobody``.
+
+    ``awaiting`` is a turn's public list (``player``, ``kind``, ``since``).
+    """
+    if not awaiting:
+        return "nobody"
+    return ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']})" for a in awaiting)
+
+
 @dataclass(frozen=True)
 class Status:
     """The current turn of a game as the public sees it."""

@@ -89,3 +89,46 @@ def _asked_kinds(package: Path) -> set[str]:
 
 def test_nightfall_declares_exactly_the_kinds_its_rules_ask() -> None:
     assert _asked_kinds(Path(nightfall.__file__).parent) == NIGHTFALL_KINDS
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_no_option_id_is_a_bare_number(game_name: str, game_count) -> None:
+    """`pbem move --choose 3` means the third option: no game names an option ``3`` (issue 10, bug 2)."""
+    game = find_game(game_name)
+
+    def check(game, state) -> None:
+        for decision in game.awaiting(state):
+            for option in decision.options:
+                assert not option.id.isdigit(), f"{game_name}: option id {option.id!r} reads as an option number"
+
+    for scenario_name, scenario, players in configurations(game):
+        for seed in range(game_count(1)):
+            play(game, players, seed, scenario=scenario, check=check)
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_an_early_simultaneous_answer_asks_nothing_more_until_the_others_are_in(game_name: str, game_count) -> None:
+    """A player who answers a simultaneous decision while another player is still awaited with a
+    decision of that kind is not awaited after it: the choices are applied together when the last
+    is in. So `pbem move` refuses later choices in such a move: the referee would drop them."""
+    game = find_game(game_name)
+    checked = 0
+
+    def check(game, state, before: list) -> None:
+        """``before``: the decisions of the state the playout last answered (one list per game)."""
+        nonlocal checked
+        if before:
+            answered = before[0]  # the playout answers the first awaited decision
+            together = [d for d in before[1:] if d.kind == answered.kind and d.player != answered.player]
+            if answered.simultaneous and together:
+                checked += 1
+                assert answered.player not in {d.player for d in game.awaiting(state)}, (
+                    f"{game_name}: {answered.player} is awaited again before {together[0].player} "
+                    f"answered the {answered.kind} decision")
+        before[:] = game.awaiting(state)
+
+    for scenario_name, scenario, players in configurations(game):
+        for seed in range(game_count(1)):
+            memo: list = []
+            play(game, players, seed, scenario=scenario, check=lambda g, s, memo=memo: check(g, s, memo))
+    assert checked or game_name not in ("nightfall", "nightlancer", "highcard")

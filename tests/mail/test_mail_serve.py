@@ -22,6 +22,7 @@ from pbem.referee import status
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked
 from pbem.crypto.canonical import parse_json_strict
+from pbem.referee.player import Choice
 
 
 def body(message: EmailMessage) -> str:
@@ -92,14 +93,14 @@ def test_a_turn_mail_carries_game_toml_the_public_turn_file_and_the_sealed_view_
 
 
 def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post, monkeypatch):
-    # a pbem that does not check the first choice locally writes a move the referee refuses
-    monkeypatch.setattr("pbem.referee.player.resolve_choice", lambda decision, text: text)
+    # a pbem that does not check the choices locally writes a move the referee refuses
+    monkeypatch.setattr("pbem.referee.player.resolve_choices", lambda view, texts: [Choice(t) for t in texts])
     post.mail_to_referee(move_mail(post, "alice", "card-99"))
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
     text = body(answer)
-    assert "REFUSED (exit code 18, illegal): choice 1 of 1 is not an option" in text
-    assert "The referee's signed notice: 000000-alice" in text
+    assert "REFUSED (exit code 18, illegal): choice 1 of 1 is not an option of alice's play decision" in text
+    assert "The referee's signed notice: 000000-alice.json" in text
     assert status(post.table.dir).turn == 0
 
 
