@@ -1,6 +1,6 @@
 """Players' and referees' keys: an Ed25519 signing key and an age encryption key.
 
-A **pbem key** (``pbem key new``) is two independent keys: an Ed25519 key
+A **pbem key** (``pbem keygen NAME``) is two independent keys: an Ed25519 key
 that signs moves and turns, and an X25519 age identity that opens what is
 sealed to its holder. Its two files:
 

@@ -103,7 +103,7 @@ def parse_private_key(text: str, what: str = "OpenSSH private key") -> tuple[byt
     if cipher != b"none" or kdf != b"none":
         raise KeyFileError(
             f"{what} is protected by a passphrase, which pbem cannot prompt for; "
-            "make a pbem key with 'pbem key new' instead"
+            "make a pbem key with `pbem keygen NAME` instead (or remove the passphrase: ssh-keygen -p)"
         )
     if reader.uint32() != 1:
         raise KeyFileError(f"{what} holds more than one key")

@@ -67,7 +67,7 @@ from pbem.referee.deal import static_members
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.player import BINDING
-from pbem.referee.public import Status, turn_status
+from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.reveal import read_reveal
 from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
@@ -354,10 +354,10 @@ def advance(
     choices: list[str] = payload["choices"]
     decision = next((d for d in before if d.player == player), None)
     if decision is None:
-        awaited = ", ".join(sorted({d.player for d in before}))
+        awaited = [{"player": d.player, "kind": d.kind, "since": since_before.get(d.player, number)} for d in before]
         also = "" if choices else f"; {orders.NOT_AWAITED}"
         raise NotYourDecisionMove(
-            f"no decision of {player} is awaited at turn {number} (awaited: {awaited}){also}",
+            f"no decision of {player} is awaited at turn {number} (awaited: {awaiting_text(awaited)}){also}",
             player=player, move_hash=move_hash,
         )
     standing = orders.merge(position.standing_orders, player, payload.get("standing_orders"))
@@ -414,11 +414,16 @@ def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int
 def _check_fresh(ctx: _Context, doc: dict[str, Any], since: int, move_hash: str) -> None:
     number, player, base_turn = ctx.current.doc["turn"], doc["player"], doc["turn"]
     if not since <= base_turn <= number:
-        raise StaleMove(
-            f"the move answers turn {base_turn}, but {player}'s current decision opened at turn {since} "
-            f"(the game is at turn {number}); view the game again and send a new move",
-            player=player, move_hash=move_hash,
-        )
+        awaiting = ctx.current.doc["awaiting"]
+        mine = next((a for a in awaiting if a["player"] == player), None)
+        if mine is not None:
+            now = (f"the decision {player} must answer now is the {mine['kind']} decision opened at turn "
+                   f"{mine['since']} (the game is at turn {number})")
+        else:
+            now = (f"no decision of {player} is open now (awaited: {awaiting_text(awaiting)}); "
+                   f"the game is at turn {number}")
+        raise StaleMove(f"the move answers turn {base_turn}, but {now}; view the game again and send a new move",
+                        player=player, move_hash=move_hash)
     if base_turn == number:
         base_hash = ctx.current.hash
     else:

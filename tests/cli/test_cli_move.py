@@ -97,3 +97,10 @@ def test_join_says_how_the_referee_applies_it(tmp_path: Path) -> None:
     out = tmp_path / "join.json"
     output = pbem("join", tmp_path / "g", "--as", "alice", "--key", keys / "alice.key", "--out", out)
     assert f"pbem submit {tmp_path / 'g'} {out} --referee-key REFEREE-KEYFILE" in output
+
+
+def test_move_when_not_awaited_says_who_is_and_for_what(game: Path) -> None:
+    to_draw_phase(game)
+    out, output = move(game, "bob", "pass", code=17)
+    assert "no decision of bob is awaited at turn 2 (awaited: alice (draw, since turn 2))" in output
+    assert not out.exists()

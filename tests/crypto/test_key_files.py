@@ -135,7 +135,7 @@ def test_an_openssh_key_writes_only_its_public_file(tmp_path, ssh_key):
 def test_a_passphrase_protected_openssh_key_is_refused_with_a_reason(tmp_path):
     path = tmp_path / "id_locked"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(path)], check=True)
-    with pytest.raises(KeyFileError, match="passphrase"):
+    with pytest.raises(KeyFileError, match="passphrase.*make a pbem key with `pbem keygen NAME`"):
         load_private_key(path)
 
 

@@ -235,6 +235,32 @@ def test_a_move_when_it_is_not_your_decision_is_refused(table: Table) -> None:
     assert error.exit_code == 17
 
 
+def test_not_your_decision_says_who_is_awaited_and_for_what(table: Table) -> None:
+    """Issue 10: "no decision of bob is awaited" names who is, with the kind and since when."""
+    submit(table.dir, play_first(table, "alice"), table.referee)
+    submit(table.dir, play_first(table, "bob"), table.referee)  # alice to draw
+    refused(table, craft(table, "bob", ["pass"]), NotYourDecisionMove,
+            "no decision of bob is awaited at turn 2 (awaited: alice (draw, since turn 2))")
+
+
+def test_a_stale_move_names_the_decision_to_answer_now_and_since_when(table: Table) -> None:
+    """Issue 10: a stale move names the decision its player must answer now, not an older one."""
+    first, second = hand(table, "alice")
+    submit(table.dir, table.move("alice", f"card-{first}"), table.referee)
+    late = craft(table, "alice", [f"card-{second}"], turn=0,
+                 base=read_view(table.dir, "bob", table.keys["bob"]).turn.doc["previous"])
+    submit(table.dir, play_first(table, "bob"), table.referee)  # alice now awaited to draw, since turn 2
+    refused(table, late, StaleMove, "the move answers turn 0, but the decision alice must answer now is the draw "
+                                    "decision opened at turn 2 (the game is at turn 2)")
+
+
+def test_a_stale_move_of_a_player_with_no_open_decision_says_who_is_awaited(table: Table) -> None:
+    late = craft(table, "alice", [f"card-{hand(table, 'alice')[1]}"])
+    submit(table.dir, play_first(table, "alice"), table.referee)  # alice has played; bob is awaited
+    refused(table, late, StaleMove, "the move answers turn 0, but no decision of alice is open now "
+                                    "(awaited: bob (play, since turn 0)); the game is at turn 1")
+
+
 def test_a_choice_that_is_not_an_option_is_refused_without_naming_it(table: Table) -> None:
     error = refused(table, craft(table, "alice", ["card-999"]), IllegalMove, "choice 1 of 1 is not an option")
     assert error.exit_code == 18 and error.index == 0
