@@ -28,7 +28,7 @@ from pbem import __version__
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
-from pbem.engine.options import options_of
+from pbem.engine.options import format_value, options_of
 from pbem.engine.registry import find_game, game_names, register
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
@@ -272,6 +272,8 @@ def new(
                          options=options, wait_for_joins=wait_for_joins)
     )
     typer.echo(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
+    if gamefile.options:
+        typer.echo("options: " + ", ".join(f"{k}={format_value(v)}" for k, v in gamefile.options.items()))
     typer.echo(f"seed commitment: {gamefile.commitment}")
     if seed_bytes is not None:
         typer.echo("test game: the seed is published in game.toml")

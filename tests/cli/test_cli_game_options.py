@@ -59,7 +59,8 @@ def game_toml(game: Path) -> dict:
 def test_nightfall_count_face_up_shows_the_exact_count_in_the_public_part(tmp_path: Path, keys: Path) -> None:
     plain, _ = new(tmp_path, keys, "nightfall", name="plain")
     assert turn0_public(plain)["face_up_wounds"] == "some"  # the rules: you may not count them (DE 30)
-    counted, _ = new(tmp_path, keys, "nightfall", "count_face_up=true", name="counted")
+    counted, output = new(tmp_path, keys, "nightfall", "count_face_up=true", name="counted")
+    assert "options: count_face_up=true" in output
     assert turn0_public(counted)["face_up_wounds"] == 20  # 10 per player
     assert game_toml(counted)["options"] == {"count_face_up": True}
 
@@ -142,3 +143,22 @@ def test_games_json_lists_the_options_as_data() -> None:
     assert hardened == {"name": "hardened", "type": "integer", "default": 0, "values": None, "minimum": 0,
                         "maximum": 2, "help": hardened["help"]}
     assert [o["name"] for o in games["highcard"]["options"]] == ["rounds"]
+
+
+def test_the_deal_after_the_joins_and_the_replay_use_the_chosen_options(tmp_path: Path, keys: Path) -> None:
+    game = tmp_path / "game"
+    pbem("new", game, "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}", "--player",
+         f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--option", "rounds=1", "--wait-for-joins")
+    for _round in ("commit", "reveal"):
+        for player in ("alice", "bob"):
+            out = tmp_path / f"join-{player}-{_round}.json"
+            pbem("join", game, "--as", player, "--key", keys / f"{player}.key", "--out", out)
+            pbem("submit", game, out, "--referee-key", keys / "referee.key")
+    assert turn0_public(game)["rounds"] == 1
+    while not json.loads(pbem("status", game, "--json"))["over"]:
+        player = json.loads(pbem("status", game, "--json"))["awaiting"][0]
+        out = tmp_path / f"move-{len(list(tmp_path.glob('move-*')))}.json"
+        pbem("move", game, "--as", player, "--key", keys / f"{player}.key", "--choose", "1", "--out", out)
+        pbem("submit", game, out, "--referee-key", keys / "referee.key")
+    assert json.loads(pbem("status", game, "--json"))["turn"] == 4  # one round: two plays, two draws
+    assert json.loads(pbem("verify", game, "--replay", "--json"))["replayed"] is True
