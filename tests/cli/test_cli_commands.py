@@ -12,29 +12,18 @@ from pathlib import Path
 
 import pytest
 from typer.main import get_command
-from typer.testing import CliRunner
 
+from helpers_cli import keygen, new_game, pbem
 from helpers_referee import TEST_SEED, snapshot, validate_directory  # registers the toy game
 from pbem.cli.main import EXIT_CODES, app
 from pbem.referee import formats
 
 REPO = Path(__file__).resolve().parents[2]
-runner = CliRunner()
-
-
-def pbem(*args: str, code: int = 0) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result.output
 
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    keys = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", keys)
-    pbem("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
-         "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--seed", TEST_SEED.hex())
+    new_game(tmp_path / "game", keygen(tmp_path / "keys"))
     return tmp_path / "game"
 
 

@@ -13,39 +13,21 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED  # registers the toy game
-from pbem.cli.main import app
+from helpers_cli import keygen, new_game, pbem
 from pbem.referee import formats
-
-runner = CliRunner()
-
-
-def pbem(*args: object, code: int = 0) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result.output
-
 
 @pytest.fixture
 def keys(tmp_path: Path) -> Path:
-    where = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", where)
-    return where
+    return keygen(tmp_path / "keys")
 
 
 def new(tmp_path: Path, keys: Path, game: str, *options: str, name: str = "game", code: int = 0,
         scenario: str | None = None) -> tuple[Path, str]:
-    args: list[object] = ["new", tmp_path / name, "--game", game, "--player", f"alice={keys / 'alice.pub'}",
-                          "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key",
-                          "--seed", TEST_SEED.hex()]
-    if scenario is not None:
-        args += ["--scenario", scenario]
+    extra: list[object] = ["--scenario", scenario] if scenario is not None else []
     for option in options:
-        args += ["--option", option]
-    return tmp_path / name, pbem(*args, code=code)
+        extra += ["--option", option]
+    return tmp_path / name, new_game(tmp_path / name, keys, game, *extra, code=code)
 
 
 def turn0_public(game: Path) -> dict:
@@ -147,8 +129,7 @@ def test_games_json_lists_the_options_as_data() -> None:
 
 def test_the_deal_after_the_joins_and_the_replay_use_the_chosen_options(tmp_path: Path, keys: Path) -> None:
     game = tmp_path / "game"
-    pbem("new", game, "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}", "--player",
-         f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--option", "rounds=1", "--wait-for-joins")
+    new_game(game, keys, "highcard", "--option", "rounds=1", "--wait-for-joins", seed=False)
     for _round in ("commit", "reveal"):
         for player in ("alice", "bob"):
             out = tmp_path / f"join-{player}-{_round}.json"

@@ -10,27 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED  # registers the toy game
-from pbem.cli.main import app
-
-runner = CliRunner()
-
-
-def pbem(*args: object, code: int = 0) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result.output
-
+from helpers_cli import keygen, new_game, pbem
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    keys = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", keys)
-    pbem("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
-         "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--seed", TEST_SEED.hex())
+    new_game(tmp_path / "game", keygen(tmp_path / "keys"))
     return tmp_path / "game"
 
 
@@ -89,11 +74,8 @@ def test_move_with_mail_says_how_to_send_the_mail(game: Path) -> None:
 
 
 def test_join_says_how_the_referee_applies_it(tmp_path: Path) -> None:
-    keys = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", keys)
-    pbem("new", tmp_path / "g", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
-         "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--wait-for-joins")
+    keys = keygen(tmp_path / "keys")
+    new_game(tmp_path / "g", keys, "highcard", "--wait-for-joins", seed=False)
     out = tmp_path / "join.json"
     output = pbem("join", tmp_path / "g", "--as", "alice", "--key", keys / "alice.key", "--out", out)
     assert f"pbem submit {tmp_path / 'g'} {out} --referee-key REFEREE-KEYFILE" in output

@@ -152,12 +152,14 @@ def test_a_simultaneous_choice_stays_fresh_after_another_players_move(table: Tab
 
 
 def test_a_move_answering_a_turn_before_the_decision_opened_is_stale(table: Table) -> None:
+    """The message names the decision the player must answer now and since when (issue 10)."""
     first, second = hand(table, "alice")
     submit(table.dir, table.move("alice", f"card-{first}"), table.referee)
     late = craft(table, "alice", [f"card-{second}"], turn=0,
                  base=read_view(table.dir, "bob", table.keys["bob"]).turn.doc["previous"])
     submit(table.dir, play_first(table, "bob"), table.referee)  # alice now awaited to draw, since turn 2
-    refused(table, late, StaleMove, "opened at turn 2")
+    refused(table, late, StaleMove, "the move answers turn 0, but the decision alice must answer now is the draw "
+                                    "decision opened at turn 2 (the game is at turn 2)")
 
 
 def test_a_move_whose_base_hash_is_not_in_the_chain_is_stale(table: Table) -> None:
@@ -241,17 +243,6 @@ def test_not_your_decision_says_who_is_awaited_and_for_what(table: Table) -> Non
     submit(table.dir, play_first(table, "bob"), table.referee)  # alice to draw
     refused(table, craft(table, "bob", ["pass"]), NotYourDecisionMove,
             "no decision of bob is awaited at turn 2 (awaited: alice (draw, since turn 2))")
-
-
-def test_a_stale_move_names_the_decision_to_answer_now_and_since_when(table: Table) -> None:
-    """Issue 10: a stale move names the decision its player must answer now, not an older one."""
-    first, second = hand(table, "alice")
-    submit(table.dir, table.move("alice", f"card-{first}"), table.referee)
-    late = craft(table, "alice", [f"card-{second}"], turn=0,
-                 base=read_view(table.dir, "bob", table.keys["bob"]).turn.doc["previous"])
-    submit(table.dir, play_first(table, "bob"), table.referee)  # alice now awaited to draw, since turn 2
-    refused(table, late, StaleMove, "the move answers turn 0, but the decision alice must answer now is the draw "
-                                    "decision opened at turn 2 (the game is at turn 2)")
 
 
 def test_a_stale_move_of_a_player_with_no_open_decision_says_who_is_awaited(table: Table) -> None:
