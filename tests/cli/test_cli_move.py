@@ -58,9 +58,9 @@ def test_move_says_what_was_chosen_and_how_the_referee_applies_it(game: Path) ->
     submit(game, out)
     # bob, the last to draw, passes and plays his next card in the same move
     card = json.loads(pbem("view", game, "--as", "bob", "--key", game.parent / "keys" / "bob.key", "--json"))
-    out, output = move(game, "bob", "2", f"card-{card['view']['hand'][0]}")
+    out, output = move(game, "bob", "2", f"card-{card['private']['hand'][0]}")
     assert "  choice 1: pass [pass]" in output
-    assert f"  choice 2: [card-{card['view']['hand'][0]}], for the decision that opens after choice 1" in output
+    assert f"  choice 2: [card-{card['private']['hand'][0]}], for the decision that opens after choice 1" in output
     output = submit(game, out)
     assert "bob's move applied: turn 4" in output and "not applied" not in output
     assert "awaiting: alice (play, since turn 4)" in output  # bob's play is in

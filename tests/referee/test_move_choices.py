@@ -34,7 +34,7 @@ def table(tmp_path: Path) -> Table:
 
 
 def play(table: Table, player: str) -> None:
-    submit(table.dir, table.move(player, f"card-{table.view(player).view['hand'][0]}"), table.referee)
+    submit(table.dir, table.move(player, f"card-{table.view(player).private['hand'][0]}"), table.referee)
 
 
 def sealed_choices(data: bytes) -> list[str]:
@@ -79,7 +79,7 @@ def test_a_later_choice_given_by_id_is_written_and_applied(table: Table) -> None
 
 def test_later_choices_after_an_early_simultaneous_answer_are_refused(table: Table) -> None:
     """alice plays while bob has still to: nothing more is asked of her until he has."""
-    first = table.view("alice").view["hand"][0]
+    first = table.view("alice").private["hand"][0]
     with pytest.raises(UsageError) as caught:
         table.move("alice", f"card-{first}", "draw")
     message = str(caught.value)
@@ -88,6 +88,6 @@ def test_later_choices_after_an_early_simultaneous_answer_are_refused(table: Tab
 
 def test_the_last_to_answer_a_simultaneous_decision_may_send_later_choices(table: Table) -> None:
     play(table, "bob")
-    first = table.view("alice").view["hand"][0]
+    first = table.view("alice").private["hand"][0]
     step = submit(table.dir, table.move("alice", f"card-{first}", "pass"), table.referee)
     assert step.choices == 2 and step.unapplied is None

@@ -58,6 +58,6 @@ GOLDEN = {
     "commitment": "sha256:7564638ba24ed66ae11799f60a6e37d22a1cf4d37b92a158a77c7c5427582ee5",
     "game_recipient": "age1dzy89gczfstkt27zc2lps0m63xdpph9hjahz8u463k6zerc6wfsq59xral",
     # SHA-256 over (path, SHA-256 of bytes) of every file of the directory
-    "turn0": "f9f909731d0da72ba7fa36a0f223290187e0c032ba221073187c489076dd539b",
-    "turn3": "c21c6fc4f6346c688671820ec131465afa876cff4cb3585ee9e9377ee566f27c",
+    "turn0": "19cb3708b691bcdb2485237a88668a7cf7697e6ec7fb296aa410a33edb23b989",
+    "turn3": "788377fbf2d8f4818e6757096dc4c97c1c8bf863ffdd790d7dce14b40824d2c8",
 }
