@@ -62,14 +62,12 @@ class OptionSpec:
         if self.type == "boolean":
             return "true or false"
         if self.type == "integer":
-            low = "" if self.minimum is None else str(self.minimum)
-            high = "" if self.maximum is None else str(self.maximum)
             if self.minimum is not None and self.maximum is not None:
-                return f"a whole number from {low} to {high}"
+                return f"a whole number from {self.minimum} to {self.maximum}"
             if self.minimum is not None:
-                return f"a whole number, at least {low}"
+                return f"a whole number, at least {self.minimum}"
             if self.maximum is not None:
-                return f"a whole number, at most {high}"
+                return f"a whole number, at most {self.maximum}"
             return "a whole number"
         if self.type == "text":
             return f"one of {', '.join(self.values)}" if self.values else "text"
