@@ -19,3 +19,14 @@ class ScenarioError(EngineError, ValueError):
 
 class UnknownGameError(EngineError):
     """No game of that name is registered."""
+
+
+class RulesError(Exception):
+    """A game's rules broke their own contract: a task or decision with no
+    handler, a decision without options, a state no rule allows. A bug in a
+    game, never a player's fault, so not an :class:`EngineError` (which the
+    referee reports as a refused move)."""
+
+
+class InvariantError(RulesError):
+    """A state breaks a conservation rule of its game (cards conserved, tokens never negative)."""
