@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.games.nightfall.effects import EFFECTS
 from pbem.resources import scenario_dir
 
 CARDS_FORMAT = "nightfall-cards/1"
@@ -34,16 +35,14 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
     """Check a card file against ``schemas/cards-nightfall.schema.json`` and
     against the effect names this package knows."""
-    from pbem.games.nightfall import effects  # registers the effects
-
     check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
         for part in ("chain", "your_chain", "kicker"):
             for step in card.get(part, []):
-                if step["effect"] not in effects.EFFECTS:
+                if step["effect"] not in EFFECTS:
                     raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
         for ability in card.get("in_play", []):
-            if "effect" in ability and ability["effect"] not in effects.EFFECTS:
+            if "effect" in ability and ability["effect"] not in EFFECTS:
                 raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:

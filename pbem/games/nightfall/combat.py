@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import damage, flow
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.engine.machine import TurnMachine, new_task, push, push_all
+from pbem.games.nightfall import damage
+from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
     State,
     abilities,
@@ -41,7 +42,6 @@ def combat_state(state: State) -> dict[str, Any]:
     return state["turn"]["combat"]
 
 
-@op("combat_phase")
 def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     player = state["turn"]["player"]
     state["turn"]["phase"] = "combat"
@@ -54,10 +54,9 @@ def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
         return
     state["turn"]["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
                                "blocks": {}, "asked": [], "order": {}, "struck": []}
-    flow.push_all(state, [flow.task("assign_attacks"), flow.task("choose_combat"), flow.task("end_combat")])
+    push_all(state, [new_task("assign_attacks"), new_task("choose_combat"), new_task("end_combat")])
 
 
-@op("assign_attacks")
 def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
     player = state["turn"]["player"]
@@ -69,7 +68,7 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
             event(state, f"{name(state, attacker)} attacks {combat['assign'][attacker]}")
         return
     opponents = clockwise_from(state, player)
-    flow.push(state, "assign_attacks")
+    push(state, "assign_attacks")
     options = [(f"target:{p}", p) for p in opponents]
     if len(options) == 1:
         combat["assign"][attacker] = opponents[0]
@@ -78,7 +77,6 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
         {"attacker": attacker})
 
 
-@on_answer("combat:assign")
 def _assign(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     combat_state(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
 
@@ -88,7 +86,6 @@ def attackers_against(state: State, defender: str) -> list[str]:
     return [a for a in combat["attackers"] if combat["assign"].get(a) == defender and minion(state, a) is not None]
 
 
-@op("choose_combat")
 def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
     defenders = []
@@ -98,7 +95,7 @@ def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
             defenders.append(defender)
     if not defenders:
         return
-    flow.push(state, "choose_combat")
+    push(state, "choose_combat")
     if len(defenders) == 1:
         _choose(state, {}, f"combat:{defenders[0]}", rng)
         return
@@ -106,7 +103,6 @@ def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
         [(f"combat:{d}", f"the attack on {d}") for d in defenders], "combat:choose")
 
 
-@on_answer("combat:choose")
 def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     defender = option_id.split(":", 1)[1]
     combat = combat_state(state)
@@ -118,25 +114,23 @@ def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
         for ability in abilities(state, attacker, "on_attack"):
             ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
             triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
-                             flow.task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
-    flow.push_all(state, [flow.task("wound_window"), flow.task("declare_blocks"), flow.task("order_blocks"),
-                          flow.task("strike_step")])
-    flow.triggers_in_chosen_order(state, player, triggers)
+                             new_task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
+    push_all(state, [new_task("wound_window"), new_task("declare_blocks"), new_task("order_blocks"),
+                          new_task("strike_step")])
+    triggers_in_chosen_order(state, player, triggers)
 
 
-@op("attack_trigger")
 def attack_trigger(state: State, task: dict[str, Any], rng: Rng) -> None:
     """"When this minion attacks": before blockers are chosen (EN 308)."""
     if minion(state, task["attacker"]) is None:
         return
-    flow.push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
+    push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
 
 
 def can_block(state: State, record: dict[str, Any]) -> bool:
     return health(state, record) > 0
 
 
-@op("declare_blocks")
 def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
     defender = combat["defender"]
@@ -148,14 +142,13 @@ def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
         if blocker in combat["blocks"] or blocker in combat["asked"] or not can_block(state, record):
             continue
         combat["asked"].append(blocker)
-        flow.push(state, "declare_blocks")
+        push(state, "declare_blocks")
         options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, minion(state, a))})") for a in attackers]
         ask(state, defender, "block", f"does {name(state, blocker)} block?", options + [("no-block", "do not block")],
             "combat:block", {"blocker": blocker})
         return
 
 
-@on_answer("combat:block")
 def _block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "no-block":
         combat_state(state)["blocks"][data["blocker"]] = option_id.split(":", 1)[1]
@@ -169,7 +162,6 @@ def blockers_of(state: State, attacker: str) -> list[str]:
     return ordered + [b for b in unordered if b not in ordered]
 
 
-@op("order_blocks")
 def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The defender orders the blockers of each attacker (EN 155)."""
     combat = combat_state(state)
@@ -178,14 +170,13 @@ def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
         placed = combat["order"].setdefault(attacker, [])
         rest = [b for b in blockers if b not in placed]
         if len(rest) >= 2:
-            flow.push(state, "order_blocks")
+            push(state, "order_blocks")
             ask(state, combat["defender"], "block-order",
                 f"which blocker takes {name(state, attacker)}'s damage next?",
                 [(f"first:{b}", name(state, b)) for b in rest], "combat:order", {"attacker": attacker})
             return
 
 
-@on_answer("combat:order")
 def _order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     combat_state(state)["order"][data["attacker"]].append(option_id.split(":", 1)[1])
 
@@ -198,7 +189,6 @@ def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
             for c in zones(state, player)["hand"] if card(state, c).get("kind") == "martial-law"]
 
 
-@op("wound_window")
 def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The Martial Law wound may be used "at any time during your combat
     phase, including after the defending player has chosen his minions to
@@ -214,7 +204,6 @@ def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
         pass_id="continue")  # a standing order may answer it (e.g. when "continue" is the only option)
 
 
-@on_answer("combat:wound-window")
 def _wound_window(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "continue":
         use_wound_effect(state, option_id.split(":", 1)[1])
@@ -226,10 +215,9 @@ def use_wound_effect(state: State, wound: str) -> None:
     zones(state, player)["discard"].append(wound)
     state["turn"]["wound_used"] = True
     event(state, f"{player} discards {name(state, wound)} for its wound effect")
-    flow.push(state, "boost")
+    push(state, "boost")
 
 
-@op("strike_step")
 def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
     player = state["turn"]["player"]
@@ -243,10 +231,9 @@ def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
         options + wound_effect_options(state, player), "combat:strike")
 
 
-@on_answer("combat:strike")
 def _strike(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     kind, _, which = option_id.partition(":")
-    flow.push(state, "strike_step")
+    push(state, "strike_step")
     if kind == "wound":
         use_wound_effect(state, which)
         return
@@ -279,7 +266,6 @@ def strike(state: State, attacker: str) -> None:
         damage.damage_player(state, defender, amount, ctx)
 
 
-@op("boost")
 def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
     """+1 strength to one of your minions (DE 33-34: your own, P11)."""
     player = state["turn"]["player"]
@@ -290,7 +276,6 @@ def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
             "combat:boost")
 
 
-@on_answer("combat:boost")
 def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     target = option_id.split(":", 1)[1]
     bonus = state["turn"]["bonus"]
@@ -303,7 +288,6 @@ def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
         [(f"feed:{c}", f"discard {name(state, c)}") for c in wounds] + [("stop", "do not feed")], "combat:wound-feed")
 
 
-@on_answer("combat:wound-feed")
 def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "stop":
         return
@@ -312,10 +296,9 @@ def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) ->
     zones(state, player)["hand"].remove(wound)
     zones(state, player)["discard"].append(wound)
     event(state, f"{player} discards {name(state, wound)} to feed the wound effect")
-    flow.push(state, "boost")
+    push(state, "boost")
 
 
-@op("end_combat")
 def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Discard your minions from play, except those that stay in play
     (EN 170-171); a starting minion that says so is exiled (EN 127)."""
@@ -326,3 +309,25 @@ def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
         where = leave_play(state, record, "discarded")
         event(state, f"{name(state, record['card'])} is discarded from play" + (" and exiled" if where == "exiled" else ""))
     state["turn"]["combat"] = None
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("combat_phase", combat_phase)
+    machine.task("assign_attacks", assign_attacks)
+    machine.task("choose_combat", choose_combat)
+    machine.task("attack_trigger", attack_trigger)
+    machine.task("declare_blocks", declare_blocks)
+    machine.task("order_blocks", order_blocks)
+    machine.task("wound_window", wound_window)
+    machine.task("strike_step", strike_step)
+    machine.task("boost", boost)
+    machine.task("end_combat", end_combat)
+    machine.answer("combat:assign", on_data(_assign))
+    machine.answer("combat:choose", on_data(_choose))
+    machine.answer("combat:block", on_data(_block))
+    machine.answer("combat:order", on_data(_order))
+    machine.answer("combat:wound-window", on_data(_wound_window))
+    machine.answer("combat:strike", on_data(_strike))
+    machine.answer("combat:boost", on_data(_boost))
+    machine.answer("combat:wound-feed", on_data(_wound_feed))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.nightfall import flow
+from pbem.engine.machine import TurnMachine, new_task, push
+from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
     State,
     abilities,
@@ -77,9 +78,9 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     entry = ctx.get("entry")
     if entry is not None and state.get("chain") is not None:
         state["chain"]["entries"][entry].setdefault("destroyed", []).append(card_id)
-    flow.triggers_in_chosen_order(state, state["turn"]["player"], [
+    triggers_in_chosen_order(state, state["turn"]["player"], [
         (f"trigger:{source}", f"{name(state, source)} ({controller}): when a minion of yours is destroyed",
-         flow.task("effect", name=ability["effect"], params=ability,
+         new_task("effect", name=ability["effect"], params=ability,
                    ctx={"player": controller, "entry": None, "card": source}))
         for source, ability in triggers
     ])
@@ -113,7 +114,7 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
         if not blockers:
             break
         if len(blockers) > 1:
-            flow.ask(state, player, "block-order",
+            ask(state, player, "block-order",
                      f"{amount} damage is inflicted on you: which of your minions blocks it next?",
                      [(f"blocker:{m['card']}", f"{name(state, m['card'])} (health {health(state, m)})")
                       for m in blockers],
@@ -129,15 +130,19 @@ def block_with(state: State, blocker: dict[str, Any], player: str, amount: int, 
     return damage_minion(state, blocker, amount, ctx, scaled=True)
 
 
-@flow.on_answer("damage:direct_blocker")
 def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
     player, amount, ctx = data["player"], data["amount"], data["ctx"]
     blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
     amount -= block_with(state, blocker, player, amount, ctx)
     # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
-    flow.push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
+    push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
 
 
-@flow.op("direct_damage")
 def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
     block_direct_damage(state, task["player"], task["amount"], task["ctx"], task["used"])
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("direct_damage", _direct_damage)
+    machine.answer("damage:direct_blocker", on_data(_direct_blocker))

@@ -27,8 +27,8 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.engine.machine import TurnMachine, push
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import State, event, left_of, private_event
 
 COMMONS_SIZE = 8
@@ -102,10 +102,9 @@ def start_draft(state: State, rng: Rng) -> None:
     }
     event(state, f"draft ({mode}): {dealt} draft cards dealt to each player"
           + (f"; commons laid out first: {', '.join(state['catalog'][k]['name'] for k in commons_first)}" if commons_first else ""))
-    flow.push(state, "draft_round")
+    push(state, "draft_round")
 
 
-@op("draft_round")
 def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
     draft = state["draft"]
     destination = draft["schedule"][draft["round"]]
@@ -113,7 +112,7 @@ def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
         # a pick from a single card is no choice, and everybody knows the count: take it at once
         for player in state["players"]:
             draft["chosen"][player] = draft["hands"][player][0]
-        flow.push(state, "draft_resolve")
+        push(state, "draft_resolve")
         return
     for player in state["players"]:
         hand = draft["hands"][player]
@@ -128,15 +127,13 @@ def pick_label(entry: dict[str, Any]) -> str:
     return f"{entry['name']} ({entry['colour']} {entry['type']}, cost {entry['cost']})"
 
 
-@on_answer("draft:pick")
 def _pick(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     draft = state["draft"]
     draft["chosen"][data["player"]] = option_id.split(":", 1)[1]
     if len(draft["chosen"]) == len(state["players"]):
-        flow.push(state, "draft_resolve")
+        push(state, "draft_resolve")
 
 
-@op("draft_resolve")
 def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     """All picks are in: place them face down and pass the rest on."""
     draft = state["draft"]
@@ -156,7 +153,7 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     draft["round"] += 1
     draft["hands"] = {left_of(state, p, draft["direction"]): hand for p, hand in draft["hands"].items()}
     if draft["round"] < len(draft["schedule"]):
-        flow.push(state, "draft_round")
+        push(state, "draft_round")
         return
     commons = draft["commons"] + sorted(draft["face_down"])
     # Common Ground: "Draft cards not chosen are removed from the game" (EN 250): no filling
@@ -179,3 +176,10 @@ def quick_start(state: State, rng: Rng) -> None:
     rest = rng.shuffled([k for k in draft_pool(state) if k not in used], label="quick-start")
     from pbem.games.nightfall.game_setup import finish_setup
     finish_setup(state, rest[:COMMONS_SIZE], private, rng)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("draft_round", draft_round)
+    machine.task("draft_resolve", draft_resolve)
+    machine.answer("draft:pick", on_data(_pick))

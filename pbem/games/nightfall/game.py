@@ -6,14 +6,25 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.scenario_files import check_schema, read_toml
-from pbem.engine.protocol import Decision, Option, Result, SealedSizes
+from pbem.engine.machine import TurnMachine
+from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
+from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
 from pbem.games.nightfall.cards import build_catalog, read_cards
 from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
 from pbem.games.nightfall.invariants import check_invariants
+from pbem.games.nightfall.state import State
 from pbem.resources import scenario_dir
+
+
+def turn_machine() -> TurnMachine[State]:
+    """Every task, decision kind and answer of the rules, on one turn machine."""
+    machine: TurnMachine[State] = TurnMachine("nightfall")
+    for module in (flow, drafts, turn, combat, damage, chain, effects, scoring):
+        module.register(machine)
+    return machine
+
 
 SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
              "common-ground", "series", "promos")
@@ -30,6 +41,9 @@ class Nightfall:
     name = "nightfall"
     min_players = 2
     max_players = 5
+
+    def __init__(self) -> None:
+        self.machine = turn_machine()
 
     def scenarios(self) -> Sequence[str]:
         return SCENARIOS
@@ -55,18 +69,11 @@ class Nightfall:
             pinned_setup(state, scenario["pin"], rng)
         else:
             start_game(state, rng)
-        flow.run(state, rng)
+        self.machine.run(state, rng)
         return state
 
     def awaiting(self, state: dict[str, Any]) -> list[Decision]:
-        return [
-            Decision(
-                player=d["player"], kind=d["kind"], prompt=d["prompt"],
-                options=tuple(Option(o["id"], o["label"]) for o in d["options"]),
-                pass_id=d["pass_id"], simultaneous=d["simultaneous"],
-            )
-            for d in state["pending"]
-        ]
+        return self.machine.decisions(state)
 
     def decision_kinds(self) -> frozenset[str]:
         return DECISION_KINDS
@@ -74,7 +81,7 @@ class Nightfall:
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         state["events"] = []
         state["private_events"] = {}
-        flow.answer(state, player, option_id, rng)
+        self.machine.choose(state, player, option_id, rng)
         return state
 
     def static_state(self, scenario: Any) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "wound_stack": [],
         "face_up": 0,
         "exiled": [],
-        "tasks": [],
+        "stack": [],
         "pending": [],
         "events": [],
         "private_events": {},
@@ -198,7 +198,7 @@ def pinned_setup(state: State, pin: dict[str, Any], rng: Rng) -> None:
     # drop the phases before the pinned one
     skip = 2 * PHASES.index(phase) if phase in ("combat", "chain") else {"claim": 4, "cleanup": 5}[phase]
     for _ in range(skip):
-        state["tasks"].pop()
+        state["stack"].pop()
 
 
 def next_series_game(state: State, rng: Rng) -> None:
@@ -206,6 +206,6 @@ def next_series_game(state: State, rng: Rng) -> None:
     for player in state["players"]:
         state["zones"][player] = {"hand": [], "deck": [], "discard": []}
     state.update({"archives": [], "in_play": [], "chain": None, "wound_stack": [], "face_up": 0, "exiled": [],
-                  "tasks": [], "ending": False, "turn": None, "counters": {}, "census": []})
+                  "stack": [], "ending": False, "turn": None, "counters": {}, "census": []})
     event(state, f"End-of-the-World Series: game {len(state['series']['games']) + 1}")
     start_game(state, rng)

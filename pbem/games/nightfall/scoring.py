@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.flow import op
+from pbem.engine.machine import TurnMachine
 from pbem.games.nightfall.state import State, card, event, is_wound, wound_count, zones
 
 
@@ -45,7 +45,6 @@ def standings(state: State) -> list[str]:
     return sorted(state["players"], key=lambda p: ranking_key(state, p))
 
 
-@op("game_over")
 def game_over(state: State, task: dict[str, Any], rng: Rng) -> None:
     scores = {p: wound_count(state, p) for p in state["players"]}
     order = standings(state)
@@ -79,3 +78,8 @@ def result(state: State) -> Result | None:
     summary = ", ".join(f"{p}: {s}" for p, s in final["scores"].items())
     return Result(winners=(final["winner"],), scores=final["scores"], summary=f"{final['winner']} wins ({summary} wounds)",
                   details=details)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("game_over", game_over)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
+from pbem.engine.machine import TurnMachine, new_task, push, push_all
 from pbem.games.nightfall.effects import archive_label, find_archive
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
     abilities,
@@ -36,27 +36,26 @@ def fresh_turn(player: str, number: int) -> dict[str, Any]:
 
 def turn_tasks() -> list[dict[str, Any]]:
     return [
-        flow.task("combat_phase"),
-        flow.task("check_end"),
-        flow.task("chain_phase"),
-        flow.task("check_end"),
-        flow.task("claim_phase"),
-        flow.task("cleanup_phase"),
-        flow.task("end_turn"),
+        new_task("combat_phase"),
+        new_task("check_end"),
+        new_task("chain_phase"),
+        new_task("check_end"),
+        new_task("claim_phase"),
+        new_task("cleanup_phase"),
+        new_task("end_turn"),
     ]
 
 
 def begin_turn(state: State, player: str) -> None:
     state["turn"] = fresh_turn(player, state["turn"]["number"] + 1 if state.get("turn") else 1)
     event(state, f"turn {state['turn']['number']}: {player}")
-    flow.push_all(state, turn_tasks())
+    push_all(state, turn_tasks())
 
 
-@op("check_end")
 def check_end(state: State, task: dict[str, Any], rng: Rng) -> None:
     if state["ending"]:
-        state["tasks"] = []
-        flow.push(state, "game_over")
+        state["stack"] = []
+        push(state, "game_over")
 
 
 # -------------------------------------------------------------------- claim
@@ -83,7 +82,6 @@ def claimable(state: State, player: str) -> list[dict[str, Any]]:
     return [a for a in state["archives"] if a["cards"] and a["owner"] in (None, player)]
 
 
-@op("claim_phase")
 def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     turn = state["turn"]
     turn["phase"] = "claim"
@@ -106,7 +104,6 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
         "turn:claim")
 
 
-@on_answer("turn:claim")
 def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     turn = state["turn"]
     player = turn["player"]
@@ -115,7 +112,7 @@ def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
         if turn["influence"]:
             event(state, f"{player}'s {turn['influence']} unused influence is lost")
         return
-    flow.push(state, "claim_phase")
+    push(state, "claim_phase")
     if kind == "discard":
         gained = influence_for(state, which)
         zones(state, player)["hand"].remove(which)
@@ -140,7 +137,6 @@ def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
 
 # ------------------------------------------------------------------ cleanup
 
-@op("cleanup_phase")
 def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Draw up to 5, then you may use one wound effect (EN 231-232)."""
     turn = state["turn"]
@@ -156,10 +152,9 @@ def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     # always asked, so that whether you hold a wound stays hidden
     ask(state, player, "wound-effect", "use a wound effect?", options + [("pass", "use no wound effect")],
         "turn:wound", pass_id="pass")
-    flow.push(state, "cleanup_draws")
+    push(state, "cleanup_draws")
 
 
-@on_answer("turn:wound")
 def _wound(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "pass":
         return
@@ -167,7 +162,6 @@ def _wound(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
     _wound_discard(state, {"discarded": [], "first": option_id.split(":", 1)[1]}, option_id, rng)
 
 
-@on_answer("turn:wound-more")
 def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     player = state["turn"]["player"]
     hand = zones(state, player)["hand"]
@@ -186,7 +180,6 @@ def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng)
     draw(state, player, 2 * len(data["discarded"]), rng)
 
 
-@op("cleanup_draws")
 def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
     """"Draw 1 card at the end of your cleanup phase" texts, after the wound
     effect (DE 73)."""
@@ -196,7 +189,18 @@ def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
             draw(state, player, ability["amount"], rng)
 
 
-@op("end_turn")
 def end_turn(state: State, task: dict[str, Any], rng: Rng) -> None:
     """All card effects end (EN 235); the player to the left goes next."""
     begin_turn(state, left_of(state, state["turn"]["player"]))
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("check_end", check_end)
+    machine.task("claim_phase", claim_phase)
+    machine.task("cleanup_phase", cleanup_phase)
+    machine.task("cleanup_draws", cleanup_draws)
+    machine.task("end_turn", end_turn)
+    machine.answer("turn:claim", on_data(_claim))
+    machine.answer("turn:wound", on_data(_wound))
+    machine.answer("turn:wound-more", on_data(_wound_discard))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.effects import (
-    effect,
+from pbem.engine.machine import TurnMachine, push_all
+from pbem.games.nightfall.effects.common import (
     entry_of,
     schedule,
 )
-from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
     event,
     key_of,
@@ -20,7 +20,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def search_deck(state, ctx, params, rng):
     """Look through your deck, draw 1 card of your choice, shuffle the deck
     (EN 213)."""
@@ -37,7 +36,6 @@ def search_deck(state, ctx, params, rng):
         [(f"take:{k}", state["catalog"][k]["name"]) for k in keys], "fx:search_deck", {"ctx": ctx})
 
 
-@on_answer("fx:search_deck")
 def _search_deck(state, data, option_id, rng):
     ctx = data["ctx"]
     z = zones(state, ctx["player"])
@@ -53,7 +51,6 @@ def _search_deck(state, data, option_id, rng):
     private_event(state, ctx["player"], f"you draw {name(state, chosen)}")
 
 
-@effect
 def play_drawn_chain_text(state, ctx, params, rng):
     """Reveal the card drawn by this card's chain text and carry out its
     chain text; it stays in hand (EN 310, DE 97)."""
@@ -65,4 +62,9 @@ def play_drawn_chain_text(state, ctx, params, rng):
     text = list(card(state, drawn).get("chain", []))
     if state["chain"]["starter"] == ctx["player"]:
         text += card(state, drawn).get("your_chain", [])
-    flow.push_all(state, schedule(state, text, dict(ctx, card=drawn)))
+    push_all(state, schedule(state, text, dict(ctx, card=drawn)))
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:search_deck", on_data(_search_deck))

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine
+from pbem.games.nightfall.effects.common import (
     archive_label,
     chain_entry_label,
     choose,
-    effect,
     entry_of,
     find_archive,
     unresolved_before,
 )
-from pbem.games.nightfall.flow import on_answer
+from pbem.games.nightfall.flow import on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
     event,
     exile,
@@ -20,7 +21,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def cancel_next(state, ctx, params, rng):
     """The next card in the chain is not carried out: it goes to its owner's
     discard pile instead (DE 61)."""
@@ -30,7 +30,6 @@ def cancel_next(state, ctx, params, rng):
         event(state, f"{chain_entry_label(state, later[0])} will not be carried out")
 
 
-@effect
 def double_next_damage(state, ctx, params, rng):
     """Double all damage of the next card in the chain, as it stands (DE 93)."""
     later = unresolved_before(state, ctx)
@@ -40,7 +39,6 @@ def double_next_damage(state, ctx, params, rng):
         event(state, f"the damage of {chain_entry_label(state, later[0])} is doubled")
 
 
-@effect
 def grant_kicker(state, ctx, params, rng):
     """1 card in the chain (one still to resolve) carries out its kicker text."""
     later = unresolved_before(state, ctx)
@@ -62,14 +60,12 @@ def _kicker_note(state, index):
     return " (kicker: " + card(state, entry["card"])["text"].split("Kicker:", 1)[-1].strip() + ")"
 
 
-@on_answer("fx:grant_kicker")
 def _grant_kicker(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
     state["chain"]["entries"][index]["force_kicker"] = True
     event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
-@effect
 def grant_kicker_to_following(state, ctx, params, rng):
     """All your cards in the chain that resolve after this one carry out
     their kicker text, once (DE 71)."""
@@ -79,7 +75,6 @@ def grant_kicker_to_following(state, ctx, params, rng):
             entry["force_kicker"] = True
 
 
-@effect
 def take_control_in_chain(state, ctx, params, rng):
     """Take control of 1 card in the chain that has not resolved: it resolves
     for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
@@ -90,14 +85,12 @@ def take_control_in_chain(state, ctx, params, rng):
            [(f"chain:{i + 1}", chain_entry_label(state, i)) for i in later], "fx:control_in_chain", {"ctx": ctx})
 
 
-@on_answer("fx:control_in_chain")
 def _control_in_chain(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
     state["chain"]["entries"][index]["controller"] = data["ctx"]["player"]
     event(state, f"{data['ctx']['player']} takes control of {chain_entry_label(state, index)}")
 
 
-@effect
 def exile_self(state, ctx, params, rng):
     """This card is exiled instead of going to the discard pile."""
     entry = entry_of(state, ctx)
@@ -107,7 +100,6 @@ def exile_self(state, ctx, params, rng):
         event(state, f"{name(state, entry['card'])} is exiled")
 
 
-@effect
 def return_self_to_archive(state, ctx, params, rng):
     """Put this card on top of an archive of your choice (DE 92)."""
     entry = entry_of(state, ctx)
@@ -118,10 +110,16 @@ def return_self_to_archive(state, ctx, params, rng):
            "fx:return_to_archive", {"ctx": ctx})
 
 
-@on_answer("fx:return_to_archive")
 def _return_to_archive(state, data, option_id, rng):
     entry = entry_of(state, data["ctx"])
     archive = find_archive(state, option_id.split(":", 1)[1])
     archive["cards"].append(entry["card"])
     entry["moved"] = True
     event(state, f"{name(state, entry['card'])} goes on top of archive {archive['id']}")
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:grant_kicker", on_data(_grant_kicker))
+    machine.answer("fx:control_in_chain", on_data(_control_in_chain))
+    machine.answer("fx:return_to_archive", on_data(_return_to_archive))
