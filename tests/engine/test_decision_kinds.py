@@ -3,8 +3,9 @@
 Random games of every registered game, in every scenario, check at every
 step that each awaited decision's kind is in the game's set and that each
 option id fits a move's sealed choices; the set itself fits the standing
-orders' schema. For Nightfall the set is also read off the rules' source:
-the kind of every ``ask``/``choose`` call.
+orders' schema. For Nightfall the set (the kinds registered on its turn
+machine) is also read off the rules' source: the kind of every
+``ask``/``choose`` call.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import toygame
 from pbem.engine import Rng, ScenarioError, find_game, game_names, register
 from pbem.engine.simulate import play
 from pbem.games import nightfall
-from pbem.games.nightfall.game import DECISION_KINDS as NIGHTFALL_KINDS
 from pbem.resources import schema_path
 from pbem.schemas import validator
 
@@ -88,4 +88,4 @@ def _asked_kinds(package: Path) -> set[str]:
 
 
 def test_nightfall_declares_exactly_the_kinds_its_rules_ask() -> None:
-    assert _asked_kinds(Path(nightfall.__file__).parent) == NIGHTFALL_KINDS
+    assert _asked_kinds(Path(nightfall.__file__).parent) == nightfall.GAME.decision_kinds()

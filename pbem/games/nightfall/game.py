@@ -28,11 +28,6 @@ def turn_machine() -> TurnMachine[State]:
 
 SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
              "common-ground", "series", "promos")
-#: every decision kind the rules ask (the ``kind`` of each ``ask``/``choose`` call)
-DECISION_KINDS = frozenset({
-    "attack", "block", "block-order", "chain-start", "claim", "combat-order", "discard", "draft-pick", "feed",
-    "feed-payment", "link", "order", "strike", "target", "trigger-order", "wound-effect", "wound-window",
-})
 
 
 class Nightfall:
@@ -72,11 +67,11 @@ class Nightfall:
         self.machine.run(state, rng)
         return state
 
+    def decision_kinds(self) -> frozenset[str]:
+        return self.machine.decision_kinds()
+
     def awaiting(self, state: dict[str, Any]) -> list[Decision]:
         return self.machine.decisions(state)
-
-    def decision_kinds(self) -> frozenset[str]:
-        return DECISION_KINDS
 
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         state["events"] = []

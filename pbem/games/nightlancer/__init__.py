@@ -8,7 +8,6 @@ vocabulary), :mod:`.tokens` (status), :mod:`.zones` (decks), :mod:`.crews`,
 :mod:`.invariants`, :mod:`.game`.
 """
 
-from pbem.games.nightlancer import actions, challenges, missions, prep, scoring, set_up, streets  # noqa: F401  (register frames)
 from pbem.games.nightlancer.game import Nightlancer
 
 GAME = Nightlancer()

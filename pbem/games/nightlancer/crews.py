@@ -10,6 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 State = dict[str, Any]
+#: a mission in the mission area: ``{"card", "crews", "deal"}``
+Slot = dict[str, Any]
+#: a Crew on a mission: ``{"label", "pos", "members"}``
+Crew = dict[str, Any]
 FIRST, SECOND = "first", "second"
 
 

@@ -6,18 +6,38 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightlancer import flow, invariants, scoring, set_up, view, zones
+from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.games.nightlancer import (
+    actions,
+    challenges,
+    invariants,
+    missions,
+    prep,
+    scoring,
+    set_up,
+    streets,
+    view,
+    zones,
+)
 from pbem.games.nightlancer.cards import catalogue, read_card_file
+from pbem.games.nightlancer.zones import State
 from pbem.resources import scenario_dir
 
-State = dict[str, Any]
 #: public lines kept in the rolling ``recent`` log
 RECENT = 24
 SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
              "cooperative-hardened", "solitaire-hardened")
+
+
+def turn_machine() -> TurnMachine[State]:
+    """Every step, decision kind and free action of the rules, on one turn machine."""
+    machine: TurnMachine[State] = TurnMachine("nightlancer")
+    for module in (set_up, prep, streets, missions, challenges, scoring, actions):
+        module.register(machine)
+    return machine
 
 
 class Nightlancer:
@@ -26,6 +46,9 @@ class Nightlancer:
     name = "nightlancer"
     min_players = 1
     max_players = 4
+
+    def __init__(self) -> None:
+        self.machine = turn_machine()
 
     def scenarios(self) -> Sequence[str]:
         return SCENARIOS
@@ -43,19 +66,20 @@ class Nightlancer:
         return {**setup, "card_data": read_card_file(card_path)}
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
-        return set_up.new_state(scenario, players, rng)
-
-    def awaiting(self, state: State) -> list[Decision]:
-        return [] if state["over"] else flow.decisions(state)
+        state = set_up.new_state(scenario, players, rng)
+        self.machine.run(state, rng)
+        return state
 
     def decision_kinds(self) -> frozenset[str]:
-        """The kinds registered with the flow (``flow.KINDS``): every pending entry names one."""
-        return frozenset(flow.KINDS)
+        return self.machine.decision_kinds()
+
+    def awaiting(self, state: State) -> list[Decision]:
+        return self.machine.decisions(state)
 
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         state["events"] = []
         state["private"] = {}
-        flow.apply(state, player, option_id, rng)
+        self.machine.choose(state, player, option_id, rng)
         # a bounded log of the last public lines, so a mailed view shows what happened since the
         # player's last move (``events`` hold only the last step); bounded, so turn files do not grow
         state["recent"] = (state.get("recent", []) + state["events"])[-RECENT:]
