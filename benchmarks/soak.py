@@ -17,7 +17,7 @@ import time
 import traceback
 
 from pbem.engine import ScenarioError, find_game
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 

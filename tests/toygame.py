@@ -115,8 +115,10 @@ class HighCard:
     def decision_kinds(self) -> frozenset[str]:
         return DECISION_KINDS
 
-    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
+    def begin_step(self, state: dict[str, Any]) -> None:
         state["events"] = []
+
+    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         if state["phase"] == "play":
             state["picks"][player] = int(option_id.removeprefix("card-"))
             state["events"].append(f"{player} has picked")
@@ -210,6 +212,10 @@ class HighCard:
                 lines.append(f"your pick: {private['my_pick']}")
         lines.extend(public["events"])
         return "\n".join(lines)
+
+    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
+        """High Card names no zones: the referee commits per sealed section only."""
+        return {}
 
     # --- for tests ---------------------------------------------------------
 

@@ -18,7 +18,7 @@ import pytest
 
 import toygame
 from pbem.engine import Rng, ScenarioError, find_game, game_names, register
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games import nightfall
 from pbem.resources import schema_path
 from pbem.schemas import validator

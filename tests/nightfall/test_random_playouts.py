@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pbem.engine.rng import Rng
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightfall import GAME
 
 

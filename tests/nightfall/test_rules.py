@@ -147,7 +147,7 @@ def test_influence_is_2_plus_effects_plus_1_per_discard(table):
 
 
 def test_the_same_seed_plays_the_same_game():
-    from pbem.engine.simulate import play
+    from pbem.bots.playout import play
     a = play(GAME, ["ann", "bob", "cyd"], 7)
     b = play(GAME, ["ann", "bob", "cyd"], 7)
     assert a.choices == b.choices and a.state == b.state

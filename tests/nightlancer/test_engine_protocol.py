@@ -8,7 +8,7 @@ import json
 from pbem.engine.protocol import Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng, step_rng
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME
 
 from .helpers import screen
@@ -37,6 +37,8 @@ def test_a_game_resumes_identically_from_its_stored_json_state():
         stored = json.loads(json.dumps(state))
         decision = GAME.awaiting(state)[0]
         option = bot.choice(decision.options, label="bot").id
+        GAME.begin_step(state)
+        GAME.begin_step(stored)
         state = apply_choice(GAME, state, decision.player, option, step_rng(key, [], step))
         resumed = apply_choice(GAME, stored, decision.player, option, step_rng(key, [], step))
         assert json.dumps(resumed, sort_keys=True) == json.dumps(state, sort_keys=True)

@@ -49,6 +49,7 @@ def play_keen(scenario: str, players: int, seed: int, seen: Counter) -> None:
         if option.startswith("deal:"):
             seen["effect:deal"] += 1
         step += 1
+        GAME.begin_step(state)
         state = apply_choice(GAME, state, decision.player, option, step_rng(key, [], step))
         for line in state["events"]:
             for marker in ("Penalty: gain", "Penalty: Abort", "combat.", "Dirty work", "Face-off", "Techshock",

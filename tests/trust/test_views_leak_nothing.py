@@ -67,6 +67,7 @@ def _positions(game, players, seed: int, every: int):
         step += 1
         decision = decisions[0]
         choice = bots[decision.player].choose(None, decision)
+        game.begin_step(state)
         state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
 
 

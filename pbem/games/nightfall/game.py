@@ -14,7 +14,7 @@ from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, s
 from pbem.games.nightfall.cards import build_catalog, read_cards
 from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
 from pbem.games.nightfall.invariants import check_invariants
-from pbem.games.nightfall.state import State
+from pbem.games.nightfall.state import State, begin_step
 from pbem.resources import scenario_dir
 
 
@@ -73,9 +73,10 @@ class Nightfall:
     def awaiting(self, state: dict[str, Any]) -> list[Decision]:
         return self.machine.decisions(state)
 
+    def begin_step(self, state: dict[str, Any]) -> None:
+        begin_step(state)
+
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
-        state["events"] = []
-        state["private_events"] = {}
         self.machine.choose(state, player, option_id, rng)
         return state
 

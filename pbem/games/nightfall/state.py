@@ -85,12 +85,20 @@ def active(state: State) -> str:
 
 # ----------------------------------------------------------------- events
 
+def begin_step(state: State) -> None:
+    """A new step: the public and private lines of the last one are forgotten
+    (the view shows what happened in the step that led to it)."""
+    state["events"] = []
+    state["private_events"] = {}
+
+
 def event(state: State, text: str) -> None:
     """A public line about what happened."""
     state["events"].append(text)
 
 
 def private_event(state: State, player: str, text: str) -> None:
+    """A line only ``player`` reads (the cards they draw)."""
     state["private_events"].setdefault(player, []).append(text)
 
 

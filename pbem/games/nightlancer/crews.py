@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.nightlancer.events import say
+
 State = dict[str, Any]
 #: a mission in the mission area: ``{"card", "crews", "deal"}``
 Slot = dict[str, Any]
@@ -68,7 +70,7 @@ def leave_mission(state: State, player: str) -> None:
         # a Second Crew "competing against you": once they leave, the deal leaves with them
         slot["deal"] = None
         state["seats"][player]["deal"] = True
-        state["events"].append(f"{player}'s Deal token leaves the mission with them.")
+        say(state, f"{player}'s Deal token leaves the mission with them.")
     for crew in list(slot["crews"]):
         if player in crew["members"]:
             crew["members"].remove(player)

@@ -13,6 +13,7 @@ from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.games.nightlancer import (
     actions,
     challenges,
+    events,
     invariants,
     missions,
     prep,
@@ -26,8 +27,6 @@ from pbem.games.nightlancer.cards import catalogue, read_card_file
 from pbem.games.nightlancer.zones import State
 from pbem.resources import scenario_dir
 
-#: public lines kept in the rolling ``recent`` log
-RECENT = 24
 SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
              "cooperative-hardened", "solitaire-hardened")
 
@@ -68,6 +67,8 @@ class Nightlancer:
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         state = set_up.new_state(scenario, players, rng)
         self.machine.run(state, rng)
+        # the set-up's lines are the first turn's events; the rolling log starts with the first move
+        state["recent"] = []
         return state
 
     def decision_kinds(self) -> frozenset[str]:
@@ -76,13 +77,11 @@ class Nightlancer:
     def awaiting(self, state: State) -> list[Decision]:
         return self.machine.decisions(state)
 
+    def begin_step(self, state: State) -> None:
+        events.begin_step(state)
+
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
-        state["events"] = []
-        state["private"] = {}
         self.machine.choose(state, player, option_id, rng)
-        # a bounded log of the last public lines, so a mailed view shows what happened since the
-        # player's last move (``events`` hold only the last step); bounded, so turn files do not grow
-        state["recent"] = (state.get("recent", []) + state["events"])[-RECENT:]
         return state
 
     def static_state(self, scenario: Any) -> dict[str, Any]:

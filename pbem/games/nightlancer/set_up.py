@@ -63,6 +63,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "stack": [],
         "pending": [],
         "events": [],
+        "recent": [],
         "private": {},
         "dice": [],
         "over": False,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.nightlancer.crews import leave_mission
+from pbem.games.nightlancer.events import say, tell
 from pbem.games.nightlancer.zones import card
 
 State = dict[str, Any]
@@ -68,14 +69,6 @@ def discount(state: State, player: str, item_type: str) -> int:
 
 def is_techshock(state: State, player: str) -> bool:
     return seat(state, player)["ideals"] == 0
-
-
-def say(state: State, line: str) -> None:
-    state["events"].append(line)
-
-
-def tell(state: State, player: str, line: str) -> None:
-    state["private"].setdefault(player, []).append(line)
 
 
 def heal(state: State, player: str, health: int = 0, resolve: int = 0) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer.cards import design
+from pbem.games.nightlancer.events import say
 
 State = dict[str, Any]
 
@@ -46,7 +47,7 @@ def draw(state: State, deck: str, rng: Rng) -> str | None:
         if pile:
             cards.extend(rng.shuffled(pile, label=f"reshuffle-{deck}"))
             pile.clear()
-            state["events"].append(f"The {deck.replace('_', ' ')} discard pile is shuffled into a new deck.")
+            say(state, f"The {deck.replace('_', ' ')} discard pile is shuffled into a new deck.")
     if not cards:
         return None
     return cards.pop(0)
