@@ -41,3 +41,18 @@ def check_schema(data: Any, schema: str, where: str) -> None:
     if error is not None:
         location = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise ScenarioError(f"{where}: {location}: {error.message}")
+
+
+@lru_cache(maxsize=None)
+def scenario_names(directory: Path, scenario_format: str) -> tuple[str, ...]:
+    """The scenarios a game ships in ``directory``: every ``*.toml`` of the
+    game's scenario format that is not a worked example (``example = true``),
+    in the order the files give (``order``; the first is the standard set-up)."""
+    listed: list[tuple[int, str]] = []
+    for path in sorted(Path(directory).glob("*.toml")):
+        data = read_toml(path, "scenario")
+        if data.get("format") == scenario_format and not data.get("example", False):
+            listed.append((data.get("order", 0), data["name"]))
+    if not listed:
+        raise ScenarioError(f"no {scenario_format} scenario in {directory}")
+    return tuple(name for _, name in sorted(listed, key=lambda item: (item[0] == 0, item)))

@@ -16,7 +16,8 @@ from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.games.nightfall.effects import EFFECTS
 from pbem.resources import scenario_dir
 
-CARDS_FORMAT = "nightfall-cards/1"
+#: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets)
+CARDS_FORMAT = "nightfall-cards/2"
 WOUND_TYPES = ("bite", "burn", "bleed")
 
 
@@ -35,6 +36,9 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
     """Check a card file against ``schemas/cards-nightfall.schema.json`` and
     against the effect names this package knows."""
+    if data.get("format") != CARDS_FORMAT and isinstance(data.get("format"), str):
+        raise ScenarioError(f"{where}: a {data['format']} card file; this pbem reads {CARDS_FORMAT} "
+                            "(in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\")")
     check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
         for part in ("chain", "your_chain", "kicker"):
@@ -47,6 +51,11 @@ def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:
                 raise ScenarioError(f"{where}: {card['key']}: unknown colour {colour!r}")
+    drafted = {card["key"] for card in data["card"] if card["group"] in ("draft", "promo")}
+    for quick_start_set in data.get("quick_start_sets", []):
+        for key in quick_start_set:
+            if key not in drafted:
+                raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
 
 
 def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -18,15 +18,14 @@ from typing import Any
 
 from pbem.engine.rng import Rng
 from pbem.engine.machine import TurnMachine, new_task, push, push_all
-from pbem.games.nightfall import damage
+from pbem.games.nightfall import abilities, damage
+from pbem.games.nightfall.effects import carry_out
 from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
     State,
-    abilities,
     card,
     clockwise_from,
     event,
-    has_ability,
     health,
     is_wound,
     leave_play,
@@ -47,8 +46,9 @@ def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     state["turn"]["phase"] = "combat"
     # start-of-turn in-play texts come first (DE 72)
     for record in list(minions_of(state, player)):
-        if has_ability(state, record["card"], "destroyed_at_turn_start_if_alone") and len(minions_of(state, player)) == 1:
-            damage.destroy(state, record, {"player": player, "entry": None, "card": record["card"]})
+        for trigger in abilities.triggers(card(state, record["card"]), "at_turn_start"):
+            if abilities.condition_holds(trigger, len(minions_of(state, player))):
+                carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
     attackers = [m["card"] for m in minions_of(state, player)]
     if not attackers:
         return
@@ -111,7 +111,7 @@ def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
     player = state["turn"]["player"]
     triggers = []
     for attacker in attackers_against(state, defender):
-        for ability in abilities(state, attacker, "on_attack"):
+        for ability in abilities.triggers(card(state, attacker), "on_attack"):
             ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
             triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
                              new_task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
@@ -253,8 +253,7 @@ def strike(state: State, attacker: str) -> None:
     amount = strength(state, record)
     blockers = blockers_of(state, attacker)
     for blocker in blockers:
-        for reduction in abilities(state, blocker, "blocked_damage_reduction"):
-            amount = max(amount - reduction["amount"], 0)
+        amount = max(amount - abilities.blocked_damage_reduction(card(state, blocker)), 0)
     event(state, f"{name(state, attacker)} deals {amount} damage")
     for blocker in blockers:
         if amount <= 0:
@@ -304,7 +303,7 @@ def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     (EN 170-171); a starting minion that says so is exiled (EN 127)."""
     player = state["turn"]["player"]
     for record in list(minions_of(state, player)):
-        if has_ability(state, record["card"], "stays_in_play"):
+        if abilities.stays_in_play(card(state, record["card"])):
             continue
         where = leave_play(state, record, "discarded")
         event(state, f"{name(state, record['card'])} is discarded from play" + (" and exiled" if where == "exiled" else ""))

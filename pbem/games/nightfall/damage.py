@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.machine import TurnMachine, new_task, push
+from pbem.games.nightfall import abilities
 from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
     State,
-    abilities,
-    has_ability,
+    card,
     health,
     leave_play,
     minions_of,
@@ -51,7 +51,7 @@ def damage_minion(state: State, record: dict[str, Any], amount: int, ctx: Ctx, s
     record["damage"] += absorbed
     if absorbed:
         event(state, f"{name(state, record['card'])} ({record['controller']}) takes {absorbed} damage")
-    if health(state, record) <= 0 and not has_ability(state, record["card"], "survives_zero_health"):
+    if health(state, record) <= 0 and not abilities.survives_zero_health(card(state, record["card"])):
         destroy(state, record, ctx, by_effect=False)
     return absorbed
 
@@ -63,7 +63,7 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     if record not in state["in_play"]:
         return False
     card_id = record["card"]
-    if by_effect and has_ability(state, card_id, "immune_to_destroy"):
+    if by_effect and abilities.immune_to_destroy(card(state, card_id)):
         event(state, f"{name(state, card_id)} is protected from destroy effects")
         return False
     controller = record["controller"]
@@ -71,7 +71,7 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     triggers = [
         (friend["card"], ability)
         for friend in minions_of(state, controller)
-        for ability in abilities(state, friend["card"], "on_friendly_destroyed")
+        for ability in abilities.triggers(card(state, friend["card"]), "on_friendly_destroyed")
     ]
     where = leave_play(state, record, "destroyed")
     event(state, f"{name(state, card_id)} ({controller}) is destroyed" + (" and exiled" if where == "exiled" else ""))
@@ -90,7 +90,7 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
 def direct_blockers(state: State, player: str) -> list[dict[str, Any]]:
     """``player``'s minions that "block damage inflicted on you" and have health to block with."""
     return [m for m in minions_of(state, player)
-            if has_ability(state, m["card"], "blocks_direct_damage") and health(state, m) > 0]
+            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0]
 
 
 def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> None:

@@ -47,14 +47,6 @@ PICK_PROMPTS = {
     "removed": "pick a card to remove from the game (nobody gets it)",
 }
 
-QUICK_START_SETS = [
-    ["koi-jiang", "brynna-and-taylor"],
-    ["irresistible-call", "roland-lefontaine"],
-    ["chan-jiang", "queens-bishop"],
-    ["relentless-grinder", "forlorn-hope"],
-    ["hysteria", "all-out-lunge"],
-]
-
 
 def draft_pool(state: State) -> list[str]:
     """The draft cards in play: one per draft card name (and per promo if used)."""
@@ -165,12 +157,15 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 
 def quick_start(state: State, rng: Rng) -> None:
-    """Each player gets one Quick Start set for his private archives (EN 84-90);
-    the referee deals the sets at random and fills the commons with 8 random
-    draft cards from the rest (the book is silent on the commons)."""
-    if len(state["players"]) > len(QUICK_START_SETS):
-        raise ScenarioError("Quick Start has 5 sets: at most 5 players")
-    sets = rng.shuffled(QUICK_START_SETS, label="quick-start")
+    """Each player gets one Quick Start set for his private archives (EN 84-90,
+    the sets of the card file); the referee deals the sets at random and fills
+    the commons with 8 random draft cards from the rest (the book is silent on
+    the commons)."""
+    quick_start_sets = state["quick_start_sets"]
+    if len(state["players"]) > len(quick_start_sets):
+        raise ScenarioError(f"the card file has {len(quick_start_sets)} Quick Start sets: "
+                            f"at most {len(quick_start_sets)} players")
+    sets = rng.shuffled(quick_start_sets, label="quick-start")
     private = {p: list(sets[i]) for i, p in enumerate(state["players"])}
     used = {k for s in private.values() for k in s}
     rest = rng.shuffled([k for k in draft_pool(state) if k not in used], label="quick-start")

@@ -9,7 +9,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
 from pbem.games.nightfall.cards import build_catalog, read_cards
 from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
@@ -26,8 +26,8 @@ def turn_machine() -> TurnMachine[State]:
     return machine
 
 
-SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
-             "common-ground", "series", "promos")
+#: the format of a Nightfall scenario file
+SCENARIO_FORMAT = "nightfall-scenario/1"
 
 
 class Nightfall:
@@ -41,7 +41,7 @@ class Nightfall:
         self.machine = turn_machine()
 
     def scenarios(self) -> Sequence[str]:
-        return SCENARIOS
+        return scenario_names(scenario_dir("nightfall"), SCENARIO_FORMAT)
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"

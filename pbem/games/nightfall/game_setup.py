@@ -62,6 +62,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "players": list(players),
         "options": game_options(scenario),
         "catalog": build_catalog(scenario["card_data"]),
+        "quick_start_sets": [list(s) for s in scenario["card_data"].get("quick_start_sets", [])],
         "counters": {},
         "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},
         "archives": [],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.rng import Rng
+from pbem.games.nightfall import abilities
 
 State = dict[str, Any]
 
@@ -41,15 +42,6 @@ def is_order(state: State, card_id: str) -> bool:
 
 def is_minion_card(state: State, card_id: str) -> bool:
     return card(state, card_id)["type"] == "minion"
-
-
-def abilities(state: State, card_id: str, ability: str) -> list[dict[str, Any]]:
-    """The in-play abilities of a card with this name."""
-    return [a for a in card(state, card_id)["in_play"] if a.get("ability") == ability]
-
-
-def has_ability(state: State, card_id: str, ability: str) -> bool:
-    return bool(abilities(state, card_id, ability))
 
 
 def new_id(state: State, key: str) -> str:
@@ -164,8 +156,7 @@ def strength(state: State, record: dict[str, Any]) -> int:
     minion's own included: DE 79) + bonuses for this turn."""
     value = card(state, record["card"])["strength"]
     for other in minions_of(state, record["controller"]):
-        for aura in abilities(state, other["card"], "strength_aura"):
-            value += aura["amount"]
+        value += abilities.strength_aura(card(state, other["card"]))
     value += state["turn"]["bonus"].get(record["card"], 0)
     return max(value, 0)
 
@@ -183,10 +174,9 @@ def leave_play(state: State, record: dict[str, Any], how: str) -> str:
     """
     state["in_play"].remove(record)
     card_id = record["card"]
-    for line in abilities(state, card_id, "exile_when"):
-        if how in line["when"].split("_or_"):
-            exile(state, card_id)
-            return "exiled"
+    if abilities.exiled_when(card(state, card_id), how):
+        exile(state, card_id)
+        return "exiled"
     zones(state, record["owner"])["discard"].append(card_id)
     return "discard"
 

@@ -10,11 +10,11 @@ from typing import Any
 
 from pbem.engine.rng import Rng
 from pbem.engine.machine import TurnMachine, new_task, push, push_all
-from pbem.games.nightfall.effects import archive_label, find_archive
+from pbem.games.nightfall import abilities
+from pbem.games.nightfall.effects import archive_label, carry_out, find_archive
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
-    abilities,
     card,
     draw,
     event,
@@ -65,8 +65,7 @@ def influence_for(state: State, card_id: str) -> int:
     effect says so (DE 76, DE 82)."""
     if card(state, card_id)["type"] == "action":
         return max(1, state["turn"]["action_influence"], *[
-            a["amount"] for m in minions_of(state, state["turn"]["player"])
-            for a in abilities(state, m["card"], "action_discard_influence")
+            abilities.action_discard_influence(card(state, m["card"])) for m in minions_of(state, state["turn"]["player"])
         ])
     return 1
 
@@ -181,12 +180,12 @@ def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng)
 
 
 def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
-    """"Draw 1 card at the end of your cleanup phase" texts, after the wound
-    effect (DE 73)."""
+    """"At the end of your cleanup phase" texts ("draw 1 card"), after the
+    wound effect (DE 73)."""
     player = state["turn"]["player"]
     for record in minions_of(state, player):
-        for ability in abilities(state, record["card"], "cleanup_draw"):
-            draw(state, player, ability["amount"], rng)
+        for trigger in abilities.triggers(card(state, record["card"]), "at_cleanup_end"):
+            carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
 
 
 def end_turn(state: State, task: dict[str, Any], rng: Rng) -> None:

@@ -66,7 +66,7 @@ COMPONENT_COUNTS = {
 
 
 def design(instance: str) -> str:
-    """The design id of a card instance (``"beat-cop#2"`` -> ``"beat-cop"``)."""
+    """The design id of a card instance (``"design#2"`` -> ``"design"``)."""
     return instance.split("#", 1)[0]
 
 

@@ -9,7 +9,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightlancer import (
     actions,
     challenges,
@@ -27,8 +27,8 @@ from pbem.games.nightlancer.cards import catalogue, read_card_file
 from pbem.games.nightlancer.zones import State
 from pbem.resources import scenario_dir
 
-SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
-             "cooperative-hardened", "solitaire-hardened")
+#: the format of a Nightlancer scenario file
+SCENARIO_FORMAT = "pbem-nightlancer-scenario-v1"
 
 
 def turn_machine() -> TurnMachine[State]:
@@ -50,14 +50,14 @@ class Nightlancer:
         self.machine = turn_machine()
 
     def scenarios(self) -> Sequence[str]:
-        return SCENARIOS
+        return scenario_names(scenario_dir("nightlancer"), SCENARIO_FORMAT)
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         path = scenario_dir("nightlancer") / f"{name}.toml"
         if not path.is_file():
             path = Path(name)
             if not path.is_file():
-                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(SCENARIOS)}")
+                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(self.scenarios())}")
         setup = read_toml(path, "Nightlancer scenario")
         check_schema(setup, "scenario-nightlancer", str(path))
         card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")

@@ -14,6 +14,8 @@ names. The functions live in modules by what they act on (see
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import Task, TurnMachine
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects import archives, attacks, common, deck, discard_pile, in_chain, minions, on_players
@@ -25,6 +27,7 @@ EFFECTS: dict[str, Effect] = {
     # minions in play
     "damage_minion": minions.damage_minion,
     "destroy_minion": minions.destroy_minion,
+    "destroy_self": minions.destroy_self,
     "stake_minion": minions.stake_minion,
     "heal_minion": minions.heal_minion,
     "take_control": minions.take_control,
@@ -72,6 +75,11 @@ def run_effect(state: State, task: Task, rng: Rng) -> None:
     EFFECTS[task["name"]](state, task["ctx"], task["params"], rng)
 
 
+def carry_out(state: State, step: dict[str, Any], ctx: dict[str, Any], rng: Rng) -> None:
+    """Carry out one effect step now (an in-play trigger that runs at once, not as a task)."""
+    EFFECTS[step["effect"]](state, ctx, step, rng)
+
+
 def register(machine: TurnMachine[State]) -> None:
     """The ``effect`` task and every effect module's tasks and answers."""
     machine.task("effect", run_effect)
@@ -79,4 +87,4 @@ def register(machine: TurnMachine[State]) -> None:
         module.register(machine)
 
 
-__all__ = ["EFFECTS", "Effect", "archive_label", "find_archive", "register", "schedule"]
+__all__ = ["EFFECTS", "Effect", "archive_label", "carry_out", "find_archive", "register", "schedule"]

@@ -22,7 +22,7 @@ from pbem.games.nightfall.state import (
 def force_block(state, ctx, params, rng):
     """When this minion attacks, 1 minion of your choice must block it. A
     minion blocks one attacker (EN 152), so one already forced to block is
-    not chosen again (a second Chan Jiang picks another, if any)."""
+    not chosen again (a second such attacker picks another, if any)."""
     defender = ctx["defender"]
     forced = state["turn"]["combat"]["blocks"]
     records = [m for m in state["in_play"]

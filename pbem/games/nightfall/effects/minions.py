@@ -53,6 +53,13 @@ def _destroy_minion(state, data, option_id, rng):
         damage.destroy(state, record, data["ctx"])
 
 
+def destroy_self(state, ctx, params, rng):
+    """This minion is destroyed (an in-play trigger of its own, e.g. at the start of your turn)."""
+    record = minion(state, ctx["card"])
+    if record is not None:
+        damage.destroy(state, record, ctx)
+
+
 def stake_minion(state, ctx, params, rng):
     """Deal N damage to 1 minion in play; a vampire is destroyed instead
     (if it cannot be destroyed, it takes the damage)."""
@@ -147,7 +154,7 @@ def _hysteria(state, data, option_id, rng):
     ctx = data["ctx"]
     if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"]):
         who = name(state, record["card"])
-        ask(state, ctx["player"], "order", f"Hysteria: {who} deals {shares['amount']} damage to itself and to "
+        ask(state, ctx["player"], "order", f"{name(state, ctx['card'])}: {who} deals {shares['amount']} damage to itself and to "
             f"{shares['controller']}; which is inflicted first?",
             [("first:minion", f"{who} takes its damage first"),
              ("first:controller", f"{shares['controller']} takes the damage first ({who} may block it)")],
