@@ -1,5 +1,11 @@
 """The engine's errors, split by meaning (as python-chess splits them)."""
 
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class EngineError(Exception):
     """Base of every error a game or the engine raises on a player's input."""
@@ -30,3 +36,17 @@ class RulesError(Exception):
 
 class InvariantError(RulesError):
     """A state breaks a conservation rule of its game (cards conserved, tokens never negative)."""
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, which the rules know is there (a mission still in play, a chosen target);
+    a :class:`RulesError` naming ``what`` if it is not."""
+    if value is None:
+        raise RulesError(f"{what} is missing")
+    return value
+
+
+def invariant(holds: bool, message: str) -> None:
+    """A conservation rule of a game's state: an :class:`InvariantError` saying ``message`` if it does not hold."""
+    if not holds:
+        raise InvariantError(message)

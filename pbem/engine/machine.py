@@ -182,7 +182,7 @@ def ask(
     options: Options | None = None,
     answer: str | None = None,
     data: dict[str, Any] | None = None,
-    pass_id: str | None | _KindDefault = KIND_DEFAULT,
+    pass_id: str | _KindDefault | None = KIND_DEFAULT,
     simultaneous: bool = False,
     forced: bool = False,
 ) -> PendingDecision:
@@ -327,7 +327,7 @@ class TurnMachine(Generic[S]):
             kind=kind.name,
             options=tuple(Option(option_id, label) for option_id, label in self.options(state, pending)),
             prompt=pending.get("prompt", kind.prompt),
-            pass_id=pending["pass_id"] if "pass_id" in pending else kind.pass_id,
+            pass_id=pending.get("pass_id", kind.pass_id),
             simultaneous=pending.get("simultaneous", False),
         )
 

@@ -54,8 +54,9 @@ Games build their rules on the turn machine of :mod:`pbem.engine.machine`
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pbem.engine.errors import IllegalMoveError, NotAwaitedError
 from pbem.engine.rng import Rng
@@ -285,8 +286,8 @@ class Game(Protocol):
         ...
 
     def check_invariants(self, state: State) -> None:
-        """Raise ``AssertionError`` if the state breaks a conservation rule
-        (cards conserved across zones, tokens never negative, ...)."""
+        """Raise :class:`~pbem.engine.errors.InvariantError` if the state breaks a
+        conservation rule (cards conserved across zones, tokens never negative, ...)."""
         ...
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         raise ScenarioError(f"cannot read {what} {str(path)!r}: {error}") from error
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     return validator(json.loads(schema_path(name).read_text(encoding="utf-8")))
 
@@ -43,7 +43,7 @@ def check_schema(data: Any, schema: str, where: str) -> None:
         raise ScenarioError(f"{where}: {location}: {error.message}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def scenario_names(directory: Path, scenario_format: str) -> tuple[str, ...]:
     """The scenarios a game ships in ``directory``: every ``*.toml`` of the
     game's scenario format that is not a worked example (``example = true``),

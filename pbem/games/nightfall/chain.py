@@ -14,22 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.rng import Rng
 from pbem.engine.machine import TurnMachine, new_task, push, push_all
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects import schedule
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
     card,
     clockwise_from,
+    current_chain,
+    current_turn,
     discard_from_hand,
     event,
     is_order,
     name,
     put_into_play,
+    receive_wounds,
     zones,
 )
-from pbem.games.nightfall.state import receive_wounds
 
 
 def can_link(state: State, card_id: str, last_id: str) -> bool:
@@ -38,12 +40,12 @@ def can_link(state: State, card_id: str, last_id: str) -> bool:
 
 
 def linkable(state: State, player: str) -> list[str]:
-    last = state["chain"]["entries"][-1]["card"]
+    last = current_chain(state)["entries"][-1]["card"]
     return [c for c in zones(state, player)["hand"] if can_link(state, c, last)]
 
 
 def add_to_chain(state: State, player: str, card_id: str) -> None:
-    chain = state["chain"]
+    chain = current_chain(state)
     zones(state, player)["hand"].remove(card_id)
     kicker = False
     if chain["entries"]:
@@ -56,8 +58,8 @@ def add_to_chain(state: State, player: str, card_id: str) -> None:
 
 
 def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
-    state["turn"]["phase"] = "chain"
-    player = state["turn"]["player"]
+    current_turn(state)["phase"] = "chain"
+    player = current_turn(state)["player"]
     options = [(f"play:{c}", name(state, c)) for c in zones(state, player)["hand"] if is_order(state, c)]
     # always asked, even with no order in hand: whether you could play stays hidden
     ask(state, player, "chain-start", "start a chain with a card from your hand, or pass",
@@ -65,7 +67,7 @@ def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 
 def _start(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     if option_id == "pass":
         event(state, f"{player} starts no chain")
         return
@@ -81,10 +83,10 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     unless they chose to auto-pass when they cannot link."""
     player = task["player"]
     options = [(f"link:{c}", name(state, c)) for c in linkable(state, player)]
-    starter = player == state["chain"]["starter"]
+    starter = player == current_chain(state)["starter"]
     if not options and not starter and player in state["options"].get("auto_pass_when_unable", []):
         return
-    last = state["chain"]["entries"][-1]["card"]
+    last = current_chain(state)["entries"][-1]["card"]
     prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
     # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
     more = starter or task.get("linked", False)
@@ -102,7 +104,7 @@ def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
 
 def resolve_chain(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Resolve the last unresolved card, then come back (LIFO, EN 187)."""
-    entries = state["chain"]["entries"]
+    entries = current_chain(state)["entries"]
     waiting = [i for i, e in enumerate(entries) if not e["resolved"]]
     if not waiting:
         state["chain"] = None
@@ -114,7 +116,7 @@ def resolve_chain(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 def resolve_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
     index = task["index"]
-    entry = state["chain"]["entries"][index]
+    entry = current_chain(state)["entries"][index]
     data = card(state, entry["card"])
     if entry["cancelled"]:
         push(state, "place_entry", index=index)
@@ -122,7 +124,7 @@ def resolve_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
     event(state, f"{name(state, entry['card'])} ({entry['controller']}) resolves")
     ctx = {"player": entry["controller"], "entry": index, "card": entry["card"]}
     steps = [new_task("run_text", index=index, part="chain", ctx=ctx)]
-    if entry["controller"] == state["chain"]["starter"]:
+    if entry["controller"] == current_chain(state)["starter"]:
         steps.append(new_task("run_text", index=index, part="your_chain", ctx=ctx))
     if (entry["kicker"] or entry["force_kicker"]) and data["kicker"]:
         steps.append(new_task("run_text", index=index, part="kicker", ctx=ctx))
@@ -132,7 +134,7 @@ def resolve_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 def run_text(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Carry out one text of a card, then offer its feed (EN 202)."""
-    data = card(state, state["chain"]["entries"][task["index"]]["card"])
+    data = card(state, current_chain(state)["entries"][task["index"]]["card"])
     steps = data.get(task["part"], [])
     if not steps:
         return
@@ -193,7 +195,7 @@ def place_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
     """A resolved action goes to its owner's discard pile, a minion comes
     into play for the player who controls it (EN 190-191). A card whose text
     was not carried out goes to its owner's discard pile (DE 61)."""
-    entry = state["chain"]["entries"][task["index"]]
+    entry = current_chain(state)["entries"][task["index"]]
     entry["resolved"] = True
     if entry.get("moved"):
         return

@@ -16,17 +16,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.rng import Rng
+from pbem.engine.errors import RulesError
 from pbem.engine.machine import TurnMachine, new_task, push, push_all
+from pbem.engine.rng import Rng
 from pbem.games.nightfall import abilities, damage
 from pbem.games.nightfall.effects import carry_out
 from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
+    Combat,
+    Minion,
     State,
     card,
     clockwise_from,
+    current_combat,
+    current_turn,
     event,
     health,
+    in_play,
     is_wound,
     leave_play,
     minion,
@@ -37,13 +43,13 @@ from pbem.games.nightfall.state import (
 )
 
 
-def combat_state(state: State) -> dict[str, Any]:
-    return state["turn"]["combat"]
+def combat_state(state: State) -> Combat:
+    return current_combat(state)
 
 
 def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
-    player = state["turn"]["player"]
-    state["turn"]["phase"] = "combat"
+    player = current_turn(state)["player"]
+    current_turn(state)["phase"] = "combat"
     # start-of-turn in-play texts come first (DE 72)
     for record in list(minions_of(state, player)):
         for trigger in abilities.triggers(card(state, record["card"]), "at_turn_start"):
@@ -52,14 +58,14 @@ def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     attackers = [m["card"] for m in minions_of(state, player)]
     if not attackers:
         return
-    state["turn"]["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
+    current_turn(state)["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
                                "blocks": {}, "asked": [], "order": {}, "struck": []}
     push_all(state, [new_task("assign_attacks"), new_task("choose_combat"), new_task("end_combat")])
 
 
 def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     for attacker in combat["attackers"]:
         if attacker not in combat["assign"]:
             break
@@ -81,6 +87,13 @@ def _assign(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
     combat_state(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
 
 
+def defender_of(combat: Combat) -> str:
+    """The player whose combat is resolving."""
+    if combat["defender"] is None:
+        raise RulesError("no combat has been chosen")
+    return combat["defender"]
+
+
 def attackers_against(state: State, defender: str) -> list[str]:
     combat = combat_state(state)
     return [a for a in combat["attackers"] if combat["assign"].get(a) == defender and minion(state, a) is not None]
@@ -99,7 +112,7 @@ def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     if len(defenders) == 1:
         _choose(state, {}, f"combat:{defenders[0]}", rng)
         return
-    ask(state, state["turn"]["player"], "combat-order", "resolve which combat next?",
+    ask(state, current_turn(state)["player"], "combat-order", "resolve which combat next?",
         [(f"combat:{d}", f"the attack on {d}") for d in defenders], "combat:choose")
 
 
@@ -108,7 +121,7 @@ def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
     combat = combat_state(state)
     combat["done"].append(defender)
     combat["defender"] = defender
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     triggers = []
     for attacker in attackers_against(state, defender):
         for ability in abilities.triggers(card(state, attacker), "on_attack"):
@@ -127,13 +140,13 @@ def attack_trigger(state: State, task: dict[str, Any], rng: Rng) -> None:
     push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
 
 
-def can_block(state: State, record: dict[str, Any]) -> bool:
+def can_block(state: State, record: Minion) -> bool:
     return health(state, record) > 0
 
 
 def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    defender = combat["defender"]
+    defender = defender_of(combat)
     attackers = attackers_against(state, defender)
     if not attackers:
         return
@@ -143,7 +156,7 @@ def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
             continue
         combat["asked"].append(blocker)
         push(state, "declare_blocks")
-        options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, minion(state, a))})") for a in attackers]
+        options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, in_play(state, a))})") for a in attackers]
         ask(state, defender, "block", f"does {name(state, blocker)} block?", options + [("no-block", "do not block")],
             "combat:block", {"blocker": blocker})
         return
@@ -165,13 +178,13 @@ def blockers_of(state: State, attacker: str) -> list[str]:
 def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The defender orders the blockers of each attacker (EN 155)."""
     combat = combat_state(state)
-    for attacker in attackers_against(state, combat["defender"]):
+    for attacker in attackers_against(state, defender_of(combat)):
         blockers = blockers_of(state, attacker)
         placed = combat["order"].setdefault(attacker, [])
         rest = [b for b in blockers if b not in placed]
         if len(rest) >= 2:
             push(state, "order_blocks")
-            ask(state, combat["defender"], "block-order",
+            ask(state, defender_of(combat), "block-order",
                 f"which blocker takes {name(state, attacker)}'s damage next?",
                 [(f"first:{b}", name(state, b)) for b in rest], "combat:order", {"attacker": attacker})
             return
@@ -183,7 +196,7 @@ def _order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
 
 def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
     """Martial Law wounds usable now: your combat phase, one wound effect a turn."""
-    if state["turn"]["wound_used"]:
+    if current_turn(state)["wound_used"]:
         return []
     return [(f"wound:{c}", f"use {name(state, c)}: +1 strength to one of your minions")
             for c in zones(state, player)["hand"] if card(state, c).get("kind") == "martial-law"]
@@ -195,9 +208,9 @@ def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
     block" (DE 33): here, before the blocks of each combat (later, before each
     strike). Always asked while the turn's wound effect is unused, so that
     whether you hold a Martial Law wound stays hidden."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     combat = combat_state(state)
-    if state["turn"]["wound_used"] or not attackers_against(state, combat["defender"]):
+    if current_turn(state)["wound_used"] or not attackers_against(state, defender_of(combat)):
         return
     ask(state, player, "wound-window", f"the attack on {combat['defender']}: use a wound effect before blocks are declared?",
         wound_effect_options(state, player) + [("continue", "go on to the blocks")], "combat:wound-window",
@@ -210,24 +223,24 @@ def _wound_window(state: State, data: dict[str, Any], option_id: str, rng: Rng) 
 
 
 def use_wound_effect(state: State, wound: str) -> None:
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     zones(state, player)["hand"].remove(wound)
     zones(state, player)["discard"].append(wound)
-    state["turn"]["wound_used"] = True
+    current_turn(state)["wound_used"] = True
     event(state, f"{player} discards {name(state, wound)} for its wound effect")
     push(state, "boost")
 
 
 def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    player = state["turn"]["player"]
-    waiting = [a for a in attackers_against(state, combat["defender"]) if a not in combat["struck"]]
+    player = current_turn(state)["player"]
+    waiting = [a for a in attackers_against(state, defender_of(combat)) if a not in combat["struck"]]
     if not waiting:
         return
-    options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, minion(state, a))} damage") for a in waiting]
+    options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, in_play(state, a))} damage") for a in waiting]
     # always asked, so that whether you hold a Martial Law wound stays hidden
     ask(state, player, "strike", f"the attack on {combat['defender']}: which attacker strikes next"
-        + ("?" if state["turn"]["wound_used"] else " (or use a wound effect first)?"),
+        + ("?" if current_turn(state)["wound_used"] else " (or use a wound effect first)?"),
         options + wound_effect_options(state, player), "combat:strike")
 
 
@@ -248,8 +261,8 @@ def strike(state: State, attacker: str) -> None:
     record = minion(state, attacker)
     if record is None:
         return
-    defender = combat["defender"]
-    ctx = {"player": state["turn"]["player"], "entry": None, "card": attacker}
+    defender = defender_of(combat)
+    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker}
     amount = strength(state, record)
     blockers = blockers_of(state, attacker)
     for blocker in blockers:
@@ -267,7 +280,7 @@ def strike(state: State, attacker: str) -> None:
 
 def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
     """+1 strength to one of your minions (DE 33-34: your own, P11)."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     records = minions_of(state, player)
     if records:
         ask(state, player, "target", "which of your minions gets +1 strength?",
@@ -277,10 +290,10 @@ def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     target = option_id.split(":", 1)[1]
-    bonus = state["turn"]["bonus"]
+    bonus = current_turn(state)["bonus"]
     bonus[target] = bonus.get(target, 0) + 1
     event(state, f"{name(state, target)} gets +1 strength")
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     wounds = [c for c in zones(state, player)["hand"] if is_wound(state, c)]
     # the feed is always offered, so that whether you hold a wound stays hidden
     ask(state, player, "feed", "feed the wound effect: discard 1 wound for another +1 strength?",
@@ -290,7 +303,7 @@ def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
 def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "stop":
         return
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     wound = option_id.split(":", 1)[1]
     zones(state, player)["hand"].remove(wound)
     zones(state, player)["discard"].append(wound)
@@ -301,13 +314,13 @@ def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) ->
 def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Discard your minions from play, except those that stay in play
     (EN 170-171); a starting minion that says so is exiled (EN 127)."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     for record in list(minions_of(state, player)):
         if abilities.stays_in_play(card(state, record["card"])):
             continue
         where = leave_play(state, record, "discarded")
         event(state, f"{name(state, record['card'])} is discarded from play" + (" and exiled" if where == "exiled" else ""))
-    state["turn"]["combat"] = None
+    current_turn(state)["combat"] = None
 
 
 def register(machine: TurnMachine[State]) -> None:

@@ -16,13 +16,16 @@ from pbem.engine.machine import TurnMachine, new_task, push
 from pbem.games.nightfall import abilities
 from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
+    Minion,
     State,
     card,
+    current_chain,
+    current_turn,
+    event,
     health,
     leave_play,
     minions_of,
     name,
-    event,
     receive_wounds,
 )
 
@@ -35,17 +38,17 @@ def multiplier(state: State, ctx: Ctx) -> int:
     entry = ctx.get("entry")
     if entry is None or state.get("chain") is None:
         return 1
-    return state["chain"]["entries"][entry].get("multiplier", 1)
+    return current_chain(state)["entries"][entry].get("multiplier", 1)
 
 
-def damage_minion(state: State, record: dict[str, Any], amount: int, ctx: Ctx, scaled: bool = False) -> int:
+def damage_minion(state: State, record: Minion, amount: int, ctx: Ctx, scaled: bool = False) -> int:
     """Inflict ``amount`` damage on a minion in play; return how much it absorbed."""
     if not scaled:
         amount *= multiplier(state, ctx)
     if amount <= 0 or record not in state["in_play"]:
         return 0
     absorbed = min(amount, health(state, record))
-    if record["card"] in state["turn"]["protected"]:
+    if record["card"] in current_turn(state)["protected"]:
         event(state, f"damage to {name(state, record['card'])} is prevented")
         return absorbed
     record["damage"] += absorbed
@@ -56,7 +59,7 @@ def damage_minion(state: State, record: dict[str, Any], amount: int, ctx: Ctx, s
     return absorbed
 
 
-def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = True) -> bool:
+def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> bool:
     """Destroy a minion in play: it goes to its owner's discard pile, or is
     exiled if it is a starting minion (EN 127, EN 264). A card "protected
     from destroy effects" ignores destroy effects (DE 52)."""
@@ -77,8 +80,8 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     event(state, f"{name(state, card_id)} ({controller}) is destroyed" + (" and exiled" if where == "exiled" else ""))
     entry = ctx.get("entry")
     if entry is not None and state.get("chain") is not None:
-        state["chain"]["entries"][entry].setdefault("destroyed", []).append(card_id)
-    triggers_in_chosen_order(state, state["turn"]["player"], [
+        current_chain(state)["entries"][entry].setdefault("destroyed", []).append(card_id)
+    triggers_in_chosen_order(state, current_turn(state)["player"], [
         (f"trigger:{source}", f"{name(state, source)} ({controller}): when a minion of yours is destroyed",
          new_task("effect", name=ability["effect"], params=ability,
                    ctx={"player": controller, "entry": None, "card": source}))
@@ -87,7 +90,7 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     return True
 
 
-def direct_blockers(state: State, player: str) -> list[dict[str, Any]]:
+def direct_blockers(state: State, player: str) -> list[Minion]:
     """``player``'s minions that "block damage inflicted on you" and have health to block with."""
     return [m for m in minions_of(state, player)
             if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0]
@@ -125,7 +128,7 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
     receive_wounds(state, player, amount)
 
 
-def block_with(state: State, blocker: dict[str, Any], player: str, amount: int, ctx: Ctx) -> int:
+def block_with(state: State, blocker: Minion, player: str, amount: int, ctx: Ctx) -> int:
     event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
     return damage_minion(state, blocker, amount, ctx, scaled=True)
 

@@ -26,10 +26,16 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.rng import Rng
 from pbem.engine.machine import TurnMachine, push
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.flow import ask, on_data
-from pbem.games.nightfall.state import State, event, left_of, private_event
+from pbem.games.nightfall.state import (
+    State,
+    current_draft,
+    event,
+    left_of,
+    private_event,
+)
 
 COMMONS_SIZE = 8
 
@@ -98,7 +104,7 @@ def start_draft(state: State, rng: Rng) -> None:
 
 
 def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
-    draft = state["draft"]
+    draft = current_draft(state)
     destination = draft["schedule"][draft["round"]]
     if all(len(hand) == 1 for hand in draft["hands"].values()):
         # a pick from a single card is no choice, and everybody knows the count: take it at once
@@ -120,7 +126,7 @@ def pick_label(entry: dict[str, Any]) -> str:
 
 
 def _pick(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    draft = state["draft"]
+    draft = current_draft(state)
     draft["chosen"][data["player"]] = option_id.split(":", 1)[1]
     if len(draft["chosen"]) == len(state["players"]):
         push(state, "draft_resolve")
@@ -128,7 +134,7 @@ def _pick(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
 
 def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     """All picks are in: place them face down and pass the rest on."""
-    draft = state["draft"]
+    draft = current_draft(state)
     destination = draft["schedule"][draft["round"]]
     for player in state["players"]:
         key = draft["chosen"][player]

@@ -15,7 +15,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pbem.engine.machine import Answer, PendingDecision, Task, TurnMachine, push, push_all
+from pbem.engine.machine import (
+    Answer,
+    PendingDecision,
+    Task,
+    TurnMachine,
+    push,
+    push_all,
+)
 from pbem.engine.machine import ask as ask_decision
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.state import State

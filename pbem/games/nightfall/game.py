@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import TurnMachine
@@ -51,14 +52,14 @@ class Nightfall:
         scenario["card_data"] = read_cards(card_file)
         return scenario
 
-    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
+    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         if not self.min_players <= len(players) <= self.max_players:
             raise ScenarioError(f"nightfall is for 2 to 5 players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ScenarioError("player names must be distinct")
         state = empty_state(scenario, players)
         if "series" in state["options"]["variants"]:
-            state["series"] = {"target": state["options"]["series_target"], "totals": {p: 0 for p in players},
+            state["series"] = {"target": state["options"]["series_target"], "totals": dict.fromkeys(players, 0),
                                "games": []}
         if "pin" in scenario:
             pinned_setup(state, scenario["pin"], rng)
@@ -70,13 +71,13 @@ class Nightfall:
     def decision_kinds(self) -> frozenset[str]:
         return self.machine.decision_kinds()
 
-    def awaiting(self, state: dict[str, Any]) -> list[Decision]:
+    def awaiting(self, state: State) -> list[Decision]:
         return self.machine.decisions(state)
 
-    def begin_step(self, state: dict[str, Any]) -> None:
+    def begin_step(self, state: State) -> None:
         begin_step(state)
 
-    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
+    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         self.machine.choose(state, player, option_id, rng)
         return state
 
@@ -87,28 +88,28 @@ class Nightfall:
     def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
         return view.card_facts(scenario)
 
-    def public(self, state: dict[str, Any]) -> Any:
+    def public(self, state: State) -> Any:
         return view.public(state)
 
-    def private(self, state: dict[str, Any], player: str) -> Any:
+    def private(self, state: State, player: str) -> Any:
         return view.private(state, player)
 
     def sealed_sizes(self, seats: int) -> SealedSizes:
         return view.SEALED_SIZES
 
-    def result(self, state: dict[str, Any]) -> Result | None:
+    def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
     def render(self, public: Any, private: Any, cards: Any) -> str:
         return view.render(public, private, cards)
 
-    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[str]]:
+    def hidden_zones(self, state: State) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""
         return view.hidden_zones(state)
 
-    def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
+    def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
 
-    def check_invariants(self, state: dict[str, Any]) -> None:
+    def check_invariants(self, state: State) -> None:
         check_invariants(state)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import RulesError
+from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
-from pbem.engine.machine import TurnMachine
 from pbem.games.nightfall.state import State, card, event, is_wound, wound_count, zones
 
 
@@ -31,6 +32,8 @@ def seat_from_right_of_first(state: State, player: str) -> int:
     """0 for the player to the first player's right, and so on counter-
     clockwise; the first player comes last."""
     seats = state["players"]
+    if state["first"] is None:
+        raise RulesError("no first player was chosen")
     first = seats.index(state["first"])
     return (first - seats.index(player) - 1) % len(seats)
 

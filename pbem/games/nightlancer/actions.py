@@ -16,12 +16,12 @@ These do not end the decision: the same decision is asked again.
 
 from __future__ import annotations
 
-
 from pbem.engine.machine import PendingDecision, TurnMachine
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.flow import may_use_contacts
-from pbem.games.nightlancer.zones import State, card, discard
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import card, discard
 
 GIFTS = (1, 2, 5, 10)
 

@@ -32,7 +32,8 @@ from pbem.games.nightlancer.cards import (
 )
 from pbem.games.nightlancer.crews import crew_by_label, slot_by_card
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.zones import State, card, discard, draw
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import card, discard, draw
 
 
 def title(ctype: str) -> str:
@@ -195,7 +196,7 @@ def roll(state: State, rng: Rng, player: str, ctype: str, k: dict[str, Any], mod
     faces = state["catalogue"]["die"]
     index = state["dice"].pop(0) if state["dice"] else rng.randbelow(len(faces), label="die")
     face = faces[index]
-    ability = card(state, p["nightlancer"])["abilities"][CHALLENGE_ABILITY[ctype]]
+    ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
     score = ability + k["bonus"] + mods["bonus"] - mods["penalty"] + face["value"]
     used = k["used"]
     for c in used:

@@ -10,9 +10,7 @@ that turn files do not grow with the game.
 
 from __future__ import annotations
 
-from typing import Any
-
-State = dict[str, Any]
+from pbem.games.nightlancer.state import State
 
 #: public lines kept in the rolling ``recent`` log
 RECENT = 24

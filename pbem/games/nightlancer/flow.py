@@ -15,7 +15,7 @@ function.
 from __future__ import annotations
 
 from pbem.engine.machine import ask as ask_decision
-from pbem.games.nightlancer.zones import State
+from pbem.games.nightlancer.state import State
 
 
 def ask(state: State, player: str, kind: str, prompt: str, *, simultaneous: bool = False,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import TurnMachine

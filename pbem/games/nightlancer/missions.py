@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.errors import RulesError
+from pbem.engine.errors import present
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import COMBAT_CHALLENGES
-from pbem.games.nightlancer.challenges import automatic_contact, defeat, open_window, others_in_turn_order, start_challenge
+from pbem.games.nightlancer.challenges import (
+    automatic_contact,
+    defeat,
+    open_window,
+    others_in_turn_order,
+    start_challenge,
+)
 from pbem.games.nightlancer.crews import (
     FIRST,
     SECOND,
@@ -26,7 +32,8 @@ from pbem.games.nightlancer.crews import (
 )
 from pbem.games.nightlancer.effects import describe, new_mods
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.zones import State, card, discard, draw
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import card, discard, draw
 
 LOADOUT = 3
 
@@ -52,10 +59,7 @@ def mission_ctx(state: State, card_id: str) -> dict[str, Any]:
 
 def mission_slot(state: State, frame: Task) -> Slot:
     """The mission slot this frame attempts (it stays in the mission area until the mission ends)."""
-    slot = slot_by_card(state, frame["card"])
-    if slot is None:
-        raise RulesError(f"the mission {frame['card']} has left the mission area before its end")
-    return slot
+    return present(slot_by_card(state, frame["card"]), f"the mission {frame['card']}")
 
 
 def crew(state: State, frame: Task, label: str) -> Crew | None:
@@ -229,7 +233,7 @@ def payment(state: State, frame: Task, rng: Rng) -> None:
     pay(state, rng, frame, mission_slot(state, frame), card(state, frame["card"]))
 
 
-def reposition(state: State, frame: dict[str, Any], slot: dict[str, Any]) -> None:
+def reposition(state: State, frame: Task, slot: Slot) -> None:
     labels = {pos: label for label, pos in frame["positions"].items()}
     placed = next_positions(labels.get(FIRST), labels.get(SECOND), frame["results"])
     for c in slot["crews"]:
@@ -319,22 +323,22 @@ def faceoff_options(state: State, decision: PendingDecision) -> list[tuple[str, 
 
 def faceoff_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
     frame = top(state)
-    slot = slot_by_card(state, frame["card"])
+    slot = mission_slot(state, frame)
     if option == "abandon":
         abandon_face_off(state, slot, frame, "lead",
                          "The First Crew abandons the mission; the Second Crew continues alone.")
         return
     frame["fight"] = option.split(":")[1]
     tokens.say(state, f"The First Crew chooses to fight: {frame['fight'].title()}.")
-    trail = crew_by_label(slot, frame["trail"])
+    trail = present(crew_by_label(slot, frame["trail"]), "the Second Crew")
     frame["step"] = "accept"
     ask(state, trail["members"][0], "accept-fight",
         prompt=f"Face-off: the First Crew will fight ({frame['fight'].title()}). Accept the fight or abandon the mission")
 
 
-def abandon_face_off(state: State, slot: dict[str, Any], frame: dict[str, Any], side: str, message: str) -> None:
+def abandon_face_off(state: State, slot: Slot, frame: Task, side: str, message: str) -> None:
     """A Crew abandons at the face-off: its members leave, the other Crew goes on alone, in first position."""
-    crew = crew_by_label(slot, frame[side])
+    crew = present(crew_by_label(slot, frame[side]), f"the Crew {frame[side]}")
     tokens.say(state, message)
     for member in list(crew["members"]):
         leave_mission(state, member)
@@ -350,7 +354,7 @@ def accept_options(state: State, decision: PendingDecision) -> list[tuple[str, s
 
 def accept_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
     frame = top(state)
-    slot = slot_by_card(state, frame["card"])
+    slot = mission_slot(state, frame)
     if option == "abandon":
         abandon_face_off(state, slot, frame, "trail", "The Second Crew abandons the mission.")
         return
@@ -360,7 +364,7 @@ def accept_apply(state: State, decision: PendingDecision, option: str, rng: Rng)
                     label=frame["lead"])
 
 
-def pay(state: State, rng: Rng, frame: dict[str, Any], slot: dict[str, Any], data: dict[str, Any]) -> None:
+def pay(state: State, rng: Rng, frame: Task, slot: Slot, data: dict[str, Any]) -> None:
     """V. Payment: every Crew member still on the mission takes the reward for
     the Crew size; Dirty costs each an Ideal; Skill draws are bought one at
     2, 3, 4 ... KC by the number of Skills owned."""

@@ -8,16 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.errors import RulesError
+from pbem.engine.errors import RulesError, present
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.challenges import start_challenge
-from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, leave_mission, on_mission, slot_by_card
+from pbem.games.nightlancer.crews import (
+    FIRST,
+    SECOND,
+    crew_at,
+    leave_mission,
+    on_mission,
+    slot_by_card,
+)
 from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.set_up import table_size
-from pbem.games.nightlancer.zones import State, card, discard, draw, kind
+from pbem.games.nightlancer.state import Crew, State
+from pbem.games.nightlancer.zones import card, current_event, discard, draw, kind
 
 MAX_CREW = 4
 #: 3.1 "Take missions step": "If a player is Shaken or has 5 Heat then they must pass"
@@ -76,7 +84,7 @@ def draw_cards_step(state: State, rng: Rng) -> None:
     if state["event"]:
         state["discards"]["event"].append(state["event"])
     state["event"] = state["decks"]["event"].pop(0)
-    event = card(state, state["event"])
+    event = card(state, current_event(state))
     counts = event["missions"][str(min(table_size(state), 4))]
     tokens.say(state, f"Event: {event['name']} ({event['text']}) Prospects cost {event['price']} KC this round.")
     for profile in ("low", "high"):
@@ -257,7 +265,7 @@ def take_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -
     if parts[0] == "pass":
         tokens.say(state, f"{player} has 5 Heat and passes." if must_pass(state, player) else f"{player} passes.")
         return
-    slot = slot_by_card(state, parts[1])
+    slot = present(slot_by_card(state, parts[1]), f"the mission {parts[1]}")
     mname = card(state, parts[1])["name"]
     if parts[0] in ("first", "deal"):
         label = "B" if any(c["label"] == "A" for c in slot["crews"]) else "A"
@@ -275,17 +283,22 @@ def take_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -
         slot["crews"].append({"label": label, "pos": SECOND, "members": [player]})
         tokens.say(state, f"{player} starts a Second Crew on {mname} and is its Boss.")
     else:
-        crew = crew_at(slot, parts[2])
+        crew = present(crew_at(slot, parts[2]), f"the {parts[2]} Crew")
         tokens.say(state, f"{player} asks {crew['members'][0]} to join their Crew on {mname}.")
         push(state, "consent", joiner=player, card=parts[1], pos=parts[2])
 
 
 def consent_start(state: State, frame: Task, rng: Rng) -> None:
-    slot = slot_by_card(state, frame["card"])
-    crew = crew_at(slot, frame["pos"])
+    crew = joined_crew(state, frame)
     frame["step"] = "done"
     ask(state, crew["members"][0], "consent",
         prompt=f"{frame['joiner']} asks to join your Crew on {card(state, frame['card'])['name']}")
+
+
+def joined_crew(state: State, frame: Task) -> Crew:
+    """The Crew a player asks to join."""
+    slot = present(slot_by_card(state, frame["card"]), f"the mission {frame['card']}")
+    return present(crew_at(slot, frame["pos"]), f"the {frame['pos']} Crew on {frame['card']}")
 
 
 def consent_done(state: State, frame: Task, rng: Rng) -> None:
@@ -303,8 +316,7 @@ def consent_apply(state: State, decision: PendingDecision, option: str, rng: Rng
     if step["type"] != "take-missions":
         raise RulesError(f"a consent decision under a {step['type']} task")
     if option == "accept":
-        crew = crew_at(slot_by_card(state, frame["card"]), frame["pos"])
-        crew["members"].append(frame["joiner"])
+        joined_crew(state, frame)["members"].append(frame["joiner"])
         tokens.say(state, f"{decision['player']} accepts {frame['joiner']} into the Crew.")
         step["idx"] += 1
         step["refused"] = []
@@ -376,12 +388,12 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
     if "ret" in frame:
         result = frame.pop("ret")
         player = frame["queue"][0]
-        part = card(state, state["event"])["parts"][frame["part"]]
+        part = card(state, current_event(state))["parts"][frame["part"]]
         if not result and not tokens.seat(state, player)["shaken"]:
             apply_losses(state, player, part["on_fail"])
         frame["part"] += 1
         return
-    parts = card(state, state["event"])["parts"]
+    parts = card(state, current_event(state))["parts"]
     while frame["queue"]:
         player = frame["queue"][0]
         if frame["part"] >= len(parts) or tokens.seat(state, player)["shaken"] or not on_mission(state, player):

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.errors import RulesError
+from pbem.engine.errors import RulesError, present
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, top
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
 from pbem.games.nightlancer.actions import sell
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.zones import State, card, discard, kind
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import card, discard, kind
 
 HAND_LIMIT = 6
 HEAT_KC, LOAN_KC, PROSPECT_KC, LOAN_PROSPECTS = 2, 10, 5, 5
@@ -158,7 +159,7 @@ def techshock_defeat(state: State, player: str) -> None:
 def result(state: State) -> Result | None:
     if not state["over"]:
         return None
-    o = state["outcome"]
+    o = present(state["outcome"], "the outcome of a finished game")
     return Result(winners=tuple(o["winners"]), scores=dict(o["scores"]), summary=o["summary"],
                   details=dict(o["details"]))
 

@@ -10,7 +10,8 @@ Hardened (6.1): every player takes 1 (or 2) Loan tokens without the money.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
@@ -18,7 +19,8 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.zones import State, all_cards, card, draw
+from pbem.games.nightlancer.state import Seat, State
+from pbem.games.nightlancer.zones import all_cards, card, draw, tableau_zone
 
 MODES = ("competitive", "cooperative", "solitaire")
 
@@ -68,6 +70,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "dice": [],
         "over": False,
         "outcome": None,
+        "census": [],
     }
     pin = setup.get("pin", {})
     for key in ("nightlancers", "kc", "items", "hands"):
@@ -123,7 +126,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
     return state
 
 
-def blank_seat() -> dict[str, Any]:
+def blank_seat() -> Seat:
     return {"nightlancer": None, "health": 0, "resolve": 0, "ideals": 0, "kc": 0, "heat": 0, "prospects": 0,
             "loans": 0, "shaken": False, "deal": True, "items": [], "cyber": [], "skills": [], "fulfilled": [],
             "hand": [], "spent": [], "loadout": [], "missions_done": 0}
@@ -133,8 +136,9 @@ def take_nightlancer(state: State, player: str, nightlancer: str, rng: Rng) -> N
     """2.2: Health, Resolve, Ideals, KC, starting item, starting agenda plus two Agenda cards, Deal token."""
     data = card(state, nightlancer)
     p = tokens.seat(state, player)
-    p.update(nightlancer=nightlancer, health=data["health"], resolve=data["resolve"], ideals=data["ideals"],
-             kc=data["kc"], deal=True)
+    p["nightlancer"] = nightlancer
+    p["health"], p["resolve"], p["ideals"], p["kc"] = data["health"], data["resolve"], data["ideals"], data["kc"]
+    p["deal"] = True
     state["box"].remove(data["item"])
     p["items"].append(data["item"])
     state["box"].remove(data["agenda"])
@@ -209,8 +213,7 @@ def take_pinned_item(state: State, player: str, instance: str) -> None:
     if instance not in state["decks"]["black_market"]:
         raise ScenarioError(f"pinned item {instance!r} is not in the black market deck")
     state["decks"]["black_market"].remove(instance)
-    zone = "cyber" if card(state, instance)["type"] in ("cyberware", "cyberweapon") else "items"
-    tokens.seat(state, player)[zone].append(instance)
+    tableau_zone(state, player, instance).append(instance)
 
 
 def pick_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:

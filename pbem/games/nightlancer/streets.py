@@ -12,11 +12,21 @@ from typing import Any
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
-from pbem.games.nightlancer.cards import CYBER_TYPES
-from pbem.games.nightlancer.challenges import automatic_contact, open_window, others_in_turn_order
+from pbem.games.nightlancer.challenges import (
+    automatic_contact,
+    open_window,
+    others_in_turn_order,
+)
 from pbem.games.nightlancer.effects import cyber_duplicate, new_mods
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.zones import State, card, discard, kind
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import (
+    card,
+    current_event,
+    discard,
+    kind,
+    tableau_zone,
+)
 
 MAX_LOANS = 2
 LOAN_KC = 10
@@ -28,7 +38,7 @@ def price(state: State, player: str, item: str) -> int:
 
 
 def prospect_price(state: State) -> int:
-    return card(state, state["event"])["price"]
+    return card(state, current_event(state))["price"]
 
 
 def streets_turn(state: State, frame: Task, rng: Rng) -> None:
@@ -125,8 +135,7 @@ def complete_buy(state: State, player: str, item: str, mods: dict[str, Any]) -> 
         return
     p = tokens.seat(state, player)
     p["kc"] -= price(state, player, item)
-    zone = "cyber" if card(state, item)["type"] in CYBER_TYPES else "items"
-    p[zone].append(item)
+    tableau_zone(state, player, item).append(item)
 
 
 def register(machine: TurnMachine[State]) -> None:

@@ -18,8 +18,22 @@ from typing import Any
 
 from pbem.engine.machine import Task, TurnMachine
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.effects import archives, attacks, common, deck, discard_pile, in_chain, minions, on_players
-from pbem.games.nightfall.effects.common import Effect, archive_label, find_archive, schedule
+from pbem.games.nightfall.effects import (
+    archives,
+    attacks,
+    common,
+    deck,
+    discard_pile,
+    in_chain,
+    minions,
+    on_players,
+)
+from pbem.games.nightfall.effects.common import (
+    Effect,
+    archive_label,
+    find_archive,
+    schedule,
+)
 from pbem.games.nightfall.state import State
 
 #: every effect a card may name, by the name card data uses

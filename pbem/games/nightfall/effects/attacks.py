@@ -8,15 +8,16 @@ from pbem.games.nightfall.effects.common import (
     picked_minion,
 )
 from pbem.games.nightfall.flow import ask, on_data
-from pbem.games.nightfall.state import receive_wounds as take_wounds
 from pbem.games.nightfall.state import (
     State,
+    current_turn,
     discard_from_hand,
     event,
     health,
     name,
     zones,
 )
+from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
 def force_block(state, ctx, params, rng):
@@ -24,7 +25,7 @@ def force_block(state, ctx, params, rng):
     minion blocks one attacker (EN 152), so one already forced to block is
     not chosen again (a second such attacker picks another, if any)."""
     defender = ctx["defender"]
-    forced = state["turn"]["combat"]["blocks"]
+    forced = current_turn(state)["combat"]["blocks"]
     records = [m for m in state["in_play"]
                if m["controller"] == defender and health(state, m) > 0 and m["card"] not in forced]
     ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
@@ -33,7 +34,7 @@ def force_block(state, ctx, params, rng):
 def _force_block(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
-        state["turn"]["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
+        current_turn(state)["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
         event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
 
 

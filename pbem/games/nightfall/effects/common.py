@@ -8,14 +8,19 @@ data. An effect that needs a choice asks for it and is resumed by its answer.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pbem.engine.machine import Task, TurnMachine, new_task, push
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    Archive,
+    ChainEntry,
+    Minion,
     State,
     clockwise_from,
+    current_chain,
     event,
     health,
     minion,
@@ -79,15 +84,15 @@ def _player_order_rest(state, ctx, params, rng):
     _next_player(state, params, None, rng)
 
 
-def minion_label(state: State, record: dict[str, Any]) -> str:
+def minion_label(state: State, record: Minion) -> str:
     return f"{name(state, record['card'])} ({record['controller']}, strength {strength(state, record)}, health {health(state, record)})"
 
 
-def minion_options(state: State, records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def minion_options(state: State, records: list[Minion]) -> list[tuple[str, str]]:
     return [(f"minion:{m['card']}", minion_label(state, m)) for m in records]
 
 
-def target_minions(state: State, ctx: dict[str, Any], params: dict[str, Any]) -> list[dict[str, Any]]:
+def target_minions(state: State, ctx: dict[str, Any], params: dict[str, Any]) -> list[Minion]:
     """Minions in play a text may pick; with ``prefer_opposing`` an own minion
     only when no opponent has one (DE 77, DE 90, DE 95)."""
     records = list(state["in_play"])
@@ -98,7 +103,7 @@ def target_minions(state: State, ctx: dict[str, Any], params: dict[str, Any]) ->
     return records
 
 
-def picked_minion(state: State, option_id: str) -> dict[str, Any] | None:
+def picked_minion(state: State, option_id: str) -> Minion | None:
     return minion(state, option_id.split(":", 1)[1])
 
 
@@ -106,22 +111,22 @@ def player_options(state: State, ctx: dict[str, Any], opponents_only: bool = Fal
     return [(f"player:{p}", p) for p in players(state) if not (opponents_only and p == ctx["player"])]
 
 
-def entry_of(state: State, ctx: dict[str, Any]) -> dict[str, Any] | None:
+def entry_of(state: State, ctx: dict[str, Any]) -> ChainEntry | None:
     if ctx.get("entry") is None or state.get("chain") is None:
         return None
-    return state["chain"]["entries"][ctx["entry"]]
+    return current_chain(state)["entries"][ctx["entry"]]
 
 
 def unresolved_before(state: State, ctx: dict[str, Any]) -> list[int]:
     """Indices of the chain cards still to resolve after this one, next first."""
     if ctx.get("entry") is None or state.get("chain") is None:
         return []
-    entries = state["chain"]["entries"]
+    entries = current_chain(state)["entries"]
     return [i for i in range(ctx["entry"] - 1, -1, -1) if not entries[i]["resolved"]]
 
 
 def chain_entry_label(state: State, index: int) -> str:
-    entry = state["chain"]["entries"][index]
+    entry = current_chain(state)["entries"][index]
     return f"{name(state, entry['card'])} ({entry['controller']}, #{index + 1} in the chain)"
 
 
@@ -146,14 +151,14 @@ def ask_from_discard_pile(state: State, ctx: dict[str, Any], options: list[tuple
     ask(state, ctx["player"], "target", prompt, options or [("none", none_label)], handler, {"ctx": ctx})
 
 
-def find_archive(state: State, archive_id: str) -> dict[str, Any]:
+def find_archive(state: State, archive_id: str) -> Archive:
     for archive in state["archives"]:
         if archive["id"] == archive_id:
             return archive
     raise KeyError(archive_id)
 
 
-def archive_label(state: State, archive: dict[str, Any]) -> str:
+def archive_label(state: State, archive: Archive) -> str:
     where = "commons" if archive["owner"] is None else f"{archive['owner']}'s private archive"
     if archive["hidden"] or archive.get("secret"):
         return f"face-down archive {archive['id']} ({where}, {len(archive['cards'])} cards)"

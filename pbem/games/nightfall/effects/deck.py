@@ -11,6 +11,7 @@ from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
     card,
+    current_chain,
     event,
     key_of,
     name,
@@ -40,7 +41,7 @@ def _search_deck(state, data, option_id, rng):
     ctx = data["ctx"]
     z = zones(state, ctx["player"])
     wanted = option_id.split(":", 1)[1]
-    chosen = sorted(c for c in z["deck"] if key_of(c) == wanted)[0]
+    chosen = min(c for c in z["deck"] if key_of(c) == wanted)
     z["deck"].remove(chosen)
     z["hand"].append(chosen)
     rng.shuffle(z["deck"], label="search")
@@ -60,7 +61,7 @@ def play_drawn_chain_text(state, ctx, params, rng):
         return
     event(state, f"{ctx['player']} reveals {name(state, drawn)}")
     text = list(card(state, drawn).get("chain", []))
-    if state["chain"]["starter"] == ctx["player"]:
+    if current_chain(state)["starter"] == ctx["player"]:
         text += card(state, drawn).get("your_chain", [])
     push_all(state, schedule(state, text, dict(ctx, card=drawn)))
 

@@ -15,6 +15,7 @@ from pbem.games.nightfall.flow import on_data
 from pbem.games.nightfall.state import (
     State,
     card,
+    current_chain,
     event,
     exile,
     name,
@@ -26,7 +27,7 @@ def cancel_next(state, ctx, params, rng):
     discard pile instead (DE 61)."""
     later = unresolved_before(state, ctx)
     if later:
-        state["chain"]["entries"][later[0]]["cancelled"] = True
+        current_chain(state)["entries"][later[0]]["cancelled"] = True
         event(state, f"{chain_entry_label(state, later[0])} will not be carried out")
 
 
@@ -34,7 +35,7 @@ def double_next_damage(state, ctx, params, rng):
     """Double all damage of the next card in the chain, as it stands (DE 93)."""
     later = unresolved_before(state, ctx)
     if later:
-        entry = state["chain"]["entries"][later[0]]
+        entry = current_chain(state)["entries"][later[0]]
         entry["multiplier"] = entry.get("multiplier", 1) * 2
         event(state, f"the damage of {chain_entry_label(state, later[0])} is doubled")
 
@@ -52,7 +53,7 @@ def grant_kicker(state, ctx, params, rng):
 def _kicker_note(state, index):
     """What choosing this card would do: a card with no kicker text gains nothing; one whose kicker fires anyway
     gains nothing more."""
-    entry = state["chain"]["entries"][index]
+    entry = current_chain(state)["entries"][index]
     if not card(state, entry["card"])["kicker"]:
         return " (no kicker text)"
     if entry["kicker"] or entry["force_kicker"]:
@@ -62,7 +63,7 @@ def _kicker_note(state, index):
 
 def _grant_kicker(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
-    state["chain"]["entries"][index]["force_kicker"] = True
+    current_chain(state)["entries"][index]["force_kicker"] = True
     event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
@@ -70,7 +71,7 @@ def grant_kicker_to_following(state, ctx, params, rng):
     """All your cards in the chain that resolve after this one carry out
     their kicker text, once (DE 71)."""
     for index in unresolved_before(state, ctx):
-        entry = state["chain"]["entries"][index]
+        entry = current_chain(state)["entries"][index]
         if entry["controller"] == ctx["player"]:
             entry["force_kicker"] = True
 
@@ -78,7 +79,7 @@ def grant_kicker_to_following(state, ctx, params, rng):
 def take_control_in_chain(state, ctx, params, rng):
     """Take control of 1 card in the chain that has not resolved: it resolves
     for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
-    later = [i for i in unresolved_before(state, ctx) if state["chain"]["entries"][i]["controller"] != ctx["player"]]
+    later = [i for i in unresolved_before(state, ctx) if current_chain(state)["entries"][i]["controller"] != ctx["player"]]
     if not later:
         return
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: take control of which card in the chain?",
@@ -87,7 +88,7 @@ def take_control_in_chain(state, ctx, params, rng):
 
 def _control_in_chain(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
-    state["chain"]["entries"][index]["controller"] = data["ctx"]["player"]
+    current_chain(state)["entries"][index]["controller"] = data["ctx"]["player"]
     event(state, f"{data['ctx']['player']} takes control of {chain_entry_label(state, index)}")
 
 

@@ -18,6 +18,8 @@ from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
     card,
+    current_chain,
+    current_turn,
     event,
     exile,
     is_minion_card,
@@ -120,14 +122,14 @@ def _return_minion(state, data, option_id, rng):
 def protect_minion(state, ctx, params, rng):
     """Prevent all damage to 1 of your minions this turn (DE 88: only your
     minions are protected, not you)."""
-    records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in state["turn"]["protected"]]
+    records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in current_turn(state)["protected"]]
     ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
 
 
 def _protect(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
-        state["turn"]["protected"].append(record["card"])
+        current_turn(state)["protected"].append(record["card"])
         event(state, f"{name(state, record['card'])} is protected from damage this turn")
 
 
@@ -221,8 +223,8 @@ def exile_destroyed_by_previous(state, ctx, params, rng):
     this one, even one brought back in the meantime (DE 98)."""
     if ctx.get("entry") is None or state.get("chain") is None:
         return
-    entries = state["chain"]["entries"]
-    later = [i for i in range(ctx["entry"] + 1, len(entries))]
+    entries = current_chain(state)["entries"]
+    later = list(range(ctx["entry"] + 1, len(entries)))
     if not later:
         return
     for card_id in entries[later[0]].get("destroyed", []):

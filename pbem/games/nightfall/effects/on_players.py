@@ -11,17 +11,18 @@ from pbem.games.nightfall.effects.common import (
     player_options,
 )
 from pbem.games.nightfall.flow import ask, on_data
-from pbem.games.nightfall.state import draw as draw_cards
-from pbem.games.nightfall.state import receive_wounds as take_wounds
 from pbem.games.nightfall.state import (
     State,
     clockwise_from,
+    current_turn,
     discard_from_hand,
     event,
     name,
     players,
     zones,
 )
+from pbem.games.nightfall.state import draw as draw_cards
+from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
 def damage_player(state, ctx, params, rng):
@@ -73,16 +74,16 @@ def draw(state, ctx, params, rng):
 
 def gain_influence(state, ctx, params, rng):
     """Gain N influence (it can only be spent in your own claim phase)."""
-    if ctx["player"] == state["turn"]["player"]:
-        state["turn"]["influence"] += params["amount"]
+    if ctx["player"] == current_turn(state)["player"]:
+        current_turn(state)["influence"] += params["amount"]
         event(state, f"{ctx['player']} gains {params['amount']} influence")
 
 
 def action_discard_influence(state, ctx, params, rng):
     """In your own turn, each action card discarded for influence gives N
     (DE 76, DE 82); with several such effects the highest counts."""
-    if ctx["player"] == state["turn"]["player"]:
-        turn = state["turn"]
+    if ctx["player"] == current_turn(state)["player"]:
+        turn = current_turn(state)
         turn["action_influence"] = max(turn["action_influence"], params["amount"])
         event(state, f"{ctx['player']}'s discarded actions give {turn['action_influence']} influence this turn")
 
