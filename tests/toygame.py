@@ -24,10 +24,11 @@ sealed section.
 from __future__ import annotations
 
 import copy
-import tomllib
 from typing import Any, Sequence
 
 from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSizes
+from pbem.engine.errors import invariant
+from pbem.engine.scenario_files import read_toml
 
 #: the two decisions of the game
 DECISION_KINDS = frozenset({"play", "draw"})
@@ -54,9 +55,7 @@ class HighCard:
         scenario: dict[str, Any] = dict(SCENARIOS[name])
         scenario["cards"] = list(range(1, scenario.pop("deck") + 1))
         if cards is not None:
-            with open(cards, "rb") as handle:
-                data = tomllib.load(handle)
-            values = data.get("cards")
+            values = read_toml(cards, "High Card card file").get("cards")
             if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
                 raise ScenarioError(f"{cards}: a highcard card file needs `cards = [integers]`")
             scenario["cards"] = values
@@ -238,10 +237,10 @@ class HighCard:
         cards = list(state["deck"]) + list(state["discard"])
         for hand in state["hands"].values():
             cards += hand
-        assert len(cards) == len(set(cards)), "a card is in two places"
+        invariant(len(cards) == len(set(cards)), "a card is in two places")
         for player, card in state["picks"].items():
-            assert card in state["hands"][player], f"{player} picked a card not in hand"
-        assert all(s >= 0 for s in state["scores"].values())
+            invariant(card in state["hands"][player], f"{player} picked a card not in hand")
+        invariant(all(s >= 0 for s in state["scores"].values()), "a negative score")
 
 
 GAME = HighCard()

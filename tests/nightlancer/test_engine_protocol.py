@@ -83,3 +83,17 @@ def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
     assert "Challenge: ana attempts Close 4: ability 2 + cards and specials" in text
     assert "Riot Shotgun - Loud" in text and "+ die (+0 to +3)" in text and "Health before the roll" in text
     assert "Do not use" not in text and "[roll]" not in text  # the options are printed by the CLI
+
+
+def test_a_players_private_part_shows_a_change_of_their_own_hand():
+    """The converse of the leak property: what a player may know is in their private part."""
+    state = GAME.new_state(GAME.load_scenario("standard"), ["ana", "ben"], Rng.from_seed(4))
+    for pick, player in (("pick:guard", "ana"), ("pick:sniper", "ben")):
+        GAME.begin_step(state)
+        state = apply_choice(GAME, state, player, pick, Rng.from_seed(5))
+    for player in ("ana", "ben"):
+        hand, deck = state["seats"][player]["hand"], state["decks"]["agenda"]
+        before = GAME.private(state, player)
+        changed = json.loads(json.dumps(state))
+        changed["seats"][player]["hand"][0], changed["decks"]["agenda"][0] = deck[0], hand[0]
+        assert hand and GAME.private(changed, player) != before
