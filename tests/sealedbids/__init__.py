@@ -18,7 +18,6 @@ from typing import Any
 from pbem.engine import Decision, Result, Rng, ScenarioError, SealedSizes
 from pbem.engine.errors import invariant
 from pbem.engine.scenario_files import read_toml, scenario_names
-
 from sealedbids import rules
 from sealedbids.rules import State
 

@@ -41,7 +41,7 @@ def new_state(scenario: dict[str, Any], players: list[str], rng: Rng) -> State:
     lots = [int(v) for v in scenario["lots"]]
     state: State = {
         "stack": [], "pending": [], "over": False,
-        "players": list(players), "coins": {p: scenario["coins"] for p in players}, "won": {p: [] for p in players},
+        "players": list(players), "coins": dict.fromkeys(players, scenario["coins"]), "won": {p: [] for p in players},
         "deck": rng.shuffled(lots, label="lots"), "discard": [], "lot": None, "events": [], "scores": None,
         "census": sorted(lots),
     }
