@@ -1,7 +1,7 @@
-"""Card data: load a card file (TOML) into the catalog a game state carries.
+"""Card data: load a card file (TOML) into the catalogue a game state carries.
 
 Cards are data (``scenarios/nightfall/cards.toml``) plus the effect functions
-of :mod:`.effects`, which the data names. The catalog travels inside the
+of :mod:`.effects`, which the data names. The catalogue travels inside the
 state, so a game set up from an owner's own card file (``--cards FILE``)
 keeps playing by that file.
 """
@@ -58,20 +58,20 @@ def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
                 raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
 
 
-def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def build_catalogue(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Card key -> card data, wounds included (one entry per wound kind and type)."""
-    catalog: dict[str, dict[str, Any]] = {}
+    catalogue: dict[str, dict[str, Any]] = {}
     for card in data["card"]:
         entry = {k: v for k, v in card.items() if k not in ("source", "note")}
         entry.setdefault("chain", [])
         entry.setdefault("your_chain", [])
         entry.setdefault("kicker", [])
         entry.setdefault("in_play", [])
-        catalog[card["key"]] = entry
+        catalogue[card["key"]] = entry
     for wound in data["wound"]:
         for wound_type in WOUND_TYPES:
             key = f"{wound['key']}-{wound_type}"
-            catalog[key] = {
+            catalogue[key] = {
                 "key": key,
                 "name": f"{wound['name']} ({wound_type})",
                 "type": "wound",
@@ -80,4 +80,4 @@ def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "per_type": wound["per_type"],
                 "text": wound["text"],
             }
-    return catalog
+    return catalogue

@@ -12,9 +12,9 @@ from pbem.engine.protocol import Decision, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
-from pbem.games.nightfall.cards import build_catalog, read_cards
-from pbem.games.nightfall.game_setup import empty_state, pinned_setup, start_game
+from pbem.games.nightfall.cards import build_catalogue, read_cards
 from pbem.games.nightfall.invariants import check_invariants
+from pbem.games.nightfall.setup import empty_state, pinned_setup, start_game
 from pbem.games.nightfall.state import State, begin_step
 from pbem.resources import scenario_dir
 
@@ -83,7 +83,7 @@ class Nightfall:
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue: built from the scenario's card data alone, and never changed."""
-        return {"catalog": build_catalog(scenario["card_data"])}
+        return {"catalog": build_catalogue(scenario["card_data"])}
 
     def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
         return view.card_facts(scenario)

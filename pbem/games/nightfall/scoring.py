@@ -67,7 +67,7 @@ def game_over(state: State, task: dict[str, Any], rng: Rng) -> None:
         state["final"] = {"winner": winner, "scores": dict(series["totals"]), "types": {}}
         event(state, "the series is over: " + ", ".join(f"{p} {t}" for p, t in series["totals"].items()) + f"; {winner} wins")
         return
-    from pbem.games.nightfall.game_setup import next_series_game
+    from pbem.games.nightfall.setup import next_series_game
     next_series_game(state, rng)
 
 

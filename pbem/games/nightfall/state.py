@@ -16,7 +16,7 @@ from pbem.engine.machine import MachineState
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import abilities
 
-#: a card's data in the catalog (the card file's entry; wounds get one per kind and type)
+#: a card's data in the catalogue (the card file's entry; wounds get one per kind and type)
 Card = dict[str, Any]
 
 
@@ -190,7 +190,7 @@ def key_of(card_id: str) -> str:
 
 
 def card(state: State, card_id: str) -> Card:
-    """The catalog entry of a card instance."""
+    """The catalogue entry of a card instance."""
     return state["catalog"][key_of(card_id)]
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.cards import build_catalog
+from pbem.games.nightfall.cards import build_catalogue
 from pbem.games.nightfall.state import Archive, State, health, key_of, strength, wound_count
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
@@ -33,7 +33,7 @@ def card_facts(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
     the colour that fires its kicker (the card it is linked to, EN 184), cost,
     strength and health, and its printed text (Chain / Your Chain / In Play /
     Kicker / Feed)."""
-    catalog = build_catalog(scenario["card_data"])
+    catalog = build_catalogue(scenario["card_data"])
     return {key: {k: entry[k] for k in CARD_FACTS if k in entry} for key, entry in sorted(catalog.items())}
 
 

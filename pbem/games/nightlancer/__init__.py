@@ -2,7 +2,7 @@
 
 Modules by concept: :mod:`.cards` (data), :mod:`.effects` (the effect
 vocabulary), :mod:`.tokens` (status), :mod:`.zones` (decks), :mod:`.crews`,
-:mod:`.flow` (the turn machine), :mod:`.set_up`, :mod:`.prep`,
+:mod:`.flow` (the turn machine), :mod:`.setup`, :mod:`.prep`,
 :mod:`.streets`, :mod:`.missions`, :mod:`.challenges`, :mod:`.agendas`,
 :mod:`.actions` (free actions), :mod:`.scoring`, :mod:`.view`,
 :mod:`.invariants`, :mod:`.game`.

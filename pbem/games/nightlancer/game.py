@@ -19,7 +19,7 @@ from pbem.games.nightlancer import (
     missions,
     prep,
     scoring,
-    set_up,
+    setup,
     streets,
     view,
     zones,
@@ -35,7 +35,7 @@ SCENARIO_FORMAT = "pbem-nightlancer-scenario-v1"
 def turn_machine() -> TurnMachine[State]:
     """Every step, decision kind and free action of the rules, on one turn machine."""
     machine: TurnMachine[State] = TurnMachine("nightlancer")
-    for module in (set_up, prep, streets, missions, challenges, scoring, actions):
+    for module in (setup, prep, streets, missions, challenges, scoring, actions):
         module.register(machine)
     return machine
 
@@ -66,7 +66,7 @@ class Nightlancer:
         return {**setup, "card_data": read_card_file(card_path)}
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
-        state = set_up.new_state(scenario, players, rng)
+        state = setup.new_state(scenario, players, rng)
         self.machine.run(state, rng)
         # the set-up's lines are the first turn's events; the rolling log starts with the first move
         state["recent"] = []

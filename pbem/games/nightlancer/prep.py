@@ -23,7 +23,7 @@ from pbem.games.nightlancer.crews import (
 )
 from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.set_up import table_size
+from pbem.games.nightlancer.setup import table_size
 from pbem.games.nightlancer.state import Crew, State
 from pbem.games.nightlancer.zones import card, current_event, discard, draw, kind
 
