@@ -397,3 +397,22 @@ class TurnMachine(Generic[S]):
             if handler is None:
                 raise RulesError(f"{self.game}: the {pending['kind']} decision names no answer")
         handler(state, pending, option_id, rng)
+
+
+class MachineGame(Generic[S]):
+    """The protocol members a game on the turn machine takes from its machine:
+    :meth:`decision_kinds`, :meth:`awaiting` and :meth:`apply`. A game sets
+    ``self.machine`` (its own :class:`TurnMachine`) and supplies the rest of
+    :class:`~pbem.engine.protocol.Game`."""
+
+    machine: TurnMachine[S]
+
+    def decision_kinds(self) -> frozenset[str]:
+        return self.machine.decision_kinds()
+
+    def awaiting(self, state: S) -> list[Decision]:
+        return self.machine.decisions(state)
+
+    def apply(self, state: S, player: str, option_id: str, rng: Rng) -> S:
+        self.machine.choose(state, player, option_id, rng)
+        return state

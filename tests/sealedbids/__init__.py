@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.engine import Decision, Result, Rng, ScenarioError, SealedSizes
+from pbem.engine import Result, Rng, ScenarioError, SealedSizes
 from pbem.engine.errors import invariant
+from pbem.engine.machine import MachineGame
 from pbem.engine.scenario_files import read_toml, scenario_names
 from sealedbids import rules
 from sealedbids.rules import State
@@ -25,7 +26,7 @@ SCENARIO_FORMAT = "sealedbids-scenario/1"
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
 
-class SealedBids:
+class SealedBids(MachineGame[State]):
     """See :mod:`.rules` for the rules."""
 
     name = "sealedbids"
@@ -57,18 +58,11 @@ class SealedBids:
         self.machine.run(state, rng)
         return state
 
-    def decision_kinds(self) -> frozenset[str]:
-        return self.machine.decision_kinds()
 
-    def awaiting(self, state: State) -> list[Decision]:
-        return self.machine.decisions(state)
 
     def begin_step(self, state: State) -> None:
         state["events"] = []
 
-    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
-        self.machine.choose(state, player, option_id, rng)
-        return state
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The lots of the set-up, for the conservation check: a pure function of the scenario."""

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.machine import TurnMachine
-from pbem.engine.protocol import Decision, Result, SealedSizes
+from pbem.engine.machine import MachineGame, TurnMachine
+from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
@@ -31,7 +31,7 @@ def turn_machine() -> TurnMachine[State]:
 SCENARIO_FORMAT = "nightfall-scenario/1"
 
 
-class Nightfall:
+class Nightfall(MachineGame[State]):
     """The rules of Nightfall: Martial Law, for 2 to 5 players."""
 
     name = "nightfall"
@@ -68,18 +68,11 @@ class Nightfall:
         self.machine.run(state, rng)
         return state
 
-    def decision_kinds(self) -> frozenset[str]:
-        return self.machine.decision_kinds()
 
-    def awaiting(self, state: State) -> list[Decision]:
-        return self.machine.decisions(state)
 
     def begin_step(self, state: State) -> None:
         begin_step(state)
 
-    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
-        self.machine.choose(state, player, option_id, rng)
-        return state
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue: built from the scenario's card data alone, and never changed."""

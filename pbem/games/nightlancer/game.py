@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.machine import TurnMachine
-from pbem.engine.protocol import Decision, Result, SealedSizes
+from pbem.engine.machine import MachineGame, TurnMachine
+from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightlancer import (
@@ -40,7 +40,7 @@ def turn_machine() -> TurnMachine[State]:
     return machine
 
 
-class Nightlancer:
+class Nightlancer(MachineGame[State]):
     """Nightlancer, 1 to 4 players: competitive, cooperative, solitaire, Hardened."""
 
     name = "nightlancer"
@@ -72,18 +72,11 @@ class Nightlancer:
         state["recent"] = []
         return state
 
-    def decision_kinds(self) -> frozenset[str]:
-        return self.machine.decision_kinds()
 
-    def awaiting(self, state: State) -> list[Decision]:
-        return self.machine.decisions(state)
 
     def begin_step(self, state: State) -> None:
         events.begin_step(state)
 
-    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
-        self.machine.choose(state, player, option_id, rng)
-        return state
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue: built from the scenario's card data alone, and never changed."""
