@@ -58,6 +58,11 @@ def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
                 raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
 
 
+def quick_start_sets(data: dict[str, Any]) -> list[list[str]]:
+    """The Quick Start sets of a card file (EN 84-90), as the state keeps them."""
+    return [list(cards) for cards in data.get("quick_start_sets", [])]
+
+
 def build_catalogue(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Card key -> card data, wounds included (one entry per wound kind and type)."""
     catalogue: dict[str, dict[str, Any]] = {}

@@ -15,7 +15,7 @@ from typing import Any
 from pbem.engine.errors import ScenarioError
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
-from pbem.games.nightfall.cards import build_catalogue
+from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
 from pbem.games.nightfall.state import (
     Archive,
     State,
@@ -71,7 +71,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "players": list(players),
         "options": game_options(scenario),
         "catalog": build_catalogue(scenario["card_data"]),
-        "quick_start_sets": [list(s) for s in scenario["card_data"].get("quick_start_sets", [])],
+        "quick_start_sets": quick_start_sets(scenario["card_data"]),
         "counters": {},
         "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},
         "archives": [],
