@@ -2,7 +2,7 @@
 
     python benchmarks/bench_nightfall.py [games-per-count]
 
-Random bots play whole games in memory (pbem.engine.simulate.play), with
+Random bots play whole games in memory (pbem.bots.playout.play), with
 no invariant checks, so the figure is the rules engine's own speed.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightfall import GAME
 
 

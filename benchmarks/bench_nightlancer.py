@@ -3,7 +3,7 @@
     python benchmarks/bench_nightlancer.py [games]            # random games/s by player count and mode
     python benchmarks/bench_nightlancer.py --balance [games]  # a heuristic player's scores
 
-The speed run plays random-bot games in memory (pbem.engine.simulate.play)
+The speed run plays random-bot games in memory (pbem.bots.playout.play)
 without the invariant and leak checks. The balance run plays a simple
 heuristic player (take the mission that suits the Nightlancer, rest when
 hurt, choose the option with the best margin, use helpful contacts, buy
@@ -26,7 +26,7 @@ from collections import Counter
 
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng, step_rng
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME, effects
 from pbem.games.nightlancer.actions import sale_price
 from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
@@ -182,6 +182,7 @@ def play_heuristic(scenario: str, players: int, seed: int):
     while GAME.awaiting(state):
         decision = GAME.awaiting(state)[0]
         step += 1
+        GAME.begin_step(state)
         state = apply_choice(GAME, state, decision.player, player(state, rng, decision), step_rng(key, [], step))
     return state, GAME.result(state)
 

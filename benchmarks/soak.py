@@ -1,5 +1,5 @@
-"""Soak run: random bots play many whole games of every game, scenario and
-player count, in memory, with the game's invariants checked at every step.
+"""Soak run: random bots play many whole games of every registered game,
+scenario and player count, in memory, with the game's invariants checked at every step.
 
     python benchmarks/soak.py [games-per-configuration] [game ...]
 
@@ -16,8 +16,8 @@ import sys
 import time
 import traceback
 
-from pbem.engine import ScenarioError, find_game
-from pbem.engine.simulate import play
+from pbem.engine import ScenarioError, find_game, game_names
+from pbem.bots.playout import play
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 
@@ -61,7 +61,7 @@ def soak(game_name: str, games: int) -> int:
 
 def main() -> int:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 10
-    names = sys.argv[2:] or ["nightfall", "nightlancer"]
+    names = sys.argv[2:] or game_names()
     failures = sum(soak(name, games) for name in names)
     print(f"{failures} failed")
     return 1 if failures else 0

@@ -1,14 +1,28 @@
-"""Shared test options.
+"""Shared test options, and the test games.
 
 Random-playout and leak-property tests run a small count of games in CI.
 Run thousands with, for example::
 
     pytest --games 2000 -k random
+
+The games the suite defines are registered here, before any test module is
+collected, so that every generic test (they iterate ``game_names()``) sees
+the same games: High Card (the referee's fast toy), High Card with named
+hidden zones, and Sealed Bids (a game on the turn machine that is one
+subpackage plus scenario data).
 """
 
 from __future__ import annotations
 
 import pytest
+import sealedbids
+import toygame
+import zonegame
+
+from pbem.engine import register
+
+for _game in (toygame.GAME, zonegame.GAME, sealedbids.GAME):
+    register(_game)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -24,11 +24,12 @@ sealed section.
 from __future__ import annotations
 
 import copy
-import tomllib
 from typing import Any, Sequence
 
 from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSizes
 from pbem.engine.options import OptionTable, parse_option_table
+from pbem.engine.errors import invariant
+from pbem.engine.scenario_files import read_toml
 
 #: the two decisions of the game
 DECISION_KINDS = frozenset({"play", "draw"})
@@ -61,9 +62,7 @@ class HighCard:
         scenario["options"] = OPTIONS.settle(scenario["options"])
         scenario["cards"] = list(range(1, scenario.pop("deck") + 1))
         if cards is not None:
-            with open(cards, "rb") as handle:
-                data = tomllib.load(handle)
-            values = data.get("cards")
+            values = read_toml(cards, "High Card card file").get("cards")
             if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
                 raise ScenarioError(f"{cards}: a highcard card file needs `cards = [integers]`")
             scenario["cards"] = values
@@ -125,8 +124,10 @@ class HighCard:
     def decision_kinds(self) -> frozenset[str]:
         return DECISION_KINDS
 
-    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
+    def begin_step(self, state: dict[str, Any]) -> None:
         state["events"] = []
+
+    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         if state["phase"] == "play":
             state["picks"][player] = int(option_id.removeprefix("card-"))
             state["events"].append(f"{player} has picked")
@@ -221,6 +222,10 @@ class HighCard:
         lines.extend(public["events"])
         return "\n".join(lines)
 
+    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
+        """High Card names no zones: the referee commits per sealed section only."""
+        return {}
+
     # --- for tests ---------------------------------------------------------
 
     def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
@@ -242,10 +247,10 @@ class HighCard:
         cards = list(state["deck"]) + list(state["discard"])
         for hand in state["hands"].values():
             cards += hand
-        assert len(cards) == len(set(cards)), "a card is in two places"
+        invariant(len(cards) == len(set(cards)), "a card is in two places")
         for player, card in state["picks"].items():
-            assert card in state["hands"][player], f"{player} picked a card not in hand"
-        assert all(s >= 0 for s in state["scores"].values())
+            invariant(card in state["hands"][player], f"{player} picked a card not in hand")
+        invariant(all(s >= 0 for s in state["scores"].values()), "a negative score")
 
 
 GAME = HighCard()

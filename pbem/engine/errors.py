@@ -1,5 +1,11 @@
 """The engine's errors, split by meaning (as python-chess splits them)."""
 
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class EngineError(Exception):
     """Base of every error a game or the engine raises on a player's input."""
@@ -19,3 +25,28 @@ class ScenarioError(EngineError, ValueError):
 
 class UnknownGameError(EngineError):
     """No game of that name is registered."""
+
+
+class RulesError(Exception):
+    """A game's rules broke their own contract: a task or decision with no
+    handler, a decision without options, a state no rule allows. A bug in a
+    game, never a player's fault, so not an :class:`EngineError` (which the
+    referee reports as a refused move)."""
+
+
+class InvariantError(RulesError):
+    """A state breaks a conservation rule of its game (cards conserved, tokens never negative)."""
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, which the rules know is there (a mission still in play, a chosen target);
+    a :class:`RulesError` naming ``what`` if it is not."""
+    if value is None:
+        raise RulesError(f"{what} is missing")
+    return value
+
+
+def invariant(holds: bool, message: str) -> None:
+    """A conservation rule of a game's state: an :class:`InvariantError` saying ``message`` if it does not hold."""
+    if not holds:
+        raise InvariantError(message)

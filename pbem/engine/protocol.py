@@ -26,12 +26,18 @@ Rules of the protocol:
 * **Legality** is owned by the framework: :func:`apply_choice` refuses an id
   that is not among the awaited player's options before the game sees it, so
   :meth:`Game.apply` may assume the choice is legal.
+* **Steps**: a referee step applies one move: the framework calls
+  :meth:`Game.begin_step`, then :meth:`Game.apply` once per choice of the
+  move and once per decision a standing order answers. What a game reports
+  as having happened (its events) covers the whole step, in order; only
+  ``begin_step`` forgets the last step's.
 * **Information**: :meth:`Game.public` is what everyone may know;
   :meth:`Game.private` what one player knows besides (it never repeats the
   public part). Both name cards by id: names and texts are static, public
   card data (:meth:`Game.cards`), which :meth:`Game.render` joins to them.
   Two states that differ only in what player P may not know give P the same
-  public and private parts.
+  public and private parts. :meth:`Game.hidden_zones` names what some
+  player may not see, for the referee's per-zone commitments.
 * **Static members**: the members of a state that are a pure function of the
   scenario as set up (the card catalogue) are named by
   :meth:`Game.static_state`. The referee leaves them out of its sealed
@@ -41,12 +47,16 @@ Rules of the protocol:
   :meth:`Game.sealed_sizes` declares, so that a section's length depends on
   public facts only (the seat count, the kind of decision awaited), never on
   what it hides.
+
+Games build their rules on the turn machine of :mod:`pbem.engine.machine`
+(tasks, pending decisions, decision kinds); the protocol does not require it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pbem.engine.errors import IllegalMoveError, NotAwaitedError
 from pbem.engine.rng import Rng
@@ -57,13 +67,22 @@ JSON = Any
 
 @dataclass(frozen=True)
 class Option:
-    """One thing a player may choose: a stable ``id`` and a readable ``label``."""
+    """One thing a player may choose: a stable ``id`` and a readable ``label``.
+
+    ``free`` marks a free action offered inside the decision (selling an
+    Item "at any time"): taking it leaves the decision open, so the player
+    is asked it again at once.
+    """
 
     id: str
     label: str
+    free: bool = False
 
-    def to_json(self) -> dict[str, str]:
-        return {"id": self.id, "label": self.label}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "label": self.label}
+        if self.free:
+            data["free"] = True
+        return data
 
 
 @dataclass(frozen=True)
@@ -196,11 +215,18 @@ class Game(Protocol):
         """
         ...
 
+    def begin_step(self, state: State) -> None:
+        """A referee step begins: forget what the last step reported (its public
+        and private events), in place. Called once per step, before the first
+        :meth:`apply` of the step, by the framework; never by the game."""
+        ...
+
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         """Apply one legal choice and return the next state.
 
         May change ``state`` in place and return it. Runs on until the next
-        decision that needs a player (or the end).
+        decision that needs a player (or the end). What happens is added to
+        the step's events after what earlier choices of the step reported.
         """
         ...
 
@@ -247,6 +273,14 @@ class Game(Protocol):
         (``None`` for an onlooker) and the card data they name."""
         ...
 
+    def hidden_zones(self, state: State) -> Mapping[str, list[Any]]:
+        """Every zone some player may not see, by name, in order (a deck top
+        first or last, as the game keeps it; sealed picks): the referee commits
+        to each in every turn file, so that after the game a player can prove
+        what a zone held (``pbem prove``). Empty for a game that commits per
+        sealed section only."""
+        ...
+
     # --- for the test suite (leak property, random playouts) -------------
 
     def conceal(self, state: State, player: str, rng: Rng) -> State:
@@ -261,8 +295,8 @@ class Game(Protocol):
         ...
 
     def check_invariants(self, state: State) -> None:
-        """Raise ``AssertionError`` if the state breaks a conservation rule
-        (cards conserved across zones, tokens never negative, ...)."""
+        """Raise :class:`~pbem.engine.errors.InvariantError` if the state breaks a
+        conservation rule (cards conserved across zones, tokens never negative, ...)."""
         ...
 
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -39,7 +40,7 @@ class Rng:
         self._streams: dict[str, tuple[int, bytes]] = {}
 
     @classmethod
-    def from_seed(cls, seed: int | str | bytes) -> "Rng":
+    def from_seed(cls, seed: int | str | bytes) -> Rng:
         """An Rng for tests, bots and simulations, from any small seed."""
         if isinstance(seed, int):
             seed = seed.to_bytes(16, "big", signed=True)

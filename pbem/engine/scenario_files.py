@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         raise ScenarioError(f"cannot read {what} {str(path)!r}: {error}") from error
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     return validator(json.loads(schema_path(name).read_text(encoding="utf-8")))
 
@@ -41,3 +41,18 @@ def check_schema(data: Any, schema: str, where: str) -> None:
     if error is not None:
         location = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise ScenarioError(f"{where}: {location}: {error.message}")
+
+
+@cache
+def scenario_names(directory: Path, scenario_format: str) -> tuple[str, ...]:
+    """The scenarios a game ships in ``directory``: every ``*.toml`` of the
+    game's scenario format that is not a worked example (``example = true``),
+    in the order the files give (``order``; the first is the standard set-up)."""
+    listed: list[tuple[int, str]] = []
+    for path in sorted(Path(directory).glob("*.toml")):
+        data = read_toml(path, "scenario")
+        if data.get("format") == scenario_format and not data.get("example", False):
+            listed.append((data.get("order", 0), data["name"]))
+    if not listed:
+        raise ScenarioError(f"no {scenario_format} scenario in {directory}")
+    return tuple(name for _, name in sorted(listed, key=lambda item: (item[0] == 0, item)))

@@ -367,6 +367,7 @@ def advance(
     new_turn = number + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     state = copy.deepcopy(position.state) if copy_state else position.state
+    game.begin_step(state)
     step: list[dict[str, str]] = []
     state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)
     state = orders.carry_out(game, state, standing, rng, step)

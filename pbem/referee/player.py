@@ -223,7 +223,8 @@ def resolve_choices(view: PlayerView, texts: list[str]) -> list[Choice]:
     first = resolve_choice(decision, texts[0])
     chosen = [Choice(first, decision.option(first).label)]
     later = texts[1:]
-    together = answering_together(view, decision) if later else []
+    # a free action (selling an Item "at any time") leaves the decision open: later choices then count
+    together = answering_together(view, decision) if later and not decision.option(first).free else []
     if together:
         span = f"choice 2 of {len(texts)} would" if len(texts) == 2 else f"choices 2-{len(texts)} of {len(texts)} would"
         raise UsageError(

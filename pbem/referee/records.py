@@ -91,7 +91,7 @@ def decision_from_json(data: dict[str, Any]) -> Decision:
     return Decision(
         player=data["player"],
         kind=data["kind"],
-        options=tuple(Option(o["id"], o["label"]) for o in data["options"]),
+        options=tuple(Option(o["id"], o["label"], bool(o.get("free", False))) for o in data["options"]),
         prompt=data.get("prompt", ""),
         pass_id=data.get("pass_id"),
         simultaneous=bool(data.get("simultaneous", False)),

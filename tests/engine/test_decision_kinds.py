@@ -3,23 +3,27 @@
 Random games of every registered game, in every scenario, check at every
 step that each awaited decision's kind is in the game's set and that each
 option id fits a move's sealed choices; the set itself fits the standing
-orders' schema. For Nightfall the set is also read off the rules' source:
-the kind of every ``ask``/``choose`` call.
+orders' schema. For Nightfall the set (the kinds registered on its turn
+machine) is also read off the rules' source: the kind of every
+``ask``/``choose`` call.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
+import hashlib
+import itertools
 import json
 from pathlib import Path
 
 import pytest
 
 import toygame
-from pbem.engine import Rng, ScenarioError, find_game, game_names, register
-from pbem.engine.simulate import play
+from pbem.bots import RandomBot
+from pbem.engine import Rng, ScenarioError, apply_choice, find_game, game_names, register, step_rng
+from pbem.bots.playout import play
 from pbem.games import nightfall
-from pbem.games.nightfall.game import DECISION_KINDS as NIGHTFALL_KINDS
 from pbem.resources import schema_path
 from pbem.schemas import validator
 
@@ -88,7 +92,7 @@ def _asked_kinds(package: Path) -> set[str]:
 
 
 def test_nightfall_declares_exactly_the_kinds_its_rules_ask() -> None:
-    assert _asked_kinds(Path(nightfall.__file__).parent) == NIGHTFALL_KINDS
+    assert _asked_kinds(Path(nightfall.__file__).parent) == nightfall.GAME.decision_kinds()
 
 
 @pytest.mark.parametrize("game_name", game_names())
@@ -110,25 +114,27 @@ def test_no_option_id_is_a_bare_number(game_name: str, game_count) -> None:
 def test_an_early_simultaneous_answer_asks_nothing_more_until_the_others_are_in(game_name: str, game_count) -> None:
     """A player who answers a simultaneous decision while another player is still awaited with a
     decision of that kind is not awaited after it: the choices are applied together when the last
-    is in. So `pbem move` refuses later choices in such a move: the referee would drop them."""
+    is in. So `pbem move` refuses later choices in such a move: the referee would drop them. A free
+    action (an option marked ``free``) is no answer: it leaves the decision open."""
     game = find_game(game_name)
     checked = 0
-
-    def check(game, state, before: list) -> None:
-        """``before``: the decisions of the state the playout last answered (one list per game)."""
-        nonlocal checked
-        if before:
-            answered = before[0]  # the playout answers the first awaited decision
-            together = [d for d in before[1:] if d.kind == answered.kind and d.player != answered.player]
-            if answered.simultaneous and together:
-                checked += 1
-                assert answered.player not in {d.player for d in game.awaiting(state)}, (
-                    f"{game_name}: {answered.player} is awaited again before {together[0].player} "
-                    f"answered the {answered.kind} decision")
-        before[:] = game.awaiting(state)
-
     for scenario_name, scenario, players in configurations(game):
         for seed in range(game_count(1)):
-            memo: list = []
-            play(game, players, seed, scenario=scenario, check=lambda g, s, memo=memo: check(g, s, memo))
-    assert checked or game_name not in ("nightfall", "nightlancer", "highcard")
+            key = hashlib.sha256(f"together-{game_name}-{scenario_name}-{seed}".encode()).digest()
+            state = game.new_state(copy.deepcopy(scenario), players, step_rng(key, [], 0))
+            bots = {p: RandomBot(Rng.from_seed(f"together-{seed}-{p}")) for p in players}
+            for step in itertools.count(1):
+                decisions = game.awaiting(state)
+                if not decisions:
+                    break
+                answered = decisions[0]
+                choice = bots[answered.player].choose(None, answered)
+                game.begin_step(state)
+                state = apply_choice(game, state, answered.player, choice, step_rng(key, [], step))
+                together = [d for d in decisions[1:] if d.kind == answered.kind and d.player != answered.player]
+                if answered.simultaneous and together and not answered.option(choice).free:
+                    checked += 1
+                    assert answered.player not in {d.player for d in game.awaiting(state)}, (
+                        f"{game_name}: {answered.player} is awaited again before {together[0].player} "
+                        f"answered the {answered.kind} decision")
+    assert checked or game_name not in ("nightfall", "nightlancer", "highcard", "sealedbids")

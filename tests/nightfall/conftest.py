@@ -99,6 +99,7 @@ class Table:
             assert matches, f"{option!r} is not among {player}'s options {ids}"
             option = matches[0]
         self.step += 1
+        GAME.begin_step(self.state)
         apply_choice(GAME, self.state, player, option, Rng.from_seed(f"step-{self.step}"))
         GAME.check_invariants(self.state)
         return self
@@ -110,6 +111,7 @@ class Table:
             if d.kind == "wound-window" and (d.player != player or option not in [o.id for o in d.options]) \
                     and not any(o.id.split("#")[0] == option for o in d.options):
                 self.step += 1
+                GAME.begin_step(self.state)
                 apply_choice(GAME, self.state, d.player, "continue", Rng.from_seed(f"step-{self.step}"))
                 GAME.check_invariants(self.state)
                 return self.skip_wound_window(player, option)

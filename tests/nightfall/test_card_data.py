@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 import tomli_w
 
-from pbem.games.nightfall import GAME
+from pbem.engine import ScenarioError
+from pbem.games.nightfall import GAME, abilities
 from pbem.games.nightfall.cards import read_cards
 from pbem.resources import scenario_dir, schema_path
 
@@ -83,8 +84,8 @@ def test_every_value_says_where_it_comes_from():
 
 
 def test_quick_start_sets_name_real_cards():
-    from pbem.games.nightfall.drafts import QUICK_START_SETS
-    assert all(k in cards() for s in QUICK_START_SETS for k in s)
+    sets = read_cards()["quick_start_sets"]
+    assert len(sets) == 5 and all(k in cards() for s in sets for k in s)
 
 
 def test_an_owner_can_load_their_own_card_file(tmp_path: Path):
@@ -110,8 +111,44 @@ def test_a_card_file_naming_an_unknown_effect_is_refused(tmp_path: Path):
 
 
 def test_the_rules_core_names_no_card():
-    """Cards are data plus named effects: the chain, combat and turn modules name no card."""
+    """Cards are data plus named effects: no rules module outside the effects names a card,
+    by name or by key (the Quick Start sets are card data too)."""
     root = Path(__file__).resolve().parents[2] / "pbem" / "games" / "nightfall"
-    core = "".join((root / f).read_text() for f in ("chain.py", "combat.py", "turn.py", "damage.py", "flow.py"))
+    core = "".join(path.read_text() for path in root.glob("*.py"))
     for c in cards().values():
         assert c["name"].strip('"') not in core, c["name"]
+        assert f'"{c["key"]}' not in core, c["key"]
+
+
+def test_a_card_file_of_the_first_format_is_refused_saying_what_changed(tmp_path: Path):
+    """nightfall-cards/2: in-play triggers name their effect (a new format version, the old refused)."""
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    data["format"] = "nightfall-cards/1"
+    path = tmp_path / "old.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ScenarioError, match="a nightfall-cards/1 card file; this pbem reads nightfall-cards/2"):
+        GAME.load_scenario("standard", cards=str(path))
+
+
+def test_the_card_schema_admits_exactly_the_in_play_vocabulary():
+    schema = json.loads(schema_path("cards-nightfall").read_text())
+    assert set(schema["$defs"]["ability"]["properties"]["ability"]["enum"]) == set(abilities.VOCABULARY)
+
+
+def test_an_in_play_trigger_names_an_effect(tmp_path: Path):
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    card = next(c for c in data["card"] if c["key"] == "blind-rage")
+    card["in_play"] = [{"ability": "at_turn_start", "condition": "alone"}]
+    path = tmp_path / "no-effect.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ScenarioError, match="effect"):
+        GAME.load_scenario("standard", cards=str(path))
+
+
+def test_a_quick_start_set_names_draft_cards(tmp_path: Path):
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    data["quick_start_sets"][0] = ["koi-jiang", "bad-smoke"]
+    path = tmp_path / "bad-set.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ScenarioError, match="'bad-smoke' is not a draft card"):
+        GAME.load_scenario("quick-start", cards=str(path))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
 from pbem.games.nightfall.state import draw
@@ -147,7 +149,7 @@ def test_influence_is_2_plus_effects_plus_1_per_discard(table):
 
 
 def test_the_same_seed_plays_the_same_game():
-    from pbem.engine.simulate import play
+    from pbem.bots.playout import play
     a = play(GAME, ["ann", "bob", "cyd"], 7)
     b = play(GAME, ["ann", "bob", "cyd"], 7)
     assert a.choices == b.choices and a.state == b.state
@@ -253,3 +255,26 @@ def test_each_blocker_of_direct_damage_blocks_once_even_when_protected(table):
     healths = {m["card"]: m["damage"] for m in t.s["in_play"]}
     assert healths == {"bad-smoke#1": 0, "bad-smoke#2": 1} and t.wounds("brad") == 0
     assert t.decision().kind == "claim"
+
+
+def test_end_of_the_world_series_totals_wounds_until_someone_reaches_the_target_and_the_lowest_wins(game_count):
+    """EN 251: games follow one another with the totals kept; at the target the lowest total wins."""
+    from pbem.bots.playout import play
+
+    for seed in range(game_count(1)):
+        scenario = GAME.load_scenario("series")
+        scenario["options"]["series_target"] = 40
+        result = play(GAME, ["ann", "bob", "cyd"], seed, scenario, check=lambda game, state: game.check_invariants(state)).result
+        assert result is not None and max(result.scores.values()) >= 40
+        assert result.scores[result.winners[0]] == min(result.scores.values())
+
+
+def test_a_players_private_part_shows_a_change_of_their_own_hand():
+    """The converse of the leak property: what a player may know is in their private part."""
+    state = GAME.new_state(GAME.load_scenario("quick-start"), ["ann", "bob"], Rng.from_seed(3))
+    for player in state["players"]:
+        hand, discard = state["zones"][player]["hand"], state["zones"][player]["discard"]
+        seen = GAME.private(state, player)
+        changed = json.loads(json.dumps(state))
+        changed["zones"][player]["hand"], changed["zones"][player]["discard"] = hand[:-1], discard + hand[-1:]
+        assert hand and GAME.private(changed, player) != seen

@@ -25,6 +25,7 @@ def pick_all(state, choose=lambda options: options[0]):
     for d in GAME.awaiting(state):
         state["test_step"] = state.get("test_step", 0) + 1
         rng = Rng.from_seed(f"pick-{state['test_step']}-{state['wound_stack'][:3]}")
+        GAME.begin_step(state)
         apply_choice(GAME, state, d.player, choose([o.id for o in d.options]), rng)
 
 
@@ -169,7 +170,7 @@ def test_common_ground_removes_the_draft_cards_not_chosen():
 
 def test_end_of_the_world_series_keeps_running_totals():
     """EN 251."""
-    from pbem.engine.simulate import play
+    from pbem.bots.playout import play
     scenario = GAME.load_scenario("series")
     scenario["options"]["series_target"] = 30
     playout = play(GAME, ["ann", "bob"], 3, scenario=scenario)

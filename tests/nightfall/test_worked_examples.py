@@ -321,6 +321,7 @@ def test_shipped_example_scenarios_replay_the_book():
              ("brad", "first:queens-bishop#1"), ("scott", "strike:legion-ten#1"), ("scott", "strike:koi-jiang#1"),
              ("scott", "continue"), ("scott", "strike:lone-hound#1")]
     for step, (player, option) in enumerate(moves):
+        GAME.begin_step(state)
         apply_choice(GAME, state, player, option, Rng.from_seed(step))
     seats = GAME.public(state)["seats"]
     assert (seats["brad"]["wounds"], seats["janet"]["wounds"]) == (1, 5)
@@ -330,6 +331,7 @@ def test_shipped_example_scenarios_replay_the_book():
              ("scott", "link:tactical-prep#1"), ("scott", "pass"), ("brad", "link:hysteria#1"), ("brad", "pass"),
              ("brad", "minion:charlotte-reyes#1"), ("scott", "take:koi-jiang"), ("janet", "minion:bad-smoke#1")]
     for step, (player, option) in enumerate(moves):
+        GAME.begin_step(state)
         apply_choice(GAME, state, player, option, Rng.from_seed(step))
     cards = GAME.cards(GAME.load_scenario("example-chain"))
     assert [(cards[m["card"].split("#")[0]]["name"], m["controller"]) for m in GAME.public(state)["in_play"]] == [

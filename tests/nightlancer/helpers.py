@@ -66,6 +66,7 @@ class Table:
         return [o.id for o in self.decision(player).options]
 
     def choose(self, player: str, option: str) -> None:
+        GAME.begin_step(self.state)
         self.state = apply_choice(GAME, self.state, player, option, self.rng)
         self.log.extend(self.state["events"])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import tomllib
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -104,3 +105,14 @@ def test_a_malformed_card_file_is_refused_with_its_location(tmp_path):
     bad.write_text(bad.read_text().replace('type = "security"', 'type = "police"', 1))
     with pytest.raises(ScenarioError, match="contact/0/type"):
         read_card_file(bad)
+
+
+def test_the_rules_name_no_card():
+    """Cards are data naming a small effect vocabulary: no module of the game names a card."""
+    root = Path(__file__).resolve().parents[2] / "pbem" / "games" / "nightlancer"
+    code = "".join(path.read_text() for path in root.glob("*.py"))
+    data = read_card_file(scenario_dir("nightlancer") / "cards.toml")
+    for section, entries in data.items():
+        for entry in entries if isinstance(entries, list) else []:
+            assert f'"{entry["id"]}' not in code, entry["id"]
+            assert entry["name"] not in code, entry["name"]

@@ -8,7 +8,7 @@ import json
 from pbem.engine.protocol import Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng, step_rng
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME
 
 from .helpers import screen
@@ -37,6 +37,8 @@ def test_a_game_resumes_identically_from_its_stored_json_state():
         stored = json.loads(json.dumps(state))
         decision = GAME.awaiting(state)[0]
         option = bot.choice(decision.options, label="bot").id
+        GAME.begin_step(state)
+        GAME.begin_step(stored)
         state = apply_choice(GAME, state, decision.player, option, step_rng(key, [], step))
         resumed = apply_choice(GAME, stored, decision.player, option, step_rng(key, [], step))
         assert json.dumps(resumed, sort_keys=True) == json.dumps(state, sort_keys=True)
@@ -81,3 +83,17 @@ def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
     assert "Challenge: ana attempts Close 4: ability 2 + cards and specials" in text
     assert "Riot Shotgun - Loud" in text and "+ die (+0 to +3)" in text and "Health before the roll" in text
     assert "Do not use" not in text and "[roll]" not in text  # the options are printed by the CLI
+
+
+def test_a_players_private_part_shows_a_change_of_their_own_hand():
+    """The converse of the leak property: what a player may know is in their private part."""
+    state = GAME.new_state(GAME.load_scenario("standard"), ["ana", "ben"], Rng.from_seed(4))
+    for pick, player in (("pick:guard", "ana"), ("pick:sniper", "ben")):
+        GAME.begin_step(state)
+        state = apply_choice(GAME, state, player, pick, Rng.from_seed(5))
+    for player in ("ana", "ben"):
+        hand, deck = state["seats"][player]["hand"], state["decks"]["agenda"]
+        before = GAME.private(state, player)
+        changed = json.loads(json.dumps(state))
+        changed["seats"][player]["hand"][0], changed["decks"]["agenda"][0] = deck[0], hand[0]
+        assert hand and GAME.private(changed, player) != before

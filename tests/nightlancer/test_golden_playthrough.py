@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME
 
 from .helpers import scenario

@@ -9,7 +9,7 @@ from collections import Counter
 
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng, step_rng
-from pbem.games.nightlancer import GAME, flow
+from pbem.games.nightlancer import GAME
 from pbem.games.nightlancer.zones import card
 
 PREFER = {"stay": "stay", "abandon": "continue", "accept-fight": "fight", "consent": "accept", "repay": "repay"}
@@ -49,6 +49,7 @@ def play_keen(scenario: str, players: int, seed: int, seen: Counter) -> None:
         if option.startswith("deal:"):
             seen["effect:deal"] += 1
         step += 1
+        GAME.begin_step(state)
         state = apply_choice(GAME, state, decision.player, option, step_rng(key, [], step))
         for line in state["events"]:
             for marker in ("Penalty: gain", "Penalty: Abort", "combat.", "Dirty work", "Face-off", "Techshock",
@@ -64,7 +65,7 @@ def test_every_decision_kind_and_contact_effect_is_reachable_in_play():
         play_keen("cooperative", 2, seed, seen)
         play_keen("hardened", 3, seed, seen)
     kinds = {k.split(":", 1)[1] for k in seen if k.startswith("kind:")}
-    assert kinds == set(flow.KINDS), f"never met: {set(flow.KINDS) - kinds}"
+    assert kinds == GAME.decision_kinds(), f"never met: {GAME.decision_kinds() - kinds}"
     effects_seen = {k.split(":", 1)[1] for k in seen if k.startswith("effect:")}
     effects_in_data = set()
     for c in GAME.load_scenario("standard")["card_data"]["contact"]:

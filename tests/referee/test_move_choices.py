@@ -91,3 +91,20 @@ def test_the_last_to_answer_a_simultaneous_decision_may_send_later_choices(table
     first = table.view("alice").private["hand"][0]
     step = submit(table.dir, table.move("alice", f"card-{first}", "pass"), table.referee)
     assert step.choices == 2 and step.unapplied is None
+
+
+def test_a_free_action_first_leaves_the_simultaneous_decision_open_for_later_choices() -> None:
+    """A free action (an option marked ``free``, like Sealed Bids' cashing in of a lot) is no answer
+    to the simultaneous decision: the player is asked it again at once, so later choices count."""
+    from types import SimpleNamespace
+
+    from pbem.engine.protocol import Decision, Option
+    from pbem.referee.player import resolve_choices
+
+    decision = Decision(player="alice", kind="bid", simultaneous=True,
+                        options=(Option("bid:0", "bid nothing"), Option("cash:lot#1", "cash in lot 1", free=True)))
+    view = SimpleNamespace(player="alice", decision=decision, turn=SimpleNamespace(doc={"awaiting": [
+        {"player": "alice", "kind": "bid", "since": 3}, {"player": "bob", "kind": "bid", "since": 3}]}))
+    assert [c.id for c in resolve_choices(view, ["cash:lot#1", "bid:0"])] == ["cash:lot#1", "bid:0"]
+    with pytest.raises(UsageError, match="bob has still to make"):
+        resolve_choices(view, ["bid:0", "bid:0"])

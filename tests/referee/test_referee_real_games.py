@@ -1,4 +1,4 @@
-"""A short game of each real game module, through the real files (keys, sealed views, signed moves)."""
+"""A short game of every registered game, through the real files (keys, sealed views, signed moves)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 
 from helpers_referee import make_keys, validate_directory
 from pbem.bots import RandomBot
-from pbem.engine import Rng, find_game
+from pbem.engine import Rng, find_game, game_names
 from pbem.referee import make_move, new_game, read_view, status, submit, verify
 
 STEPS = 30
 
 
-@pytest.mark.parametrize("name", ["nightfall", "nightlancer"])
+@pytest.mark.parametrize("name", game_names())
 def test_a_real_game_plays_through_the_files(name: str, tmp_path: Path) -> None:
     game = find_game(name)
     seats = ["alice", "bob", "carol", "dave"][: max(game.min_players, 2)]

@@ -8,7 +8,7 @@ import pytest
 
 import toygame
 from pbem.engine import Rng, apply_choice
-from pbem.engine.simulate import play
+from pbem.bots.playout import play
 
 GAME = toygame.GAME
 
@@ -37,6 +37,7 @@ def test_a_view_shows_nothing_a_player_may_not_know(game_count) -> None:
                 assert GAME.private(hidden, player) == GAME.private(state, player)
                 assert GAME.public(hidden) == GAME.public(state)
             decision = decisions[rng.randbelow(len(decisions))]
+            GAME.begin_step(state)
             state = apply_choice(GAME, state, decision.player, rng.choice(decision.options).id, rng)
 
 

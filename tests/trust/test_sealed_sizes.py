@@ -118,6 +118,7 @@ def _outgrown(game, scenario, players, seed: int, every: int) -> tuple[int, int,
         if not decisions:
             return checked, outgrown, fullest
         choice = bots[decisions[0].player].choose(None, decisions[0])
+        game.begin_step(state)  # each choice a step of its own, as the referee begins every step
         state = apply_choice(game, state, decisions[0].player, choice, step_rng(key, [], step + 1))
 
 

@@ -3,8 +3,10 @@
 Take a position, redraw everything player P may not know
 (``Game.conceal``: decks shuffled, other hands swapped within zone sizes,
 other players' pending simultaneous choices redrawn), and require P's
-private part, the public part and P's options to stay byte-identical. CI
-samples a thousand positions per game; ``--games N`` samples N.
+private part, the public part, P's options and who is awaited for what to
+stay byte-identical. The positions come from random games of every scenario
+the game lists, at every seat count it takes, in turn. CI samples a
+thousand positions per game; ``--games N`` samples N.
 
 Sealed sizes: age's ciphertext is as long as its plaintext, so a sealed
 section whose length followed what it hides would leak it to anyone holding
@@ -18,21 +20,19 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-import toygame
-import zonegame
 from helpers_referee import make_keys
 from pbem.bots import RandomBot
-from pbem.engine import Rng, apply_choice, find_game, game_names, register, step_rng
+from pbem.engine import Game, Rng, ScenarioError, apply_choice, find_game, game_names, step_rng
 from pbem.referee.deal import static_of
 from pbem.referee.gamefile import GameFile
 from pbem.referee.turns import Position, assemble_turn
 
-register(toygame.GAME)
-register(zonegame.GAME)
-
+SEATS = [f"p{i}" for i in range(6)]
 SEALING_SEED = bytes(range(32))
 
 
@@ -50,10 +50,26 @@ def _awaited(game, state) -> list[tuple[str, str]]:
     return [(d.player, d.kind) for d in game.awaiting(state)]
 
 
-def _positions(game, players, seed: int, every: int):
-    """Yield positions of one random game, every ``every`` steps."""
+def _set_ups(game: Game) -> list[tuple[Any, list[str]]]:
+    """Every scenario the game lists with every seat count it takes."""
+    set_ups = []
+    for name in game.scenarios():
+        scenario = game.load_scenario(name)
+        for count in range(game.min_players, game.max_players + 1):
+            try:
+                game.new_state(scenario, SEATS[:count], Rng.from_seed("seats"))
+            except ScenarioError:
+                continue
+            set_ups.append((scenario, SEATS[:count]))
+    return set_ups
+
+
+def _positions(game: Game, players: list[str], seed: int, every: int, scenario: Any = None) -> Iterator[Any]:
+    """Yield positions of one random game (of ``scenario``, by default the standard set-up),
+    every ``every`` steps, and its end."""
     key = hashlib.sha256(f"leak-{game.name}-{seed}".encode()).digest()
-    scenario = game.load_scenario(game.scenarios()[0])
+    if scenario is None:
+        scenario = game.load_scenario(game.scenarios()[0])
     state = game.new_state(scenario, players, step_rng(key, [], 0))
     bots = {p: RandomBot(Rng.from_seed(f"leak-{seed}-{p}")) for p in players}
     step = 0
@@ -67,6 +83,7 @@ def _positions(game, players, seed: int, every: int):
         step += 1
         decision = decisions[0]
         choice = bots[decision.player].choose(None, decision)
+        game.begin_step(state)
         state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
 
 
@@ -78,13 +95,14 @@ def _seats(game, seed: int) -> list[str]:
 @pytest.mark.parametrize("game_name", game_names())
 def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, game_count) -> None:
     game = find_game(game_name)
+    set_ups = _set_ups(game)
     wanted = game_count(1000)
     checked = 0
     redrawn = 0
     seed = 0
     while checked < wanted:
-        players = _seats(game, seed)
-        for state in _positions(game, players, seed, every=7):
+        scenario, players = set_ups[seed % len(set_ups)]
+        for state in _positions(game, players, seed, every=7, scenario=scenario):
             before = _dump(state)
             for player in players:
                 hidden = game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"conceal-{seed}-{checked}"))

@@ -1,7 +1,7 @@
-"""Card data: load a card file (TOML) into the catalog a game state carries.
+"""Card data: load a card file (TOML) into the catalogue a game state carries.
 
 Cards are data (``scenarios/nightfall/cards.toml``) plus the effect functions
-of :mod:`.effects`, which the data names. The catalog travels inside the
+of :mod:`.effects`, which the data names. The catalogue travels inside the
 state, so a game set up from an owner's own card file (``--cards FILE``)
 keeps playing by that file.
 """
@@ -13,9 +13,11 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.games.nightfall.effects import EFFECTS
 from pbem.resources import scenario_dir
 
-CARDS_FORMAT = "nightfall-cards/1"
+#: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets)
+CARDS_FORMAT = "nightfall-cards/2"
 WOUND_TYPES = ("bite", "burn", "bleed")
 
 
@@ -34,36 +36,47 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
     """Check a card file against ``schemas/cards-nightfall.schema.json`` and
     against the effect names this package knows."""
-    from pbem.games.nightfall import effects  # registers the effects
-
+    if data.get("format") != CARDS_FORMAT and isinstance(data.get("format"), str):
+        raise ScenarioError(f"{where}: a {data['format']} card file; this pbem reads {CARDS_FORMAT} "
+                            "(in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\")")
     check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
         for part in ("chain", "your_chain", "kicker"):
             for step in card.get(part, []):
-                if step["effect"] not in effects.EFFECTS:
+                if step["effect"] not in EFFECTS:
                     raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
         for ability in card.get("in_play", []):
-            if "effect" in ability and ability["effect"] not in effects.EFFECTS:
+            if "effect" in ability and ability["effect"] not in EFFECTS:
                 raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:
                 raise ScenarioError(f"{where}: {card['key']}: unknown colour {colour!r}")
+    drafted = {card["key"] for card in data["card"] if card["group"] in ("draft", "promo")}
+    for quick_start_set in data.get("quick_start_sets", []):
+        for key in quick_start_set:
+            if key not in drafted:
+                raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
 
 
-def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def quick_start_sets(data: dict[str, Any]) -> list[list[str]]:
+    """The Quick Start sets of a card file (EN 84-90), as the state keeps them."""
+    return [list(cards) for cards in data.get("quick_start_sets", [])]
+
+
+def build_catalogue(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Card key -> card data, wounds included (one entry per wound kind and type)."""
-    catalog: dict[str, dict[str, Any]] = {}
+    catalogue: dict[str, dict[str, Any]] = {}
     for card in data["card"]:
         entry = {k: v for k, v in card.items() if k not in ("source", "note")}
         entry.setdefault("chain", [])
         entry.setdefault("your_chain", [])
         entry.setdefault("kicker", [])
         entry.setdefault("in_play", [])
-        catalog[card["key"]] = entry
+        catalogue[card["key"]] = entry
     for wound in data["wound"]:
         for wound_type in WOUND_TYPES:
             key = f"{wound['key']}-{wound_type}"
-            catalog[key] = {
+            catalogue[key] = {
                 "key": key,
                 "name": f"{wound['name']} ({wound_type})",
                 "type": "wound",
@@ -72,4 +85,4 @@ def build_catalog(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "per_type": wound["per_type"],
                 "text": wound["text"],
             }
-    return catalog
+    return catalogue

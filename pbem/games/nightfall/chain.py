@@ -14,22 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.machine import TurnMachine, new_task, push, push_all
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
 from pbem.games.nightfall.effects import schedule
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
     card,
     clockwise_from,
+    current_chain,
+    current_turn,
     discard_from_hand,
     event,
     is_order,
     name,
     put_into_play,
+    receive_wounds,
     zones,
 )
-from pbem.games.nightfall.state import receive_wounds
 
 
 def can_link(state: State, card_id: str, last_id: str) -> bool:
@@ -38,12 +40,12 @@ def can_link(state: State, card_id: str, last_id: str) -> bool:
 
 
 def linkable(state: State, player: str) -> list[str]:
-    last = state["chain"]["entries"][-1]["card"]
+    last = current_chain(state)["entries"][-1]["card"]
     return [c for c in zones(state, player)["hand"] if can_link(state, c, last)]
 
 
 def add_to_chain(state: State, player: str, card_id: str) -> None:
-    chain = state["chain"]
+    chain = current_chain(state)
     zones(state, player)["hand"].remove(card_id)
     kicker = False
     if chain["entries"]:
@@ -55,39 +57,36 @@ def add_to_chain(state: State, player: str, card_id: str) -> None:
     event(state, f"{player} {verb} {name(state, card_id)}" + (" (kicker)" if kicker else ""))
 
 
-@op("chain_phase")
 def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
-    state["turn"]["phase"] = "chain"
-    player = state["turn"]["player"]
+    current_turn(state)["phase"] = "chain"
+    player = current_turn(state)["player"]
     options = [(f"play:{c}", name(state, c)) for c in zones(state, player)["hand"] if is_order(state, c)]
     # always asked, even with no order in hand: whether you could play stays hidden
     ask(state, player, "chain-start", "start a chain with a card from your hand, or pass",
         options + [("pass", "start no chain")], "chain:start")
 
 
-@on_answer("chain:start")
 def _start(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     if option_id == "pass":
         event(state, f"{player} starts no chain")
         return
     state["chain"] = {"starter": player, "entries": []}
     add_to_chain(state, player, option_id.split(":", 1)[1])
-    opportunities = [flow.task("link_opportunity", player=p) for p in clockwise_from(state, player)]
-    flow.push_all(state, [flow.task("link_opportunity", player=player), *opportunities, flow.task("resolve_chain")])
+    opportunities = [new_task("link_opportunity", player=p) for p in clockwise_from(state, player)]
+    push_all(state, [new_task("link_opportunity", player=player), *opportunities, new_task("resolve_chain")])
 
 
-@op("link_opportunity")
 def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     """One chance to link one or more cards. Always offered to every
     opponent (with a pass), so that whether they could link stays hidden,
     unless they chose to auto-pass when they cannot link."""
     player = task["player"]
     options = [(f"link:{c}", name(state, c)) for c in linkable(state, player)]
-    starter = player == state["chain"]["starter"]
+    starter = player == current_chain(state)["starter"]
     if not options and not starter and player in state["options"].get("auto_pass_when_unable", []):
         return
-    last = state["chain"]["entries"][-1]["card"]
+    last = current_chain(state)["entries"][-1]["card"]
     prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
     # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
     more = starter or task.get("linked", False)
@@ -95,59 +94,55 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
         "chain:link", {"player": player, "more": more}, pass_id=None if starter else "pass")
 
 
-@on_answer("chain:link")
 def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "pass":
         event(state, f"{data['player']} links no more" if data.get("more", True) else f"{data['player']} passes")
         return
     add_to_chain(state, data["player"], option_id.split(":", 1)[1])
-    flow.push(state, "link_opportunity", player=data["player"], linked=True)
+    push(state, "link_opportunity", player=data["player"], linked=True)
 
 
-@op("resolve_chain")
 def resolve_chain(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Resolve the last unresolved card, then come back (LIFO, EN 187)."""
-    entries = state["chain"]["entries"]
+    entries = current_chain(state)["entries"]
     waiting = [i for i, e in enumerate(entries) if not e["resolved"]]
     if not waiting:
         state["chain"] = None
         event(state, "the chain is complete")
         return
     index = waiting[-1]
-    flow.push_all(state, [flow.task("resolve_entry", index=index), flow.task("resolve_chain")])
+    push_all(state, [new_task("resolve_entry", index=index), new_task("resolve_chain")])
 
 
-@op("resolve_entry")
 def resolve_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
     index = task["index"]
-    entry = state["chain"]["entries"][index]
+    entry = current_chain(state)["entries"][index]
     data = card(state, entry["card"])
     if entry["cancelled"]:
-        flow.push(state, "place_entry", index=index)
+        push(state, "place_entry", index=index)
         return
     event(state, f"{name(state, entry['card'])} ({entry['controller']}) resolves")
     ctx = {"player": entry["controller"], "entry": index, "card": entry["card"]}
-    steps = [flow.task("run_text", index=index, part="chain", ctx=ctx)]
-    if entry["controller"] == state["chain"]["starter"]:
-        steps.append(flow.task("run_text", index=index, part="your_chain", ctx=ctx))
+    steps = [new_task("run_text", index=index, part="chain", ctx=ctx)]
+    if entry["controller"] == current_chain(state)["starter"]:
+        steps.append(new_task("run_text", index=index, part="your_chain", ctx=ctx))
     if (entry["kicker"] or entry["force_kicker"]) and data["kicker"]:
-        steps.append(flow.task("run_text", index=index, part="kicker", ctx=ctx))
-    steps.append(flow.task("place_entry", index=index))
-    flow.push_all(state, steps)
+        steps.append(new_task("run_text", index=index, part="kicker", ctx=ctx))
+    steps.append(new_task("place_entry", index=index))
+    push_all(state, steps)
 
 
-@op("run_text")
 def run_text(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Carry out one text of a card, then offer its feed (EN 202)."""
-    data = card(state, state["chain"]["entries"][task["index"]]["card"])
+    data = card(state, current_chain(state)["entries"][task["index"]]["card"])
     steps = data.get(task["part"], [])
     if not steps:
         return
     tasks = schedule(state, steps, task["ctx"])
     feed = data.get("feed")
     if feed and feed["text"] == task["part"]:
-        tasks.append(flow.task("offer_feed", index=task["index"], part=task["part"], ctx=task["ctx"], feed=feed))
-    flow.push_all(state, tasks)
+        tasks.append(new_task("offer_feed", index=task["index"], part=task["part"], ctx=task["ctx"], feed=feed))
+    push_all(state, tasks)
 
 
 def can_pay(state: State, player: str, feed: dict[str, Any]) -> bool:
@@ -162,7 +157,6 @@ def feed_label(feed: dict[str, Any]) -> str:
     return f"receive {feed['amount']} wound{'s' if feed['amount'] != 1 else ''}"
 
 
-@op("offer_feed")
 def offer_feed(state: State, task: dict[str, Any], rng: Rng) -> None:
     player = task["ctx"]["player"]
     if not can_pay(state, player, task["feed"]):
@@ -171,21 +165,19 @@ def offer_feed(state: State, task: dict[str, Any], rng: Rng) -> None:
         [("feed", f"feed: {feed_label(task['feed'])}"), ("stop", "do not feed")], "chain:feed", task)
 
 
-@on_answer("chain:feed")
 def _feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "stop":
         return
     player = data["ctx"]["player"]
     feed = data["feed"]
-    again = flow.task("run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
+    again = new_task("run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
     if feed["cost"] == "discard":
-        flow.push_all(state, [flow.task("pay_discard", player=player, left=feed["amount"]), again])
+        push_all(state, [new_task("pay_discard", player=player, left=feed["amount"]), again])
     else:
         receive_wounds(state, player, feed["amount"])
-        flow.push(state, "run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
+        push(state, "run_text", index=data["index"], part=data["part"], ctx=data["ctx"])
 
 
-@op("pay_discard")
 def pay_discard(state: State, task: dict[str, Any], rng: Rng) -> None:
     hand = zones(state, task["player"])["hand"]
     if task["left"] <= 0 or not hand:
@@ -194,18 +186,16 @@ def pay_discard(state: State, task: dict[str, Any], rng: Rng) -> None:
         [(f"discard:{c}", name(state, c)) for c in hand], "chain:pay", task)
 
 
-@on_answer("chain:pay")
 def _pay(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     discard_from_hand(state, data["player"], option_id.split(":", 1)[1])
-    flow.push(state, "pay_discard", player=data["player"], left=data["left"] - 1)
+    push(state, "pay_discard", player=data["player"], left=data["left"] - 1)
 
 
-@op("place_entry")
 def place_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
     """A resolved action goes to its owner's discard pile, a minion comes
     into play for the player who controls it (EN 190-191). A card whose text
     was not carried out goes to its owner's discard pile (DE 61)."""
-    entry = state["chain"]["entries"][task["index"]]
+    entry = current_chain(state)["entries"][task["index"]]
     entry["resolved"] = True
     if entry.get("moved"):
         return
@@ -217,3 +207,19 @@ def place_entry(state: State, task: dict[str, Any], rng: Rng) -> None:
         put_into_play(state, card_id, entry["owner"], entry["controller"])
     else:
         zones(state, entry["owner"])["discard"].append(card_id)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("chain_phase", chain_phase)
+    machine.task("link_opportunity", link_opportunity)
+    machine.task("resolve_chain", resolve_chain)
+    machine.task("resolve_entry", resolve_entry)
+    machine.task("run_text", run_text)
+    machine.task("offer_feed", offer_feed)
+    machine.task("pay_discard", pay_discard)
+    machine.task("place_entry", place_entry)
+    machine.answer("chain:start", on_data(_start))
+    machine.answer("chain:link", on_data(_link))
+    machine.answer("chain:feed", on_data(_feed))
+    machine.answer("chain:pay", on_data(_pay))

@@ -16,17 +16,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import RulesError
+from pbem.engine.machine import TurnMachine, new_task, push, push_all
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import damage, flow
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall import abilities, damage
+from pbem.games.nightfall.effects import carry_out
+from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
+    Combat,
+    Minion,
     State,
-    abilities,
     card,
     clockwise_from,
+    current_combat,
+    current_turn,
     event,
-    has_ability,
     health,
+    in_play,
     is_wound,
     leave_play,
     minion,
@@ -37,30 +43,29 @@ from pbem.games.nightfall.state import (
 )
 
 
-def combat_state(state: State) -> dict[str, Any]:
-    return state["turn"]["combat"]
+def combat_state(state: State) -> Combat:
+    return current_combat(state)
 
 
-@op("combat_phase")
 def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
-    player = state["turn"]["player"]
-    state["turn"]["phase"] = "combat"
+    player = current_turn(state)["player"]
+    current_turn(state)["phase"] = "combat"
     # start-of-turn in-play texts come first (DE 72)
     for record in list(minions_of(state, player)):
-        if has_ability(state, record["card"], "destroyed_at_turn_start_if_alone") and len(minions_of(state, player)) == 1:
-            damage.destroy(state, record, {"player": player, "entry": None, "card": record["card"]})
+        for trigger in abilities.triggers(card(state, record["card"]), "at_turn_start"):
+            if abilities.condition_holds(trigger, len(minions_of(state, player))):
+                carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
     attackers = [m["card"] for m in minions_of(state, player)]
     if not attackers:
         return
-    state["turn"]["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
+    current_turn(state)["combat"] = {"attackers": attackers, "assign": {}, "done": [], "defender": None,
                                "blocks": {}, "asked": [], "order": {}, "struck": []}
-    flow.push_all(state, [flow.task("assign_attacks"), flow.task("choose_combat"), flow.task("end_combat")])
+    push_all(state, [new_task("assign_attacks"), new_task("choose_combat"), new_task("end_combat")])
 
 
-@op("assign_attacks")
 def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     for attacker in combat["attackers"]:
         if attacker not in combat["assign"]:
             break
@@ -69,7 +74,7 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
             event(state, f"{name(state, attacker)} attacks {combat['assign'][attacker]}")
         return
     opponents = clockwise_from(state, player)
-    flow.push(state, "assign_attacks")
+    push(state, "assign_attacks")
     options = [(f"target:{p}", p) for p in opponents]
     if len(options) == 1:
         combat["assign"][attacker] = opponents[0]
@@ -78,9 +83,15 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
         {"attacker": attacker})
 
 
-@on_answer("combat:assign")
 def _assign(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     combat_state(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
+
+
+def defender_of(combat: Combat) -> str:
+    """The player whose combat is resolving."""
+    if combat["defender"] is None:
+        raise RulesError("no combat has been chosen")
+    return combat["defender"]
 
 
 def attackers_against(state: State, defender: str) -> list[str]:
@@ -88,7 +99,6 @@ def attackers_against(state: State, defender: str) -> list[str]:
     return [a for a in combat["attackers"] if combat["assign"].get(a) == defender and minion(state, a) is not None]
 
 
-@op("choose_combat")
 def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
     defenders = []
@@ -98,48 +108,45 @@ def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
             defenders.append(defender)
     if not defenders:
         return
-    flow.push(state, "choose_combat")
+    push(state, "choose_combat")
     if len(defenders) == 1:
         _choose(state, {}, f"combat:{defenders[0]}", rng)
         return
-    ask(state, state["turn"]["player"], "combat-order", "resolve which combat next?",
+    ask(state, current_turn(state)["player"], "combat-order", "resolve which combat next?",
         [(f"combat:{d}", f"the attack on {d}") for d in defenders], "combat:choose")
 
 
-@on_answer("combat:choose")
 def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     defender = option_id.split(":", 1)[1]
     combat = combat_state(state)
     combat["done"].append(defender)
     combat["defender"] = defender
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     triggers = []
     for attacker in attackers_against(state, defender):
-        for ability in abilities(state, attacker, "on_attack"):
+        for ability in abilities.triggers(card(state, attacker), "on_attack"):
             ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
             triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
-                             flow.task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
-    flow.push_all(state, [flow.task("wound_window"), flow.task("declare_blocks"), flow.task("order_blocks"),
-                          flow.task("strike_step")])
-    flow.triggers_in_chosen_order(state, player, triggers)
+                             new_task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
+    push_all(state, [new_task("wound_window"), new_task("declare_blocks"), new_task("order_blocks"),
+                          new_task("strike_step")])
+    triggers_in_chosen_order(state, player, triggers)
 
 
-@op("attack_trigger")
 def attack_trigger(state: State, task: dict[str, Any], rng: Rng) -> None:
     """"When this minion attacks": before blockers are chosen (EN 308)."""
     if minion(state, task["attacker"]) is None:
         return
-    flow.push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
+    push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
 
 
-def can_block(state: State, record: dict[str, Any]) -> bool:
+def can_block(state: State, record: Minion) -> bool:
     return health(state, record) > 0
 
 
-@op("declare_blocks")
 def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    defender = combat["defender"]
+    defender = defender_of(combat)
     attackers = attackers_against(state, defender)
     if not attackers:
         return
@@ -148,14 +155,13 @@ def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
         if blocker in combat["blocks"] or blocker in combat["asked"] or not can_block(state, record):
             continue
         combat["asked"].append(blocker)
-        flow.push(state, "declare_blocks")
-        options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, minion(state, a))})") for a in attackers]
+        push(state, "declare_blocks")
+        options = [(f"block:{a}", f"block {name(state, a)} (strength {strength(state, in_play(state, a))})") for a in attackers]
         ask(state, defender, "block", f"does {name(state, blocker)} block?", options + [("no-block", "do not block")],
             "combat:block", {"blocker": blocker})
         return
 
 
-@on_answer("combat:block")
 def _block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "no-block":
         combat_state(state)["blocks"][data["blocker"]] = option_id.split(":", 1)[1]
@@ -169,84 +175,78 @@ def blockers_of(state: State, attacker: str) -> list[str]:
     return ordered + [b for b in unordered if b not in ordered]
 
 
-@op("order_blocks")
 def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The defender orders the blockers of each attacker (EN 155)."""
     combat = combat_state(state)
-    for attacker in attackers_against(state, combat["defender"]):
+    for attacker in attackers_against(state, defender_of(combat)):
         blockers = blockers_of(state, attacker)
         placed = combat["order"].setdefault(attacker, [])
         rest = [b for b in blockers if b not in placed]
         if len(rest) >= 2:
-            flow.push(state, "order_blocks")
-            ask(state, combat["defender"], "block-order",
+            push(state, "order_blocks")
+            ask(state, defender_of(combat), "block-order",
                 f"which blocker takes {name(state, attacker)}'s damage next?",
                 [(f"first:{b}", name(state, b)) for b in rest], "combat:order", {"attacker": attacker})
             return
 
 
-@on_answer("combat:order")
 def _order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     combat_state(state)["order"][data["attacker"]].append(option_id.split(":", 1)[1])
 
 
 def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
     """Martial Law wounds usable now: your combat phase, one wound effect a turn."""
-    if state["turn"]["wound_used"]:
+    if current_turn(state)["wound_used"]:
         return []
     return [(f"wound:{c}", f"use {name(state, c)}: +1 strength to one of your minions")
             for c in zones(state, player)["hand"] if card(state, c).get("kind") == "martial-law"]
 
 
-@op("wound_window")
 def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The Martial Law wound may be used "at any time during your combat
     phase, including after the defending player has chosen his minions to
     block" (DE 33): here, before the blocks of each combat (later, before each
     strike). Always asked while the turn's wound effect is unused, so that
     whether you hold a Martial Law wound stays hidden."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     combat = combat_state(state)
-    if state["turn"]["wound_used"] or not attackers_against(state, combat["defender"]):
+    if current_turn(state)["wound_used"] or not attackers_against(state, defender_of(combat)):
         return
     ask(state, player, "wound-window", f"the attack on {combat['defender']}: use a wound effect before blocks are declared?",
         wound_effect_options(state, player) + [("continue", "go on to the blocks")], "combat:wound-window",
         pass_id="continue")  # a standing order may answer it (e.g. when "continue" is the only option)
 
 
-@on_answer("combat:wound-window")
 def _wound_window(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "continue":
         use_wound_effect(state, option_id.split(":", 1)[1])
 
 
 def use_wound_effect(state: State, wound: str) -> None:
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     zones(state, player)["hand"].remove(wound)
     zones(state, player)["discard"].append(wound)
-    state["turn"]["wound_used"] = True
+    current_turn(state)["wound_used"] = True
     event(state, f"{player} discards {name(state, wound)} for its wound effect")
-    flow.push(state, "boost")
+    push(state, "boost")
 
 
-@op("strike_step")
 def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
     combat = combat_state(state)
-    player = state["turn"]["player"]
-    waiting = [a for a in attackers_against(state, combat["defender"]) if a not in combat["struck"]]
+    player = current_turn(state)["player"]
+    waiting = [a for a in attackers_against(state, defender_of(combat)) if a not in combat["struck"]]
     if not waiting:
         return
-    options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, minion(state, a))} damage") for a in waiting]
+    options = [(f"strike:{a}", f"{name(state, a)} deals {strength(state, in_play(state, a))} damage") for a in waiting]
     # always asked, so that whether you hold a Martial Law wound stays hidden
     ask(state, player, "strike", f"the attack on {combat['defender']}: which attacker strikes next"
-        + ("?" if state["turn"]["wound_used"] else " (or use a wound effect first)?"),
+        + ("?" if current_turn(state)["wound_used"] else " (or use a wound effect first)?"),
         options + wound_effect_options(state, player), "combat:strike")
 
 
-@on_answer("combat:strike")
 def _strike(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     kind, _, which = option_id.partition(":")
-    flow.push(state, "strike_step")
+    push(state, "strike_step")
     if kind == "wound":
         use_wound_effect(state, which)
         return
@@ -261,13 +261,12 @@ def strike(state: State, attacker: str) -> None:
     record = minion(state, attacker)
     if record is None:
         return
-    defender = combat["defender"]
-    ctx = {"player": state["turn"]["player"], "entry": None, "card": attacker}
+    defender = defender_of(combat)
+    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker}
     amount = strength(state, record)
     blockers = blockers_of(state, attacker)
     for blocker in blockers:
-        for reduction in abilities(state, blocker, "blocked_damage_reduction"):
-            amount = max(amount - reduction["amount"], 0)
+        amount = max(amount - abilities.blocked_damage_reduction(card(state, blocker)), 0)
     event(state, f"{name(state, attacker)} deals {amount} damage")
     for blocker in blockers:
         if amount <= 0:
@@ -279,10 +278,9 @@ def strike(state: State, attacker: str) -> None:
         damage.damage_player(state, defender, amount, ctx)
 
 
-@op("boost")
 def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
     """+1 strength to one of your minions (DE 33-34: your own, P11)."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     records = minions_of(state, player)
     if records:
         ask(state, player, "target", "which of your minions gets +1 strength?",
@@ -290,39 +288,58 @@ def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
             "combat:boost")
 
 
-@on_answer("combat:boost")
 def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     target = option_id.split(":", 1)[1]
-    bonus = state["turn"]["bonus"]
+    bonus = current_turn(state)["bonus"]
     bonus[target] = bonus.get(target, 0) + 1
     event(state, f"{name(state, target)} gets +1 strength")
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     wounds = [c for c in zones(state, player)["hand"] if is_wound(state, c)]
     # the feed is always offered, so that whether you hold a wound stays hidden
     ask(state, player, "feed", "feed the wound effect: discard 1 wound for another +1 strength?",
         [(f"feed:{c}", f"discard {name(state, c)}") for c in wounds] + [("stop", "do not feed")], "combat:wound-feed")
 
 
-@on_answer("combat:wound-feed")
 def _wound_feed(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "stop":
         return
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     wound = option_id.split(":", 1)[1]
     zones(state, player)["hand"].remove(wound)
     zones(state, player)["discard"].append(wound)
     event(state, f"{player} discards {name(state, wound)} to feed the wound effect")
-    flow.push(state, "boost")
+    push(state, "boost")
 
 
-@op("end_combat")
 def end_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Discard your minions from play, except those that stay in play
     (EN 170-171); a starting minion that says so is exiled (EN 127)."""
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     for record in list(minions_of(state, player)):
-        if has_ability(state, record["card"], "stays_in_play"):
+        if abilities.stays_in_play(card(state, record["card"])):
             continue
         where = leave_play(state, record, "discarded")
         event(state, f"{name(state, record['card'])} is discarded from play" + (" and exiled" if where == "exiled" else ""))
-    state["turn"]["combat"] = None
+    current_turn(state)["combat"] = None
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("combat_phase", combat_phase)
+    machine.task("assign_attacks", assign_attacks)
+    machine.task("choose_combat", choose_combat)
+    machine.task("attack_trigger", attack_trigger)
+    machine.task("declare_blocks", declare_blocks)
+    machine.task("order_blocks", order_blocks)
+    machine.task("wound_window", wound_window)
+    machine.task("strike_step", strike_step)
+    machine.task("boost", boost)
+    machine.task("end_combat", end_combat)
+    machine.answer("combat:assign", on_data(_assign))
+    machine.answer("combat:choose", on_data(_choose))
+    machine.answer("combat:block", on_data(_block))
+    machine.answer("combat:order", on_data(_order))
+    machine.answer("combat:wound-window", on_data(_wound_window))
+    machine.answer("combat:strike", on_data(_strike))
+    machine.answer("combat:boost", on_data(_boost))
+    machine.answer("combat:wound-feed", on_data(_wound_feed))

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.nightfall import flow
+from pbem.engine.machine import TurnMachine, new_task, push
+from pbem.games.nightfall import abilities
+from pbem.games.nightfall.flow import ask, on_data, triggers_in_chosen_order
 from pbem.games.nightfall.state import (
+    Minion,
     State,
-    abilities,
-    has_ability,
+    card,
+    current_chain,
+    current_turn,
+    event,
     health,
     leave_play,
     minions_of,
     name,
-    event,
     receive_wounds,
 )
 
@@ -34,35 +38,35 @@ def multiplier(state: State, ctx: Ctx) -> int:
     entry = ctx.get("entry")
     if entry is None or state.get("chain") is None:
         return 1
-    return state["chain"]["entries"][entry].get("multiplier", 1)
+    return current_chain(state)["entries"][entry].get("multiplier", 1)
 
 
-def damage_minion(state: State, record: dict[str, Any], amount: int, ctx: Ctx, scaled: bool = False) -> int:
+def damage_minion(state: State, record: Minion, amount: int, ctx: Ctx, scaled: bool = False) -> int:
     """Inflict ``amount`` damage on a minion in play; return how much it absorbed."""
     if not scaled:
         amount *= multiplier(state, ctx)
     if amount <= 0 or record not in state["in_play"]:
         return 0
     absorbed = min(amount, health(state, record))
-    if record["card"] in state["turn"]["protected"]:
+    if record["card"] in current_turn(state)["protected"]:
         event(state, f"damage to {name(state, record['card'])} is prevented")
         return absorbed
     record["damage"] += absorbed
     if absorbed:
         event(state, f"{name(state, record['card'])} ({record['controller']}) takes {absorbed} damage")
-    if health(state, record) <= 0 and not has_ability(state, record["card"], "survives_zero_health"):
+    if health(state, record) <= 0 and not abilities.survives_zero_health(card(state, record["card"])):
         destroy(state, record, ctx, by_effect=False)
     return absorbed
 
 
-def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = True) -> bool:
+def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> bool:
     """Destroy a minion in play: it goes to its owner's discard pile, or is
     exiled if it is a starting minion (EN 127, EN 264). A card "protected
     from destroy effects" ignores destroy effects (DE 52)."""
     if record not in state["in_play"]:
         return False
     card_id = record["card"]
-    if by_effect and has_ability(state, card_id, "immune_to_destroy"):
+    if by_effect and abilities.immune_to_destroy(card(state, card_id)):
         event(state, f"{name(state, card_id)} is protected from destroy effects")
         return False
     controller = record["controller"]
@@ -70,26 +74,26 @@ def destroy(state: State, record: dict[str, Any], ctx: Ctx, by_effect: bool = Tr
     triggers = [
         (friend["card"], ability)
         for friend in minions_of(state, controller)
-        for ability in abilities(state, friend["card"], "on_friendly_destroyed")
+        for ability in abilities.triggers(card(state, friend["card"]), "on_friendly_destroyed")
     ]
     where = leave_play(state, record, "destroyed")
     event(state, f"{name(state, card_id)} ({controller}) is destroyed" + (" and exiled" if where == "exiled" else ""))
     entry = ctx.get("entry")
     if entry is not None and state.get("chain") is not None:
-        state["chain"]["entries"][entry].setdefault("destroyed", []).append(card_id)
-    flow.triggers_in_chosen_order(state, state["turn"]["player"], [
+        current_chain(state)["entries"][entry].setdefault("destroyed", []).append(card_id)
+    triggers_in_chosen_order(state, current_turn(state)["player"], [
         (f"trigger:{source}", f"{name(state, source)} ({controller}): when a minion of yours is destroyed",
-         flow.task("effect", name=ability["effect"], params=ability,
+         new_task("effect", name=ability["effect"], params=ability,
                    ctx={"player": controller, "entry": None, "card": source}))
         for source, ability in triggers
     ])
     return True
 
 
-def direct_blockers(state: State, player: str) -> list[dict[str, Any]]:
+def direct_blockers(state: State, player: str) -> list[Minion]:
     """``player``'s minions that "block damage inflicted on you" and have health to block with."""
     return [m for m in minions_of(state, player)
-            if has_ability(state, m["card"], "blocks_direct_damage") and health(state, m) > 0]
+            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0]
 
 
 def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> None:
@@ -113,7 +117,7 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
         if not blockers:
             break
         if len(blockers) > 1:
-            flow.ask(state, player, "block-order",
+            ask(state, player, "block-order",
                      f"{amount} damage is inflicted on you: which of your minions blocks it next?",
                      [(f"blocker:{m['card']}", f"{name(state, m['card'])} (health {health(state, m)})")
                       for m in blockers],
@@ -124,20 +128,24 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
     receive_wounds(state, player, amount)
 
 
-def block_with(state: State, blocker: dict[str, Any], player: str, amount: int, ctx: Ctx) -> int:
+def block_with(state: State, blocker: Minion, player: str, amount: int, ctx: Ctx) -> int:
     event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
     return damage_minion(state, blocker, amount, ctx, scaled=True)
 
 
-@flow.on_answer("damage:direct_blocker")
 def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
     player, amount, ctx = data["player"], data["amount"], data["ctx"]
     blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
     amount -= block_with(state, blocker, player, amount, ctx)
     # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
-    flow.push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
+    push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
 
 
-@flow.op("direct_damage")
 def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
     block_direct_damage(state, task["player"], task["amount"], task["ctx"], task["used"])
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("direct_damage", _direct_damage)
+    machine.answer("damage:direct_blocker", on_data(_direct_blocker))

@@ -26,10 +26,16 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.machine import TurnMachine, push
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.flow import ask, on_answer, op
-from pbem.games.nightfall.state import State, event, left_of, private_event
+from pbem.games.nightfall.flow import ask, on_data
+from pbem.games.nightfall.state import (
+    State,
+    current_draft,
+    event,
+    left_of,
+    private_event,
+)
 
 COMMONS_SIZE = 8
 
@@ -46,14 +52,6 @@ PICK_PROMPTS = {
     "commons": "pick a card for the commons (placed face down until the draft ends)",
     "removed": "pick a card to remove from the game (nobody gets it)",
 }
-
-QUICK_START_SETS = [
-    ["koi-jiang", "brynna-and-taylor"],
-    ["irresistible-call", "roland-lefontaine"],
-    ["chan-jiang", "queens-bishop"],
-    ["relentless-grinder", "forlorn-hope"],
-    ["hysteria", "all-out-lunge"],
-]
 
 
 def draft_pool(state: State) -> list[str]:
@@ -102,18 +100,17 @@ def start_draft(state: State, rng: Rng) -> None:
     }
     event(state, f"draft ({mode}): {dealt} draft cards dealt to each player"
           + (f"; commons laid out first: {', '.join(state['catalog'][k]['name'] for k in commons_first)}" if commons_first else ""))
-    flow.push(state, "draft_round")
+    push(state, "draft_round")
 
 
-@op("draft_round")
 def draft_round(state: State, task: dict[str, Any], rng: Rng) -> None:
-    draft = state["draft"]
+    draft = current_draft(state)
     destination = draft["schedule"][draft["round"]]
     if all(len(hand) == 1 for hand in draft["hands"].values()):
         # a pick from a single card is no choice, and everybody knows the count: take it at once
         for player in state["players"]:
             draft["chosen"][player] = draft["hands"][player][0]
-        flow.push(state, "draft_resolve")
+        push(state, "draft_resolve")
         return
     for player in state["players"]:
         hand = draft["hands"][player]
@@ -128,18 +125,16 @@ def pick_label(entry: dict[str, Any]) -> str:
     return f"{entry['name']} ({entry['colour']} {entry['type']}, cost {entry['cost']})"
 
 
-@on_answer("draft:pick")
 def _pick(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    draft = state["draft"]
+    draft = current_draft(state)
     draft["chosen"][data["player"]] = option_id.split(":", 1)[1]
     if len(draft["chosen"]) == len(state["players"]):
-        flow.push(state, "draft_resolve")
+        push(state, "draft_resolve")
 
 
-@op("draft_resolve")
 def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     """All picks are in: place them face down and pass the rest on."""
-    draft = state["draft"]
+    draft = current_draft(state)
     destination = draft["schedule"][draft["round"]]
     for player in state["players"]:
         key = draft["chosen"][player]
@@ -156,26 +151,36 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     draft["round"] += 1
     draft["hands"] = {left_of(state, p, draft["direction"]): hand for p, hand in draft["hands"].items()}
     if draft["round"] < len(draft["schedule"]):
-        flow.push(state, "draft_round")
+        push(state, "draft_round")
         return
     commons = draft["commons"] + sorted(draft["face_down"])
     # Common Ground: "Draft cards not chosen are removed from the game" (EN 250): no filling
     if draft["mode"] != "open-archives" and "common-ground" not in state["options"]["variants"]:
         while len(commons) < COMMONS_SIZE and draft["set_aside"]:
             commons.append(draft["set_aside"].pop())
-    from pbem.games.nightfall.game_setup import finish_setup
+    from pbem.games.nightfall.setup import finish_setup
     finish_setup(state, commons, draft["private"], rng)
 
 
 def quick_start(state: State, rng: Rng) -> None:
-    """Each player gets one Quick Start set for his private archives (EN 84-90);
-    the referee deals the sets at random and fills the commons with 8 random
-    draft cards from the rest (the book is silent on the commons)."""
-    if len(state["players"]) > len(QUICK_START_SETS):
-        raise ScenarioError("Quick Start has 5 sets: at most 5 players")
-    sets = rng.shuffled(QUICK_START_SETS, label="quick-start")
+    """Each player gets one Quick Start set for his private archives (EN 84-90,
+    the sets of the card file); the referee deals the sets at random and fills
+    the commons with 8 random draft cards from the rest (the book is silent on
+    the commons)."""
+    quick_start_sets = state["quick_start_sets"]
+    if len(state["players"]) > len(quick_start_sets):
+        raise ScenarioError(f"the card file has {len(quick_start_sets)} Quick Start sets: "
+                            f"at most {len(quick_start_sets)} players")
+    sets = rng.shuffled(quick_start_sets, label="quick-start")
     private = {p: list(sets[i]) for i, p in enumerate(state["players"])}
     used = {k for s in private.values() for k in s}
     rest = rng.shuffled([k for k in draft_pool(state) if k not in used], label="quick-start")
-    from pbem.games.nightfall.game_setup import finish_setup
+    from pbem.games.nightfall.setup import finish_setup
     finish_setup(state, rest[:COMMONS_SIZE], private, rng)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("draft_round", draft_round)
+    machine.task("draft_resolve", draft_resolve)
+    machine.answer("draft:pick", on_data(_pick))

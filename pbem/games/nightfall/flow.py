@@ -1,57 +1,67 @@
-"""Work still to do, and decisions awaited: both are data in the state.
+"""Work still to do, and decisions awaited: Nightfall on the engine's turn machine.
 
-The rules run as a stack of small tasks (``state["tasks"]``, top last), each
-a dict naming an operation registered with :func:`op`. A task that needs a
-player's choice leaves a pending decision (:func:`ask`) naming the handler
-registered with :func:`on_answer` that takes the answer, and returns; the
-next move answers it and the stack runs on. No callbacks, no input().
+The rules run as one-shot tasks on the stack of :mod:`pbem.engine.machine`
+(each task runs once; what is left it pushes as new tasks). A task that
+needs a player's choice asks for it (:func:`ask`) with the options fixed
+now, naming the answer that takes the choice from the decision's ``data``,
+and returns; the next move answers it and the stack runs on. No callbacks,
+no input(). Every module registers its tasks and answers on the game's
+:class:`~pbem.engine.machine.TurnMachine` in its ``register`` function.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-from typing import Any, Callable, Iterable
-
+from pbem.engine.machine import (
+    Answer,
+    PendingDecision,
+    Task,
+    TurnMachine,
+    push,
+    push_all,
+)
+from pbem.engine.machine import ask as ask_decision
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.state import State
 
-Op = Callable[[State, dict[str, Any], Rng], None]
-Answer = Callable[[State, dict[str, Any], str, Rng], None]
+#: an answer that carries on from the data its decision was asked with
+DataAnswer = Callable[[State, dict[str, Any], str, Rng], None]
+#: an in-play effect triggering now: ``(option id, label, task)``
+Trigger = tuple[str, str, Task]
 
-OPS: dict[str, Op] = {}
-ANSWERS: dict[str, Answer] = {}
-
-
-def op(name: str) -> Callable[[Op], Op]:
-    def register(function: Op) -> Op:
-        OPS[name] = function
-        return function
-
-    return register
-
-
-def on_answer(name: str) -> Callable[[Answer], Answer]:
-    def register(function: Answer) -> Answer:
-        ANSWERS[name] = function
-        return function
-
-    return register
-
-
-def push(state: State, name: str, /, **args: Any) -> None:
-    """Do ``name`` next (before anything already waiting)."""
-    state["tasks"].append({"op": name, **args})
-
-
-def push_all(state: State, tasks: Iterable[dict[str, Any]]) -> None:
-    """Do these tasks next, in the order given."""
-    for task in reversed(list(tasks)):
-        state["tasks"].append(task)
+#: the kinds of decision, in the rulebook's words (what a standing order names)
+KINDS = {
+    "draft-pick": "pick a draft card (all players at once, EN 72-76)",
+    "attack": "the opponent an attacking minion attacks (EN 147)",
+    "combat-order": "which combat resolves next (EN 148)",
+    "wound-window": "use a Martial Law wound before the blocks (DE 33)",
+    "block": "whether a minion blocks, and which attacker (EN 152)",
+    "block-order": "which blocker takes the damage next (EN 155, EN 167)",
+    "strike": "which attacker deals its damage next, or a wound effect first",
+    "chain-start": "start a chain with a card from hand, or pass (EN 173)",
+    "link": "link one or more cards to the chain, or pass (EN 177-181)",
+    "feed": "pay a feed to carry out a text again (EN 202), or feed a wound effect",
+    "feed-payment": "the card discarded to pay a feed",
+    "target": "what a card's text acts on: a minion, a player, a card, an archive",
+    "order": "the order of simultaneous events a card causes (EN 132)",
+    "trigger-order": "the order of in-play effects that trigger at once (EN 124)",
+    "discard": "a card to discard from hand",
+    "claim": "claim an archive's top card, discard for influence, or end the claim phase (EN 217-226)",
+    "wound-effect": "use a Nightfall wound's effect in the cleanup phase (EN 232)",
+}
 
 
-def task(name: str, /, **args: Any) -> dict[str, Any]:
-    return {"op": name, **args}
+def on_data(handler: DataAnswer) -> Answer[State]:
+    """The machine's answer for a handler that works from its decision's ``data``."""
+
+    def answer(state: State, decision: PendingDecision, option_id: str, rng: Rng) -> None:
+        handler(state, decision["data"], option_id, rng)
+
+    answer.__doc__ = handler.__doc__
+    return answer
 
 
 def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -80,44 +90,17 @@ def ask(
     data: dict[str, Any] | None = None,
     pass_id: str | None = None,
     simultaneous: bool = False,
+    forced: bool = False,
 ) -> None:
-    """Leave a decision of ``player`` pending; ``handler`` takes the answer."""
-    assert options, f"a {kind} decision needs options"
-    assert len({o for o, _ in options}) == len(options), f"duplicate option ids in {kind}: {options}"
-    state["pending"].append(
-        {
-            "player": player,
-            "kind": kind,
-            "prompt": prompt,
-            "options": [{"id": i, "label": label} for i, label in distinct_labels(options)],
-            "pass_id": pass_id,
-            "simultaneous": simultaneous,
-            "handler": handler,
-            "data": data or {},
-        }
-    )
+    """Leave a decision of ``player`` pending; the answer ``handler`` takes the choice.
+
+    ``forced``: a single option is taken at once (only among public things).
+    """
+    ask_decision(state, player, kind, prompt, options=distinct_labels(options), answer=handler, data=data or {},
+                pass_id=pass_id, simultaneous=simultaneous, forced=forced)
 
 
-def run(state: State, rng: Rng) -> None:
-    """Run tasks until a decision is pending or nothing is left."""
-    while not state["pending"] and state["tasks"]:
-        current = state["tasks"].pop()
-        OPS[current["op"]](state, current, rng)
-
-
-def answer(state: State, player: str, option_id: str, rng: Rng) -> None:
-    """Hand ``player``'s choice to the handler of their pending decision."""
-    for index, pending in enumerate(state["pending"]):
-        if pending["player"] == player:
-            break
-    else:
-        raise ValueError(f"no decision of {player!r} is pending")
-    del state["pending"][index]
-    ANSWERS[pending["handler"]](state, pending["data"], option_id, rng)
-    run(state, rng)
-
-
-def triggers_in_chosen_order(state: State, player: str, triggers: list[tuple[str, str, dict[str, Any]]]) -> None:
+def triggers_in_chosen_order(state: State, player: str, triggers: list[Trigger]) -> None:
     """Run in-play effects that trigger at the same time, ``(id, label, task)``
     each: "the active player controls the order they resolve" (EN 124). One
     alone just runs, and so do copies of one card (the same label): their
@@ -128,15 +111,21 @@ def triggers_in_chosen_order(state: State, player: str, triggers: list[tuple[str
         push(state, "order_triggers", player=player, triggers=[list(t) for t in triggers])
 
 
-@op("order_triggers")
-def _order_triggers(state: State, task: dict[str, Any], rng: Rng) -> None:
+def _order_triggers(state: State, task: Task, rng: Rng) -> None:
     ask(state, task["player"], "trigger-order", "several in-play effects trigger at once: which resolves next?",
         [(option_id, label) for option_id, label, _ in task["triggers"]], "flow:trigger", task)
 
 
-@on_answer("flow:trigger")
 def _trigger_chosen(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     chosen = next(t for t in data["triggers"] if t[0] == option_id)
     rest = [t for t in data["triggers"] if t[0] != option_id]
-    triggers_in_chosen_order(state, data["player"], [tuple(t) for t in rest])
-    push(state, chosen[2]["op"], **{k: v for k, v in chosen[2].items() if k != "op"})
+    triggers_in_chosen_order(state, data["player"], [(t[0], t[1], t[2]) for t in rest])
+    push_all(state, [dict(chosen[2])])
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """The decision kinds, and this module's task and answer, on the game's turn machine."""
+    for kind in KINDS:
+        machine.kind(kind)
+    machine.task("order_triggers", _order_triggers)
+    machine.answer("flow:trigger", on_data(_trigger_chosen))

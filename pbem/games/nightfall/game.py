@@ -2,38 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.options import OptionTable
-from pbem.engine.scenario_files import check_schema, read_toml
-from pbem.engine.protocol import Decision, Option, Result, SealedSizes
+from pbem.engine.machine import MachineGame, TurnMachine
+from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import chain, combat, drafts, effects, flow, scoring, turn, view  # noqa: F401 (registers ops)
-from pbem.games.nightfall.cards import build_catalog, read_cards
-from pbem.games.nightfall.game_setup import empty_state, game_options, option_table, pinned_setup, start_game
+from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
+from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
+from pbem.games.nightfall.cards import build_catalogue, quick_start_sets, read_cards
 from pbem.games.nightfall.invariants import check_invariants
+from pbem.games.nightfall.setup import empty_state, game_options, option_table, pinned_setup, start_game
+from pbem.games.nightfall.state import State, begin_step
 from pbem.resources import scenario_dir
 
-SCENARIOS = ("standard", "quick-start", "five-card", "upstream", "secret-archives", "open-archives",
-             "common-ground", "series", "promos")
-#: every decision kind the rules ask (the ``kind`` of each ``ask``/``choose`` call)
-DECISION_KINDS = frozenset({
-    "attack", "block", "block-order", "chain-start", "claim", "combat-order", "discard", "draft-pick", "feed",
-    "feed-payment", "link", "order", "strike", "target", "trigger-order", "wound-effect", "wound-window",
-})
+
+def turn_machine() -> TurnMachine[State]:
+    """Every task, decision kind and answer of the rules, on one turn machine."""
+    machine: TurnMachine[State] = TurnMachine("nightfall")
+    for module in (flow, drafts, turn, combat, damage, chain, effects, scoring):
+        module.register(machine)
+    return machine
 
 
-class Nightfall:
+#: the format of a Nightfall scenario file
+SCENARIO_FORMAT = "nightfall-scenario/1"
+
+
+class Nightfall(MachineGame[State]):
     """The rules of Nightfall: Martial Law, for 2 to 5 players."""
 
     name = "nightfall"
     min_players = 2
     max_players = 5
 
+    def __init__(self) -> None:
+        self.machine = turn_machine()
+
     def scenarios(self) -> Sequence[str]:
-        return SCENARIOS
+        return scenario_names(scenario_dir("nightfall"), SCENARIO_FORMAT)
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"
@@ -48,70 +58,58 @@ class Nightfall:
         """The options a scenario or ``pbem new --option`` may set (``scenarios/nightfall/options.toml``)."""
         return option_table()
 
-    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> dict[str, Any]:
+    def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         if not self.min_players <= len(players) <= self.max_players:
             raise ScenarioError(f"nightfall is for 2 to 5 players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ScenarioError("player names must be distinct")
         state = empty_state(scenario, players)
         if "series" in state["options"]["variants"]:
-            state["series"] = {"target": state["options"]["series_target"], "totals": {p: 0 for p in players},
+            state["series"] = {"target": state["options"]["series_target"], "totals": dict.fromkeys(players, 0),
                                "games": []}
         if "pin" in scenario:
             pinned_setup(state, scenario["pin"], rng)
         else:
             start_game(state, rng)
-        flow.run(state, rng)
+        self.machine.run(state, rng)
         return state
 
-    def awaiting(self, state: dict[str, Any]) -> list[Decision]:
-        return [
-            Decision(
-                player=d["player"], kind=d["kind"], prompt=d["prompt"],
-                options=tuple(Option(o["id"], o["label"]) for o in d["options"]),
-                pass_id=d["pass_id"], simultaneous=d["simultaneous"],
-            )
-            for d in state["pending"]
-        ]
 
-    def decision_kinds(self) -> frozenset[str]:
-        return DECISION_KINDS
 
-    def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
-        state["events"] = []
-        state["private_events"] = {}
-        flow.answer(state, player, option_id, rng)
-        return state
+    def begin_step(self, state: State) -> None:
+        begin_step(state)
+
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
-        """The card catalogue: built from the scenario's card data alone, and never changed."""
-        return {"catalog": build_catalog(scenario["card_data"])}
+        """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""
+        return {"catalog": build_catalogue(scenario["card_data"]),
+                "quick_start_sets": quick_start_sets(scenario["card_data"])}
 
     def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
         return view.card_facts(scenario)
 
-    def public(self, state: dict[str, Any]) -> Any:
+    def public(self, state: State) -> Any:
         return view.public(state)
 
-    def private(self, state: dict[str, Any], player: str) -> Any:
+    def private(self, state: State, player: str) -> Any:
         return view.private(state, player)
 
     def sealed_sizes(self, seats: int) -> SealedSizes:
         return view.SEALED_SIZES
 
-    def result(self, state: dict[str, Any]) -> Result | None:
+    def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
     def render(self, public: Any, private: Any, cards: Any) -> str:
         return view.render(public, private, cards)
 
-    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[str]]:
+    def hidden_zones(self, state: State) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""
         return view.hidden_zones(state)
 
-    def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
+    def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
 
-    def check_invariants(self, state: dict[str, Any]) -> None:
+    def check_invariants(self, state: State) -> None:
         check_invariants(state)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import RulesError
+from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.flow import op
 from pbem.games.nightfall.state import State, card, event, is_wound, wound_count, zones
 
 
@@ -31,6 +32,8 @@ def seat_from_right_of_first(state: State, player: str) -> int:
     """0 for the player to the first player's right, and so on counter-
     clockwise; the first player comes last."""
     seats = state["players"]
+    if state["first"] is None:
+        raise RulesError("no first player was chosen")
     first = seats.index(state["first"])
     return (first - seats.index(player) - 1) % len(seats)
 
@@ -45,7 +48,6 @@ def standings(state: State) -> list[str]:
     return sorted(state["players"], key=lambda p: ranking_key(state, p))
 
 
-@op("game_over")
 def game_over(state: State, task: dict[str, Any], rng: Rng) -> None:
     scores = {p: wound_count(state, p) for p in state["players"]}
     order = standings(state)
@@ -65,7 +67,7 @@ def game_over(state: State, task: dict[str, Any], rng: Rng) -> None:
         state["final"] = {"winner": winner, "scores": dict(series["totals"]), "types": {}}
         event(state, "the series is over: " + ", ".join(f"{p} {t}" for p, t in series["totals"].items()) + f"; {winner} wins")
         return
-    from pbem.games.nightfall.game_setup import next_series_game
+    from pbem.games.nightfall.setup import next_series_game
     next_series_game(state, rng)
 
 
@@ -79,3 +81,8 @@ def result(state: State) -> Result | None:
     summary = ", ".join(f"{p}: {s}" for p, s in final["scores"].items())
     return Result(winners=(final["winner"],), scores=final["scores"], summary=f"{final['winner']} wins ({summary} wounds)",
                   details=details)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("game_over", game_over)

@@ -9,11 +9,178 @@ orders in the chain carry ``owner`` and ``controller``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
+from pbem.engine.errors import RulesError
+from pbem.engine.machine import MachineState
 from pbem.engine.rng import Rng
+from pbem.games.nightfall import abilities
 
-State = dict[str, Any]
+#: a card's data in the catalogue (the card file's entry; wounds get one per kind and type)
+Card = dict[str, Any]
+
+
+class Zones(TypedDict):
+    """A player's hidden zones (top card last)."""
+
+    hand: list[str]
+    deck: list[str]
+    discard: list[str]
+
+
+class Minion(TypedDict):
+    """A minion in play; ``damage`` turns its card (EN 157)."""
+
+    card: str
+    owner: str
+    controller: str
+    damage: int
+
+
+class ChainEntry(TypedDict):
+    """A card in the chain: whether its kicker fires, and what effects did to it."""
+
+    card: str
+    owner: str
+    controller: str
+    kicker: bool
+    force_kicker: bool
+    cancelled: bool
+    resolved: bool
+    multiplier: int
+    moved: NotRequired[bool]
+    destroyed: NotRequired[list[str]]
+    memory: NotRequired[dict[str, Any]]
+
+
+class Chain(TypedDict):
+    starter: str
+    entries: list[ChainEntry]
+
+
+class Archive(TypedDict):
+    """A stack of order cards (top last): the commons, a private archive, a face-down one."""
+
+    id: str
+    owner: str | None
+    cards: list[str]
+    hidden: bool
+    secret: NotRequired[bool]
+
+
+class Combat(TypedDict):
+    """The combat phase in progress: who attacks whom, the blocks and their order, who has struck."""
+
+    attackers: list[str]
+    assign: dict[str, str]
+    done: list[str]
+    defender: str | None
+    blocks: dict[str, str]
+    asked: list[str]
+    order: dict[str, list[str]]
+    struck: list[str]
+
+
+class Turn(TypedDict):
+    player: str
+    number: int
+    phase: str
+    influence: int
+    action_influence: int
+    wound_used: bool
+    bonus: dict[str, int]
+    protected: list[str]
+    combat: Combat | None
+    tried: list[str]
+
+
+class Draft(TypedDict):
+    """The draft in progress (see :mod:`.drafts`)."""
+
+    mode: str
+    schedule: list[str]
+    round: int
+    hands: dict[str, list[str]]
+    chosen: dict[str, str]
+    private: dict[str, list[str]]
+    commons: list[str]
+    face_down: list[str]
+    set_aside: list[str]
+    direction: int
+
+
+class Series(TypedDict):
+    """End-of-the-World Series totals (EN 251)."""
+
+    target: int
+    totals: dict[str, int]
+    games: list[dict[str, int]]
+
+
+class Final(TypedDict):
+    winner: str
+    scores: dict[str, int]
+    types: dict[str, dict[str, int]]
+
+
+class State(MachineState):
+    """A Nightfall game, plain JSON (the turn machine's ``stack``, ``pending`` and ``over`` included)."""
+
+    format: str
+    scenario: str
+    players: list[str]
+    options: dict[str, Any]
+    catalog: dict[str, Card]
+    quick_start_sets: list[list[str]]
+    counters: dict[str, int]
+    zones: dict[str, Zones]
+    archives: list[Archive]
+    in_play: list[Minion]
+    chain: Chain | None
+    wound_stack: list[str]
+    face_up: int
+    exiled: list[str]
+    events: list[str]
+    private_events: dict[str, list[str]]
+    ending: bool
+    turn: Turn | None
+    first: str | None
+    draft: Draft | None
+    census: list[str]
+    series: Series | None
+    final: NotRequired[Final]
+    blind_archives: NotRequired[int]
+
+
+# ------------------------------------------------------------------ the turn and the chain
+
+def current_turn(state: State) -> Turn:
+    """The turn in progress (there is none during the draft)."""
+    if state["turn"] is None:
+        raise RulesError("no turn has begun")
+    return state["turn"]
+
+
+def current_chain(state: State) -> Chain:
+    """The chain being built or resolved."""
+    if state["chain"] is None:
+        raise RulesError("no chain is in progress")
+    return state["chain"]
+
+
+def current_draft(state: State) -> Draft:
+    """The draft in progress."""
+    if state["draft"] is None:
+        raise RulesError("no draft is in progress")
+    return state["draft"]
+
+
+def current_combat(state: State) -> Combat:
+    """The combat phase in progress."""
+    combat = current_turn(state)["combat"]
+    if combat is None:
+        raise RulesError("no combat is in progress")
+    return combat
 
 
 # ------------------------------------------------------------------ cards
@@ -22,8 +189,8 @@ def key_of(card_id: str) -> str:
     return card_id.split("#", 1)[0]
 
 
-def card(state: State, card_id: str) -> dict[str, Any]:
-    """The catalog entry of a card instance."""
+def card(state: State, card_id: str) -> Card:
+    """The catalogue entry of a card instance."""
     return state["catalog"][key_of(card_id)]
 
 
@@ -41,15 +208,6 @@ def is_order(state: State, card_id: str) -> bool:
 
 def is_minion_card(state: State, card_id: str) -> bool:
     return card(state, card_id)["type"] == "minion"
-
-
-def abilities(state: State, card_id: str, ability: str) -> list[dict[str, Any]]:
-    """The in-play abilities of a card with this name."""
-    return [a for a in card(state, card_id)["in_play"] if a.get("ability") == ability]
-
-
-def has_ability(state: State, card_id: str, ability: str) -> bool:
-    return bool(abilities(state, card_id, ability))
 
 
 def new_id(state: State, key: str) -> str:
@@ -75,15 +233,22 @@ def clockwise_from(state: State, player: str) -> list[str]:
     return [left_of(state, player, i) for i in range(1, len(state["players"]))]
 
 
-def zones(state: State, player: str) -> dict[str, list[str]]:
+def zones(state: State, player: str) -> Zones:
     return state["zones"][player]
 
 
 def active(state: State) -> str:
-    return state["turn"]["player"]
+    return current_turn(state)["player"]
 
 
 # ----------------------------------------------------------------- events
+
+def begin_step(state: State) -> None:
+    """A new step: the public and private lines of the last one are forgotten
+    (the view shows what happened in the step that led to it)."""
+    state["events"] = []
+    state["private_events"] = {}
+
 
 def event(state: State, text: str) -> None:
     """A public line about what happened."""
@@ -91,6 +256,7 @@ def event(state: State, text: str) -> None:
 
 
 def private_event(state: State, player: str, text: str) -> None:
+    """A line only ``player`` reads (the cards they draw)."""
     state["private_events"].setdefault(player, []).append(text)
 
 
@@ -135,30 +301,37 @@ def exile(state: State, card_id: str) -> None:
 
 # ----------------------------------------------------------------- minions
 
-def minion(state: State, card_id: str) -> dict[str, Any] | None:
+def minion(state: State, card_id: str) -> Minion | None:
     for record in state["in_play"]:
         if record["card"] == card_id:
             return record
     return None
 
 
-def minions_of(state: State, player: str) -> list[dict[str, Any]]:
+def in_play(state: State, card_id: str) -> Minion:
+    """The minion in play with this card (one the rules know to be in play)."""
+    record = minion(state, card_id)
+    if record is None:
+        raise RulesError(f"{card_id} is not in play")
+    return record
+
+
+def minions_of(state: State, player: str) -> list[Minion]:
     """Minions ``player`` controls, in the order they came into play."""
     return [m for m in state["in_play"] if m["controller"] == player]
 
 
-def health(state: State, record: dict[str, Any]) -> int:
+def health(state: State, record: Minion) -> int:
     return card(state, record["card"])["health"] - record["damage"]
 
 
-def strength(state: State, record: dict[str, Any]) -> int:
+def strength(state: State, record: Minion) -> int:
     """Printed strength + every friendly strength aura (stacking, the
     minion's own included: DE 79) + bonuses for this turn."""
     value = card(state, record["card"])["strength"]
     for other in minions_of(state, record["controller"]):
-        for aura in abilities(state, other["card"], "strength_aura"):
-            value += aura["amount"]
-    value += state["turn"]["bonus"].get(record["card"], 0)
+        value += abilities.strength_aura(card(state, other["card"]))
+    value += current_turn(state)["bonus"].get(record["card"], 0)
     return max(value, 0)
 
 
@@ -167,7 +340,7 @@ def put_into_play(state: State, card_id: str, owner: str, controller: str) -> No
     event(state, f"{name(state, card_id)} comes into play for {controller}")
 
 
-def leave_play(state: State, record: dict[str, Any], how: str) -> str:
+def leave_play(state: State, record: Minion, how: str) -> str:
     """Move a minion out of play to its owner's pile (DE 83).
 
     ``how`` is ``"destroyed"`` or ``"discarded"``; a starting minion whose
@@ -175,10 +348,9 @@ def leave_play(state: State, record: dict[str, Any], how: str) -> str:
     """
     state["in_play"].remove(record)
     card_id = record["card"]
-    for line in abilities(state, card_id, "exile_when"):
-        if how in line["when"].split("_or_"):
-            exile(state, card_id)
-            return "exiled"
+    if abilities.exiled_when(card(state, card_id), how):
+        exile(state, card_id)
+        return "exiled"
     zones(state, record["owner"])["discard"].append(card_id)
     return "discard"
 
@@ -203,7 +375,7 @@ def receive_wounds(state: State, player: str, count: int) -> int:
                 if state["face_up"] == 0 and not state["ending"]:
                     state["ending"] = True
                     event(state, "the last face-up wound is taken: the game ends when this "
-                          + ("chain" if state["turn"].get("phase") == "chain" else "phase") + " is over")
+                          + ("chain" if state["turn"] is not None and state["turn"]["phase"] == "chain" else "phase") + " is over")
         else:
             exiled = [c for c in state["exiled"] if is_wound(state, c)]
             if not exiled:

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.machine import Task, TurnMachine, new_task, push, push_all
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.effects import archive_label, find_archive
-from pbem.games.nightfall.flow import ask, on_answer, op
+from pbem.games.nightfall import abilities
+from pbem.games.nightfall.effects import archive_label, carry_out, find_archive
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    Archive,
     State,
-    abilities,
+    Turn,
     card,
+    current_turn,
     draw,
     event,
     is_wound,
@@ -29,34 +32,34 @@ STARTING_INFLUENCE = 2
 HAND_SIZE = 5
 
 
-def fresh_turn(player: str, number: int) -> dict[str, Any]:
+def fresh_turn(player: str, number: int) -> Turn:
     return {"player": player, "number": number, "phase": "start", "influence": STARTING_INFLUENCE,
             "action_influence": 1, "wound_used": False, "bonus": {}, "protected": [], "combat": None, "tried": []}
 
 
-def turn_tasks() -> list[dict[str, Any]]:
+def turn_tasks() -> list[Task]:
     return [
-        flow.task("combat_phase"),
-        flow.task("check_end"),
-        flow.task("chain_phase"),
-        flow.task("check_end"),
-        flow.task("claim_phase"),
-        flow.task("cleanup_phase"),
-        flow.task("end_turn"),
+        new_task("combat_phase"),
+        new_task("check_end"),
+        new_task("chain_phase"),
+        new_task("check_end"),
+        new_task("claim_phase"),
+        new_task("cleanup_phase"),
+        new_task("end_turn"),
     ]
 
 
 def begin_turn(state: State, player: str) -> None:
-    state["turn"] = fresh_turn(player, state["turn"]["number"] + 1 if state.get("turn") else 1)
-    event(state, f"turn {state['turn']['number']}: {player}")
-    flow.push_all(state, turn_tasks())
+    turn = fresh_turn(player, current_turn(state)["number"] + 1 if state["turn"] else 1)
+    state["turn"] = turn
+    event(state, f"turn {turn['number']}: {player}")
+    push_all(state, turn_tasks())
 
 
-@op("check_end")
 def check_end(state: State, task: dict[str, Any], rng: Rng) -> None:
     if state["ending"]:
-        state["tasks"] = []
-        flow.push(state, "game_over")
+        state["stack"] = []
+        push(state, "game_over")
 
 
 # -------------------------------------------------------------------- claim
@@ -65,27 +68,25 @@ def influence_for(state: State, card_id: str) -> int:
     """A discarded card gives 1 influence; a discarded action more while an
     effect says so (DE 76, DE 82)."""
     if card(state, card_id)["type"] == "action":
-        return max(1, state["turn"]["action_influence"], *[
-            a["amount"] for m in minions_of(state, state["turn"]["player"])
-            for a in abilities(state, m["card"], "action_discard_influence")
+        return max(1, current_turn(state)["action_influence"], *[
+            abilities.action_discard_influence(card(state, m["card"])) for m in minions_of(state, current_turn(state)["player"])
         ])
     return 1
 
 
-def claim_cost(state: State, archive: dict[str, Any]) -> int:
+def claim_cost(state: State, archive: Archive) -> int:
     """The top card's printed cost (EN 220), a face-down archive's too: its
     cards "may be bought in the given order" (DE 87)."""
     return card(state, archive["cards"][-1])["cost"]
 
 
-def claimable(state: State, player: str) -> list[dict[str, Any]]:
+def claimable(state: State, player: str) -> list[Archive]:
     """The commons and your own private archives, never opposing ones (EN 220)."""
     return [a for a in state["archives"] if a["cards"] and a["owner"] in (None, player)]
 
 
-@op("claim_phase")
 def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
-    turn = state["turn"]
+    turn = current_turn(state)
     turn["phase"] = "claim"
     player = turn["player"]
     options = []
@@ -106,16 +107,15 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
         "turn:claim")
 
 
-@on_answer("turn:claim")
 def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    turn = state["turn"]
+    turn = current_turn(state)
     player = turn["player"]
     kind, _, which = option_id.partition(":")
     if kind == "done":
         if turn["influence"]:
             event(state, f"{player}'s {turn['influence']} unused influence is lost")
         return
-    flow.push(state, "claim_phase")
+    push(state, "claim_phase")
     if kind == "discard":
         gained = influence_for(state, which)
         zones(state, player)["hand"].remove(which)
@@ -140,10 +140,9 @@ def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
 
 # ------------------------------------------------------------------ cleanup
 
-@op("cleanup_phase")
 def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     """Draw up to 5, then you may use one wound effect (EN 231-232)."""
-    turn = state["turn"]
+    turn = current_turn(state)
     turn["phase"] = "cleanup"
     player = turn["player"]
     hand = zones(state, player)["hand"]
@@ -156,20 +155,18 @@ def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     # always asked, so that whether you hold a wound stays hidden
     ask(state, player, "wound-effect", "use a wound effect?", options + [("pass", "use no wound effect")],
         "turn:wound", pass_id="pass")
-    flow.push(state, "cleanup_draws")
+    push(state, "cleanup_draws")
 
 
-@on_answer("turn:wound")
 def _wound(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "pass":
         return
-    state["turn"]["wound_used"] = True
+    current_turn(state)["wound_used"] = True
     _wound_discard(state, {"discarded": [], "first": option_id.split(":", 1)[1]}, option_id, rng)
 
 
-@on_answer("turn:wound-more")
 def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    player = state["turn"]["player"]
+    player = current_turn(state)["player"]
     hand = zones(state, player)["hand"]
     if option_id != "done":
         wound = option_id.split(":", 1)[1]
@@ -186,17 +183,27 @@ def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng)
     draw(state, player, 2 * len(data["discarded"]), rng)
 
 
-@op("cleanup_draws")
 def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
-    """"Draw 1 card at the end of your cleanup phase" texts, after the wound
-    effect (DE 73)."""
-    player = state["turn"]["player"]
+    """"At the end of your cleanup phase" texts ("draw 1 card"), after the
+    wound effect (DE 73)."""
+    player = current_turn(state)["player"]
     for record in minions_of(state, player):
-        for ability in abilities(state, record["card"], "cleanup_draw"):
-            draw(state, player, ability["amount"], rng)
+        for trigger in abilities.triggers(card(state, record["card"]), "at_cleanup_end"):
+            carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
 
 
-@op("end_turn")
 def end_turn(state: State, task: dict[str, Any], rng: Rng) -> None:
     """All card effects end (EN 235); the player to the left goes next."""
-    begin_turn(state, left_of(state, state["turn"]["player"]))
+    begin_turn(state, left_of(state, current_turn(state)["player"]))
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("check_end", check_end)
+    machine.task("claim_phase", claim_phase)
+    machine.task("cleanup_phase", cleanup_phase)
+    machine.task("cleanup_draws", cleanup_draws)
+    machine.task("end_turn", end_turn)
+    machine.answer("turn:claim", on_data(_claim))
+    machine.answer("turn:wound", on_data(_wound))
+    machine.answer("turn:wound-more", on_data(_wound_discard))

@@ -21,9 +21,8 @@ from typing import Any
 
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.cards import build_catalog
-from pbem.games.nightfall.state import State, health, key_of, strength, wound_count
-
+from pbem.games.nightfall.cards import build_catalogue
+from pbem.games.nightfall.state import Archive, State, health, key_of, strength, wound_count
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
 
@@ -34,11 +33,11 @@ def card_facts(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
     the colour that fires its kicker (the card it is linked to, EN 184), cost,
     strength and health, and its printed text (Chain / Your Chain / In Play /
     Kicker / Feed)."""
-    catalog = build_catalog(scenario["card_data"])
+    catalog = build_catalogue(scenario["card_data"])
     return {key: {k: entry[k] for k in CARD_FACTS if k in entry} for key, entry in sorted(catalog.items())}
 
 
-def _archive(archive: dict[str, Any]) -> dict[str, Any]:
+def _archive(archive: Archive) -> dict[str, Any]:
     """An archive as the table sees it: a face-up archive shows its top card."""
     seen = not archive["hidden"] and not archive.get("secret")
     data: dict[str, Any] = {"id": archive["id"], "owner": archive["owner"], "count": len(archive["cards"]),
@@ -148,7 +147,7 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     for size in {len(a["cards"]) for a in secret}:
         same = [a for a in secret if len(a["cards"]) == size]  # sizes are public
         contents = rng.shuffled([a["cards"] for a in same], label="conceal")
-        for archive, cards in zip(same, contents):
+        for archive, cards in zip(same, contents, strict=True):
             archive["cards"] = cards
     draft = s["draft"]
     if draft is not None:
@@ -166,7 +165,7 @@ def conceal(state: State, player: str, rng: Rng) -> State:
                 draft["chosen"][p] = rng.choice(draft["hands"][p], label="conceal")
     for p in others:
         s["private_events"].pop(p, None)
-    s["pending"] = [d if d["player"] == player else dict(d, options=[{"id": "hidden", "label": "hidden"}], data={})
+    s["pending"] = [d if d["player"] == player else {**d, "options": [{"id": "hidden", "label": "hidden"}], "data": {}}
                     for d in s["pending"]]
     return s
 

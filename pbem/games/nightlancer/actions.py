@@ -16,14 +16,13 @@ These do not end the decision: the same decision is asked again.
 
 from __future__ import annotations
 
-from typing import Any
-
+from pbem.engine.machine import PendingDecision, TurnMachine
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
-from pbem.games.nightlancer.flow import FREE
+from pbem.games.nightlancer.flow import may_use_contacts
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, discard
 
-State = dict[str, Any]
 GIFTS = (1, 2, 5, 10)
 
 
@@ -43,16 +42,20 @@ def sell(state: State, player: str, item: str) -> None:
     tokens.say(state, f"{player} sells {card(state, item)['name']} for {sale_price(state, item)} KC.")
 
 
-def sell_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+def sell_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     return [(f"sell:{c}", f"Sell {card(state, c)['name']} for {sale_price(state, c)} KC")
-            for c in tokens.seat(state, player)["items"]]
+            for c in tokens.seat(state, decision["player"])["items"]]
 
 
-def use_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
-    if not entry.get("contacts"):
+def sell_apply(state: State, player: str, option: str, rng: Rng) -> None:
+    sell(state, player, option.split(":")[1])
+
+
+def use_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    if not may_use_contacts(decision.get("data")):
         return []
     offers = []
-    for c in tokens.seat(state, player)["hand"]:
+    for c in tokens.seat(state, decision["player"])["hand"]:
         data = card(state, c)
         if data["kind"] != "contact":
             continue
@@ -62,7 +65,18 @@ def use_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[s
     return offers
 
 
-def give_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
+def use_apply(state: State, player: str, option: str, rng: Rng) -> None:
+    _, contact, n = option.split(":")
+    data = card(state, contact)
+    tokens.seat(state, player)["hand"].remove(contact)
+    discard(state, contact)
+    effect = data["self"][int(n) - 1]
+    tokens.say(state, f"{player} plays {data['name']}: {effects.describe(effect)}.")
+    effects.apply_self(state, player, effect, effects.new_mods(), rng)
+
+
+def give_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    player = decision["player"]
     p = tokens.seat(state, player)
     if state["mode"] != "cooperative":
         return []
@@ -70,32 +84,15 @@ def give_offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[
             for other in state["order"] if other != player for n in GIFTS if p["kc"] >= n]
 
 
-def offers(state: State, player: str, entry: dict[str, Any]) -> list[tuple[str, str]]:
-    return sell_offers(state, player, entry) + use_offers(state, player, entry) + give_offers(state, player, entry)
+def give_apply(state: State, player: str, option: str, rng: Rng) -> None:
+    _, other, n = option.split(":")
+    tokens.seat(state, player)["kc"] -= int(n)
+    tokens.seat(state, other)["kc"] += int(n)
+    tokens.say(state, f"{player} gives {n} KC to {other}.")
 
 
-def act(state: State, rng: Rng, player: str, option: str) -> bool:
-    """Apply a free action; ``False`` when the option is not one."""
-    parts = option.split(":")
-    if parts[0] == "sell":
-        sell(state, player, parts[1])
-        return True
-    if parts[0] == "use":
-        contact, n = parts[1], int(parts[2])
-        data = card(state, contact)
-        tokens.seat(state, player)["hand"].remove(contact)
-        discard(state, contact)
-        effect = data["self"][n - 1]
-        tokens.say(state, f"{player} plays {data['name']}: {effects.describe(effect)}.")
-        effects.apply_self(state, player, effect, effects.new_mods(), rng)
-        return True
-    if parts[0] == "give":
-        other, n = parts[1], int(parts[2])
-        tokens.seat(state, player)["kc"] -= n
-        tokens.seat(state, other)["kc"] += n
-        tokens.say(state, f"{player} gives {n} KC to {other}.")
-        return True
-    return False
-
-
-FREE.append((offers, act))
+def register(machine: TurnMachine[State]) -> None:
+    """The free actions, offered in this order after a decision's own options."""
+    machine.free_action("sell", sell_offers, sell_apply)
+    machine.free_action("use", use_offers, use_apply)
+    machine.free_action("give", give_offers, give_apply)

@@ -13,9 +13,8 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import ITEM_TYPES
 from pbem.games.nightlancer.effects import draw_contacts
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, kind
-
-State = dict[str, Any]
 
 
 def measure(state: State, player: str, need: dict[str, Any]) -> int:
@@ -31,7 +30,9 @@ def measure(state: State, player: str, need: dict[str, Any]) -> int:
         return len(p["skills"])
     if what == "missions":
         return p["missions_done"]
-    return p[what]  # heat, kc, loans, ideals, prospects
+    tokens_held = {"heat": p["heat"], "kc": p["kc"], "loans": p["loans"], "ideals": p["ideals"],
+                   "prospects": p["prospects"]}
+    return tokens_held[what]
 
 
 def requirements_met(state: State, player: str, agenda: str) -> bool:

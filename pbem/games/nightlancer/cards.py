@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.games.nightlancer.state import Catalogue
 
 #: rulebook 5.2 "Challenge types": each challenge uses the named ability
 CHALLENGE_ABILITY = {
@@ -66,7 +67,7 @@ COMPONENT_COUNTS = {
 
 
 def design(instance: str) -> str:
-    """The design id of a card instance (``"beat-cop#2"`` -> ``"beat-cop"``)."""
+    """The design id of a card instance (``"design#2"`` -> ``"design"``)."""
     return instance.split("#", 1)[0]
 
 
@@ -96,7 +97,7 @@ def validate_cards(data: dict[str, Any], where: str = "card data") -> None:
             raise ScenarioError(f"{where}: at least 5 {deck} events are needed (two-player set-up)")
 
 
-def catalogue(data: dict[str, Any]) -> dict[str, Any]:
+def catalogue(data: dict[str, Any]) -> Catalogue:
     """The card catalogue stored in the state: design id -> card (with its ``kind``)."""
     cards: dict[str, Any] = {}
     for section, kind in SECTIONS.items():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.cards import (
@@ -30,10 +31,9 @@ from pbem.games.nightlancer.cards import (
     SPECIAL_CHALLENGES,
 )
 from pbem.games.nightlancer.crews import crew_by_label, slot_by_card
-from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, discard, draw
-
-State = dict[str, Any]
 
 
 def title(ctype: str) -> str:
@@ -56,54 +56,67 @@ def start_challenge(state: State, ctype: str, difficulty: int | None, ctx: dict[
          label=label, assist={}, queue=[], scores={}, current=None)
 
 
-@runner("challenge")
-def run_challenge(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    step = frame["step"]
+def challenge_start(state: State, frame: Task, rng: Rng) -> None:
+    """A Crew of several first chooses who assists (sealed until all have chosen)."""
     members = challenge_members(state, frame)
-    if step == "start":
-        what = f"{title(frame['ctype'])} {frame['difficulty']}" if frame["difficulty"] is not None else title(frame["ctype"])
-        tokens.say(state, f"{', '.join(members) or 'Nobody'} {'face' if len(members) != 1 else 'faces'} a {what} challenge.")
-        if len(members) > 1:
-            for m in members:
-                ask(state, m, "assist", simultaneous=True,
-                    prompt=f"Assist in the {what} challenge? (choices are sealed until the whole Crew has chosen)")
-            frame["step"] = "assisted"
-            return
-        frame["queue"] = members
-        frame["step"] = "next"
-    elif step == "assisted":
-        chosen = frame["assist"]
-        helpers = [m for m in members if chosen.get(m)]
-        tokens.say(state, "Assisting: " + (", ".join(helpers) if helpers else "nobody") + ".")
-        frame["assist"] = {}
-        frame["queue"] = helpers
-        frame["step"] = "next"
-    elif step == "next":
-        while frame["queue"] and frame["queue"][0] not in members:
-            frame["queue"].pop(0)
-        if not frame["queue"]:
-            frame["step"] = "settle"
-            return
-        player = frame["queue"].pop(0)
-        frame["current"] = player
-        frame["step"] = "scored"
-        push(state, "attempt", player=player, ctype=frame["ctype"], difficulty=frame["difficulty"],
-             ctx=frame["ctx"], mods=effects.new_mods())
-    elif step == "scored":
-        frame["scores"][frame["current"]] = frame.pop("ret")
-        frame["step"] = "next"
-    elif step == "settle":
-        valid = [s for p, s in frame["scores"].items() if s is not None and p in members]
-        best = max(valid) if valid else None
-        if frame["difficulty"] is None:
-            finish(state, best if best is not None else 0)
-            return
-        success = best is not None and best >= frame["difficulty"]
-        tokens.say(state, f"The {title(frame['ctype'])} {frame['difficulty']} challenge is "
-                   f"{'passed' if success else 'failed'} (best score {best if best is not None else 'none'}).")
-        if not success and frame["ctype"] in COMBAT_CHALLENGES:
-            defeat(state, members)
-        finish(state, success)
+    what = f"{title(frame['ctype'])} {frame['difficulty']}" if frame["difficulty"] is not None else title(frame["ctype"])
+    tokens.say(state, f"{', '.join(members) or 'Nobody'} {'face' if len(members) != 1 else 'faces'} a {what} challenge.")
+    if len(members) > 1:
+        for m in members:
+            ask(state, m, "assist", simultaneous=True,
+                prompt=f"Assist in the {what} challenge? (choices are sealed until the whole Crew has chosen)")
+        frame["step"] = "assisted"
+        return
+    frame["queue"] = members
+    frame["step"] = "next"
+
+
+def challenge_assisted(state: State, frame: Task, rng: Rng) -> None:
+    """Every assist choice is in: they are revealed together."""
+    members = challenge_members(state, frame)
+    chosen = frame["assist"]
+    helpers = [m for m in members if chosen.get(m)]
+    tokens.say(state, "Assisting: " + (", ".join(helpers) if helpers else "nobody") + ".")
+    frame["assist"] = {}
+    frame["queue"] = helpers
+    frame["step"] = "next"
+
+
+def challenge_next(state: State, frame: Task, rng: Rng) -> None:
+    """The next member still on the challenge makes an attempt."""
+    members = challenge_members(state, frame)
+    while frame["queue"] and frame["queue"][0] not in members:
+        frame["queue"].pop(0)
+    if not frame["queue"]:
+        frame["step"] = "settle"
+        return
+    player = frame["queue"].pop(0)
+    frame["current"] = player
+    frame["step"] = "scored"
+    push(state, "attempt", player=player, ctype=frame["ctype"], difficulty=frame["difficulty"],
+         ctx=frame["ctx"], mods=effects.new_mods())
+
+
+def challenge_scored(state: State, frame: Task, rng: Rng) -> None:
+    frame["scores"][frame["current"]] = frame.pop("ret")
+    frame["step"] = "next"
+
+
+def challenge_settle(state: State, frame: Task, rng: Rng) -> None:
+    """The best score counts (5.2); a failed combat defeats the whole Crew. A
+    contested challenge (no difficulty) hands on its best score instead."""
+    members = challenge_members(state, frame)
+    valid = [s for p, s in frame["scores"].items() if s is not None and p in members]
+    best = max(valid) if valid else None
+    if frame["difficulty"] is None:
+        finish(state, best if best is not None else 0)
+        return
+    success = best is not None and best >= frame["difficulty"]
+    tokens.say(state, f"The {title(frame['ctype'])} {frame['difficulty']} challenge is "
+               f"{'passed' if success else 'failed'} (best score {best if best is not None else 'none'}).")
+    if not success and frame["ctype"] in COMBAT_CHALLENGES:
+        defeat(state, members)
+    finish(state, success)
 
 
 def defeat(state: State, players: list[str]) -> None:
@@ -118,14 +131,13 @@ def defeat(state: State, players: list[str]) -> None:
             return
 
 
-@decision("assist", "Assist in the challenge?")
-def assist_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def assist_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     return [("assist", "Assist: make an attempt"), ("stand-by", "Do not attempt")]
 
 
-@assist_options.apply
-def assist_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    frame["assist"][entry["player"]] = option == "assist"
+def assist_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    frame["assist"][decision["player"]] = option == "assist"
 
 
 # --- one attempt ------------------------------------------------------------
@@ -137,41 +149,44 @@ def others_in_turn_order(state: State, player: str) -> list[str]:
     return order[i + 1:] + order[:i]
 
 
-@runner("attempt")
-def run_attempt(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def attempt_start(state: State, frame: Task, rng: Rng) -> None:
+    """Declare the attempt; off competitive play a Contact is drawn against it (6.1); then the
+    reaction window."""
+    player, ctype = frame["player"], frame["ctype"]
+    tokens.say(state, f"{player} declares an attempt at {title(ctype)}"
+               + (f" {frame['difficulty']}." if frame["difficulty"] is not None else "."))
+    if state["mode"] != "competitive" and ctype in NORMAL_CHALLENGES:
+        automatic_contact(state, player, "challenge", frame["mods"], rng, ctype)
+        if tokens.seat(state, player)["shaken"] or state["over"]:
+            finish(state, None)
+            return
+    participants = [player] + (others_in_turn_order(state, player) if state["mode"] == "competitive" else [])
+    open_window(state, "challenge", player, participants, ctype=ctype, mods=frame["mods"])
+    frame["step"] = "pay"
+
+
+def attempt_pay(state: State, frame: Task, rng: Rng) -> None:
+    """The window is closed: pay a combat's Health, check a special challenge's requirement, roll."""
     player, ctype = frame["player"], frame["ctype"]
     p = tokens.seat(state, player)
-    step = frame["step"]
-    if step == "start":
-        tokens.say(state, f"{player} declares an attempt at {title(ctype)}"
-                   + (f" {frame['difficulty']}." if frame["difficulty"] is not None else "."))
-        if state["mode"] != "competitive" and ctype in NORMAL_CHALLENGES:
-            automatic_contact(state, player, "challenge", frame["mods"], rng, ctype)
-            if p["shaken"] or state["over"]:
-                finish(state, None)
-                return
-        participants = [player] + (others_in_turn_order(state, player) if state["mode"] == "competitive" else [])
-        open_window(state, "challenge", player, participants, ctype=ctype, mods=frame["mods"])
-        frame["step"] = "pay"
-    elif step == "pay":
-        frame["mods"] = frame.pop("ret")
+    frame["mods"] = frame.pop("ret")
+    if p["shaken"]:
+        finish(state, None)
+        return
+    mods = frame["mods"]
+    k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
+    if ctype in COMBAT_CHALLENGES:
+        cost = max(0, COMBAT_COST[ctype] - k["armour"] - mods["armour"])
+        tokens.say(state, f"{player} pays {cost} Health for the {title(ctype)} challenge.")
+        tokens.lose(state, player, health=cost)
         if p["shaken"]:
             finish(state, None)
             return
-        mods = frame["mods"]
-        k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
-        if ctype in COMBAT_CHALLENGES:
-            cost = max(0, COMBAT_COST[ctype] - k["armour"] - mods["armour"])
-            tokens.say(state, f"{player} pays {cost} Health for the {title(ctype)} challenge.")
-            tokens.lose(state, player, health=cost)
-            if p["shaken"]:
-                finish(state, None)
-                return
-        if ctype in SPECIAL_CHALLENGES and not (k["enables"] or ctype in mods["enables"]):
-            tokens.say(state, f"{player} has no card with {title(ctype)}: the attempt fails.")
-            finish(state, None)
-            return
-        finish(state, roll(state, rng, player, ctype, k, mods))
+    if ctype in SPECIAL_CHALLENGES and not (k["enables"] or ctype in mods["enables"]):
+        tokens.say(state, f"{player} has no card with {title(ctype)}: the attempt fails.")
+        finish(state, None)
+        return
+    finish(state, roll(state, rng, player, ctype, k, mods))
 
 
 def roll(state: State, rng: Rng, player: str, ctype: str, k: dict[str, Any], mods: dict[str, Any]) -> int | None:
@@ -181,7 +196,7 @@ def roll(state: State, rng: Rng, player: str, ctype: str, k: dict[str, Any], mod
     faces = state["catalogue"]["die"]
     index = state["dice"].pop(0) if state["dice"] else rng.randbelow(len(faces), label="die")
     face = faces[index]
-    ability = card(state, p["nightlancer"])["abilities"][CHALLENGE_ABILITY[ctype]]
+    ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
     score = ability + k["bonus"] + mods["bonus"] - mods["penalty"] + face["value"]
     used = k["used"]
     for c in used:
@@ -233,8 +248,7 @@ def open_window(state: State, trigger: str, target: str, participants: list[str]
          idx=0, passes=0, mods=mods, what=what)
 
 
-@runner("window")
-def run_window(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_window(state: State, frame: Task, rng: Rng) -> None:
     target = frame["target"]
     if (frame["trigger"] == "challenge" and tokens.seat(state, target)["shaken"]) or \
             frame["passes"] >= len(frame["participants"]):
@@ -273,11 +287,11 @@ def optional_cards(state: State, player: str, window: dict[str, Any]) -> list[st
             if "loud" in card(state, c)["traits"] or card(state, c).get("spend")]
 
 
-@decision("attempt", "Play contacts on your attempt, or roll", pass_id="roll")
-def attempt_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def attempt_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
     options = []
     left = frame["mods"].get("leave_out", [])
-    for c in optional_cards(state, entry["player"], frame):
+    for c in optional_cards(state, decision["player"], frame):
         data = card(state, c)
         why = ", ".join(t for t in (["Loud: +1 Heat"] if "loud" in data["traits"] else [])
                         + (["single use: Spent"] if data.get("spend") else []))
@@ -285,7 +299,7 @@ def attempt_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
             options.append((f"take:{c}", f"Use {data['name']} after all ({why})"))
         else:
             options.append((f"leave:{c}", f"Do not use {data['name']} ({why})"))
-    for c in _hand_contacts(state, entry["player"]):
+    for c in _hand_contacts(state, decision["player"]):
         data = card(state, c)
         for n, effect in enumerate(data["self"], start=1):
             if effects.self_applies(effect, "challenge", frame["ctype"]):
@@ -294,8 +308,8 @@ def attempt_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
     return options
 
 
-@attempt_options.apply
-def attempt_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+def attempt_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
     verb, _, c = option.partition(":")
     if verb in ("leave", "take"):
         # keeping a card back (or taking it again) is not a pass: the player is asked again
@@ -304,15 +318,15 @@ def attempt_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str
             left.append(c)
         else:
             left.remove(c)
-        tokens.say(state, f"{entry['player']} {'will not use' if verb == 'leave' else 'will use'} {card(state, c)['name']}.")
+        tokens.say(state, f"{decision['player']} {'will not use' if verb == 'leave' else 'will use'} {card(state, c)['name']}.")
         return
-    window_answer(state, rng, frame, entry["player"], option)
+    window_answer(state, rng, frame, decision["player"], option)
 
 
-@decision("reaction", "Play a contact against the attempt, or pass", pass_id="pass")
-def reaction_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def reaction_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
     options = []
-    for c in _hand_contacts(state, entry["player"]):
+    for c in _hand_contacts(state, decision["player"]):
         data = card(state, c)
         if effects.against_applies(data["against"], frame["trigger"], frame["ctype"]):
             options.append((f"play:{c}", f"Play {data['name']} on {frame['target']}: {effects.describe(data['against'])}"))
@@ -320,9 +334,9 @@ def reaction_options(state: State, frame: dict[str, Any], entry: dict[str, Any])
     return options
 
 
-@reaction_options.apply
-def reaction_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    window_answer(state, rng, frame, entry["player"], option)
+def reaction_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    window_answer(state, rng, frame, decision["player"], option)
 
 
 def window_answer(state: State, rng: Rng, frame: dict[str, Any], player: str, option: str) -> None:
@@ -344,3 +358,14 @@ def window_answer(state: State, rng: Rng, frame: dict[str, Any], player: str, op
         effect = data["against"]
         tokens.say(state, f"{player} plays {data['name']} on {frame['target']}: {effects.describe(effect)}.")
         effects.apply_against(state, frame["target"], effect, frame["mods"])
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.steps("challenge", {"start": challenge_start, "assisted": challenge_assisted, "next": challenge_next,
+                                "scored": challenge_scored, "settle": challenge_settle})
+    machine.steps("attempt", {"start": attempt_start, "pay": attempt_pay})
+    machine.step("window", "start", run_window)
+    machine.kind("assist", prompt="Assist in the challenge?", options=assist_options, apply=assist_apply)
+    machine.kind("attempt", prompt="Play contacts on your attempt, or roll", pass_id="roll", options=attempt_options, apply=attempt_apply)
+    machine.kind("reaction", prompt="Play a contact against the attempt, or pass", pass_id="pass", options=reaction_options, apply=reaction_apply)

@@ -7,13 +7,13 @@ Boss ("The top token in a Crew is always the Boss of that Crew", 3.1).
 
 from __future__ import annotations
 
-from typing import Any
+from pbem.games.nightlancer.events import say
+from pbem.games.nightlancer.state import Crew, Slot, State
 
-State = dict[str, Any]
 FIRST, SECOND = "first", "second"
 
 
-def slot_of(state: State, player: str) -> dict[str, Any] | None:
+def slot_of(state: State, player: str) -> Slot | None:
     for slot in state["missions"]:
         for crew in slot["crews"]:
             if player in crew["members"]:
@@ -21,24 +21,14 @@ def slot_of(state: State, player: str) -> dict[str, Any] | None:
     return None
 
 
-def crew_of(state: State, player: str) -> dict[str, Any] | None:
-    slot = slot_of(state, player)
-    if slot is None:
-        return None
-    for crew in slot["crews"]:
-        if player in crew["members"]:
-            return crew
-    return None
-
-
-def crew_at(slot: dict[str, Any], pos: str) -> dict[str, Any] | None:
+def crew_at(slot: Slot, pos: str) -> Crew | None:
     for crew in slot["crews"]:
         if crew["pos"] == pos:
             return crew
     return None
 
 
-def crew_by_label(slot: dict[str, Any], label: str) -> dict[str, Any] | None:
+def crew_by_label(slot: Slot, label: str) -> Crew | None:
     for crew in slot["crews"]:
         if crew["label"] == label:
             return crew
@@ -64,7 +54,7 @@ def leave_mission(state: State, player: str) -> None:
         # a Second Crew "competing against you": once they leave, the deal leaves with them
         slot["deal"] = None
         state["seats"][player]["deal"] = True
-        state["events"].append(f"{player}'s Deal token leaves the mission with them.")
+        say(state, f"{player}'s Deal token leaves the mission with them.")
     for crew in list(slot["crews"]):
         if player in crew["members"]:
             crew["members"].remove(player)
@@ -102,7 +92,7 @@ def next_positions(first: str | None, second: str | None, results: dict[str, str
     return placed
 
 
-def slot_by_card(state: State, card_id: str) -> dict[str, Any] | None:
+def slot_by_card(state: State, card_id: str) -> Slot | None:
     for slot in state["missions"]:
         if slot["card"] == card_id:
             return slot

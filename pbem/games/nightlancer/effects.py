@@ -25,14 +25,12 @@ from typing import Any
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import COMBAT_CHALLENGES, CYBER_TYPES, WEAPON_TYPES
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, draw
 
-State = dict[str, Any]
 Effect = dict[str, Any]
 
-CHALLENGE_SELF = ("bonus", "enables", "armour", "steady")
 ANYTIME_SELF = ("heal", "gain_kc", "cool", "draw")
-CHALLENGE_AGAINST = ("penalty", "drain", "heat")
 BUY_AGAINST = ("cancel_buy",)
 PAYMENT_AGAINST = ("skim", "payment_heat")
 
@@ -97,7 +95,7 @@ def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: A
     """
     combat = ctype in COMBAT_CHALLENGES
     permanent = tokens.permanent_effects(state, player)
-    result = {"bonus": _bonus(permanent, ctype), "enables": _enables(permanent, ctype),
+    result: dict[str, Any] = {"bonus": _bonus(permanent, ctype), "enables": _enables(permanent, ctype),
               "armour": _armour(permanent) if combat else 0, "used": []}
 
     def take(c: str, bonus: int, enables: bool, armour: int) -> None:
@@ -164,7 +162,7 @@ def against_applies(effect: Effect, trigger: str, ctype: str | None = None) -> b
     return False
 
 
-def apply_self(state: State, player: str, effect: Effect, mods: dict[str, Any] | None, rng: Rng) -> None:
+def apply_self(state: State, player: str, effect: Effect, mods: dict[str, Any], rng: Rng) -> None:
     name = effect["effect"]
     p = tokens.seat(state, player)
     if name == "bonus":
@@ -209,7 +207,7 @@ def apply_against(state: State, target: str, effect: Effect, mods: dict[str, Any
 
 def describe(effect: Effect) -> str:
     """A short readable text of one effect."""
-    name = effect["effect"]
+    name: str = effect["effect"]
     amount = effect.get("amount")
     chs = "/".join(c.title() for c in effect.get("challenges", []))
     texts = {

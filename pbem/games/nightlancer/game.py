@@ -2,69 +2,86 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.machine import MachineGame, TurnMachine
 from pbem.engine.options import OptionTable
-from pbem.engine.scenario_files import check_schema, read_toml
-from pbem.engine.protocol import Decision, Result, SealedSizes
+from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.games.nightlancer import flow, invariants, scoring, set_up, view, zones
+from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
+from pbem.games.nightlancer import (
+    actions,
+    challenges,
+    events,
+    invariants,
+    missions,
+    prep,
+    scoring,
+    setup,
+    streets,
+    view,
+    zones,
+)
 from pbem.games.nightlancer.cards import catalogue, read_card_file
+from pbem.games.nightlancer.zones import State
 from pbem.resources import scenario_dir
 
-State = dict[str, Any]
-#: public lines kept in the rolling ``recent`` log
-RECENT = 24
-SCENARIOS = ("standard", "cooperative", "solitaire", "hardened", "hardened-ultimate",
-             "cooperative-hardened", "solitaire-hardened")
+#: the format of a Nightlancer scenario file
+SCENARIO_FORMAT = "pbem-nightlancer-scenario-v1"
 
 
-class Nightlancer:
+def turn_machine() -> TurnMachine[State]:
+    """Every step, decision kind and free action of the rules, on one turn machine."""
+    machine: TurnMachine[State] = TurnMachine("nightlancer")
+    for module in (setup, prep, streets, missions, challenges, scoring, actions):
+        module.register(machine)
+    return machine
+
+
+class Nightlancer(MachineGame[State]):
     """Nightlancer, 1 to 4 players: competitive, cooperative, solitaire, Hardened."""
 
     name = "nightlancer"
     min_players = 1
     max_players = 4
 
+    def __init__(self) -> None:
+        self.machine = turn_machine()
+
     def scenarios(self) -> Sequence[str]:
-        return SCENARIOS
+        return scenario_names(scenario_dir("nightlancer"), SCENARIO_FORMAT)
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
         path = scenario_dir("nightlancer") / f"{name}.toml"
         if not path.is_file():
             path = Path(name)
             if not path.is_file():
-                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(SCENARIOS)}")
-        setup = read_toml(path, "Nightlancer scenario")
-        check_schema(setup, "scenario-nightlancer", str(path))
-        setup["options"] = set_up.option_table().settle(setup.get("options", {}), where=str(path))
-        card_path = Path(cards) if cards else path.parent / setup.get("cards", "cards.toml")
-        return {**setup, "card_data": read_card_file(card_path)}
+                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(self.scenarios())}")
+        scenario = read_toml(path, "Nightlancer scenario")
+        check_schema(scenario, "scenario-nightlancer", str(path))
+        scenario["options"] = setup.option_table().settle(scenario.get("options", {}), where=str(path))
+        card_path = Path(cards) if cards else path.parent / scenario.get("cards", "cards.toml")
+        return {**scenario, "card_data": read_card_file(card_path)}
 
     def declared_options(self) -> OptionTable:
         """The options a scenario or ``pbem new --option`` may set (``scenarios/nightlancer/options.toml``)."""
-        return set_up.option_table()
+        return setup.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
-        return set_up.new_state(scenario, players, rng)
-
-    def awaiting(self, state: State) -> list[Decision]:
-        return [] if state["over"] else flow.decisions(state)
-
-    def decision_kinds(self) -> frozenset[str]:
-        """The kinds registered with the flow (``flow.KINDS``): every pending entry names one."""
-        return frozenset(flow.KINDS)
-
-    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
-        state["events"] = []
-        state["private"] = {}
-        flow.apply(state, player, option_id, rng)
-        # a bounded log of the last public lines, so a mailed view shows what happened since the
-        # player's last move (``events`` hold only the last step); bounded, so turn files do not grow
-        state["recent"] = (state.get("recent", []) + state["events"])[-RECENT:]
+        state = setup.new_state(scenario, players, rng)
+        self.machine.run(state, rng)
+        # the set-up's lines are the first turn's events; the rolling log starts with the first move
+        state["recent"] = []
         return state
+
+
+
+    def begin_step(self, state: State) -> None:
+        events.begin_step(state)
+
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue: built from the scenario's card data alone, and never changed."""

@@ -6,21 +6,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import present
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import COMBAT_CHALLENGES
-from pbem.games.nightlancer.challenges import automatic_contact, defeat, open_window, others_in_turn_order, start_challenge
-from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, crew_by_label, leave_mission, next_positions, slot_by_card, slot_of
+from pbem.games.nightlancer.challenges import (
+    automatic_contact,
+    defeat,
+    open_window,
+    others_in_turn_order,
+    start_challenge,
+)
+from pbem.games.nightlancer.crews import (
+    FIRST,
+    SECOND,
+    Crew,
+    Slot,
+    crew_at,
+    crew_by_label,
+    leave_mission,
+    next_positions,
+    slot_by_card,
+    slot_of,
+)
 from pbem.games.nightlancer.effects import describe, new_mods
-from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, discard, draw
 
-State = dict[str, Any]
 LOADOUT = 3
 
 
-@runner("missions-phase")
-def run_missions_phase(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_missions_phase(state: State, frame: Task, rng: Rng) -> None:
     """"In Turn Order, if a player is on a mission then that mission is
     attempted for all players on that mission." """
     for player in state["order"]:
@@ -39,146 +57,183 @@ def mission_ctx(state: State, card_id: str) -> dict[str, Any]:
     return {"event": False, "traits": list(card(state, card_id)["traits"])}
 
 
-def crew(state: State, frame: dict[str, Any], label: str) -> dict[str, Any] | None:
+def mission_slot(state: State, frame: Task) -> Slot:
+    """The mission slot this frame attempts (it stays in the mission area until the mission ends)."""
+    return present(slot_by_card(state, frame["card"]), f"the mission {frame['card']}")
+
+
+def crew(state: State, frame: Task, label: str) -> Crew | None:
+    """The Crew of this mission labelled ``label``, while it is still on it."""
     slot = slot_by_card(state, frame["card"])
     return crew_by_label(slot, label) if slot else None
 
 
-@runner("mission")
-def run_mission(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    slot = slot_by_card(state, frame["card"])
+def gear_up(state: State, frame: Task, rng: Rng) -> None:
+    """I. Gear up: each player on the mission chooses up to 3 Items as their Loadout."""
     data = card(state, frame["card"])
-    step = frame["step"]
-    if step == "start":  # I. Gear up
-        while frame["gear"]:
-            player = frame["gear"][0]
-            p = tokens.seat(state, player)
-            if p["items"] and len(p["loadout"]) < LOADOUT and len(p["loadout"]) < len(p["items"]):
-                ask(state, player, "gear-up", prompt=f"Gear up for {data['name']}: choose up to {LOADOUT} Items for your Loadout ({len(p['loadout'])} chosen)")
-                return
-            frame["gear"].pop(0)
+    while frame["gear"]:
+        player = frame["gear"][0]
+        p = tokens.seat(state, player)
+        if p["items"] and len(p["loadout"]) < LOADOUT and len(p["loadout"]) < len(p["items"]):
+            ask(state, player, "gear-up", prompt=f"Gear up for {data['name']}: choose up to {LOADOUT} Items for your "
+                f"Loadout ({len(p['loadout'])} chosen)")
+            return
+        frame["gear"].pop(0)
+    frame["step"] = "stage"
+
+
+def stage_begins(state: State, frame: Task, rng: Rng) -> None:
+    """II-IV. The next Stage, in the Crews' positions; before Stage 3 two Crews face off; after
+    Stage 3, payment. A mission nobody is left on ends."""
+    slot = mission_slot(state, frame)
+    if not slot["crews"]:
+        frame["step"] = "end"
+        return
+    if frame["stage"] > 3:
+        frame["step"] = "payment"
+        frame["queue"] = None
+        return
+    if frame["stage"] == 3 and len(slot["crews"]) == 2 and not frame["faced_off"]:
+        frame["step"] = "face-off"
+        return
+    frame["order"] = [c["label"] for c in sorted(slot["crews"], key=lambda c: c["pos"])]
+    frame["positions"] = {c["label"]: c["pos"] for c in slot["crews"]}
+    frame["idx"], frame["results"] = 0, {}
+    frame["step"] = "crew"
+    tokens.say(state, f"Stage {frame['stage']} of {card(state, frame['card'])['name']}.")
+
+
+def next_crew(state: State, frame: Task, rng: Rng) -> None:
+    """The next Crew attempts the Stage; when all have, the Crews take their positions for the next."""
+    if frame["idx"] >= len(frame["order"]):
+        reposition(state, frame, mission_slot(state, frame))
+        frame["stage"] += 1
         frame["step"] = "stage"
-    elif step == "stage":
-        if not slot["crews"]:
-            frame["step"] = "end"
-            return
-        if frame["stage"] > 3:
-            frame["step"] = "payment"
-            frame["queue"] = None
-            return
-        if frame["stage"] == 3 and len(slot["crews"]) == 2 and not frame["faced_off"]:
-            frame["step"] = "face-off"
-            return
-        frame["order"] = [c["label"] for c in sorted(slot["crews"], key=lambda c: c["pos"])]
-        frame["positions"] = {c["label"]: c["pos"] for c in slot["crews"]}
-        frame["idx"], frame["results"] = 0, {}
+        return
+    label = frame["order"][frame["idx"]]
+    c = crew(state, frame, label)
+    if c is None:
+        frame["results"][label] = "gone"
+        frame["idx"] += 1
+        return
+    frame["queue"] = list(c["members"][1:])
+    frame["step"] = "abandon"
+
+
+def members_may_abandon(state: State, frame: Task, rng: Rng) -> None:
+    """At the start of a Stage each member but the Boss continues or abandons."""
+    c = crew(state, frame, frame["order"][frame["idx"]])
+    frame["queue"] = [m for m in frame["queue"] if c is not None and m in c["members"]]
+    if frame["queue"]:
+        ask(state, frame["queue"][0], "abandon", prompt=f"Stage {frame['stage']} of {card(state, frame['card'])['name']} "
+            "begins: continue or abandon the mission")
+        return
+    frame["step"] = "choose"
+
+
+def boss_chooses(state: State, frame: Task, rng: Rng) -> None:
+    """The Boss chooses the Stage option (or abandons: the next Boss chooses)."""
+    label = frame["order"][frame["idx"]]
+    c = crew(state, frame, label)
+    if c is None:
+        frame["results"][label] = "gone"
+        frame["idx"] += 1
         frame["step"] = "crew"
-        tokens.say(state, f"Stage {frame['stage']} of {data['name']}.")
-    elif step == "crew":
-        if frame["idx"] >= len(frame["order"]):
-            reposition(state, frame, slot)
-            frame["stage"] += 1
-            frame["step"] = "stage"
-            return
-        label = frame["order"][frame["idx"]]
-        c = crew_by_label(slot, label)
-        if c is None:
-            frame["results"][label] = "gone"
-            frame["idx"] += 1
-            return
-        frame["queue"] = list(c["members"][1:])
-        frame["step"] = "abandon"
-    elif step == "abandon":
-        label = frame["order"][frame["idx"]]
-        c = crew_by_label(slot, label)
-        frame["queue"] = [m for m in frame["queue"] if c is not None and m in c["members"]]
-        if frame["queue"]:
-            ask(state, frame["queue"][0], "abandon",
-                prompt=f"Stage {frame['stage']} of {data['name']} begins: continue or abandon the mission")
-            return
-        frame["step"] = "choose"
-    elif step == "choose":
-        label = frame["order"][frame["idx"]]
-        c = crew_by_label(slot, label)
-        if c is None:
-            frame["results"][label] = "gone"
-            frame["idx"] += 1
-            frame["step"] = "crew"
-            return
-        ask(state, c["members"][0], "choose-option",
-            prompt=f"Stage {frame['stage']} of {data['name']}: as Boss, choose how the Crew attempts it (or abandon)")
-    elif step == "attempted":
-        label = frame["order"][frame["idx"]]
-        passed = frame.pop("ret")
-        option = data["stages"][frame["stage"] - 1]["options"][frame["option"]]
-        penalty = data["stages"][frame["stage"] - 1]["penalty"]
-        c = crew_by_label(slot, label)
-        if c is None:
-            frame["results"][label] = "gone"
-        elif passed:
-            frame["results"][label] = "pass"
-        elif option["challenge"] in COMBAT_CHALLENGES:
+        return
+    ask(state, c["members"][0], "choose-option", prompt=f"Stage {frame['stage']} of {card(state, frame['card'])['name']}: "
+        "as Boss, choose how the Crew attempts it (or abandon)")
+
+
+def stage_attempted(state: State, frame: Task, rng: Rng) -> None:
+    """The Crew's challenge is over: passed; a lost combat (the Crew is defeated and off the
+    mission); or failed, and the Stage's penalty applies."""
+    data = card(state, frame["card"])
+    label = frame["order"][frame["idx"]]
+    passed = frame.pop("ret")
+    option = data["stages"][frame["stage"] - 1]["options"][frame["option"]]
+    penalty = data["stages"][frame["stage"] - 1]["penalty"]
+    c = crew(state, frame, label)
+    if c is None:
+        frame["results"][label] = "gone"
+    elif passed:
+        frame["results"][label] = "pass"
+    elif option["challenge"] in COMBAT_CHALLENGES:
+        frame["results"][label] = "gone"
+    else:
+        tokens.say(state, f"Penalty: {describe_penalty(penalty)}.")
+        if penalty["kind"] == "heat":
+            for m in list(c["members"]):
+                tokens.gain_heat(state, m, penalty["amount"])
+            frame["results"][label] = "fail"
+        elif penalty["kind"] == "abort":
+            for m in list(c["members"]):
+                leave_mission(state, m)
+            tokens.say(state, "The Crew must abort the mission.")
             frame["results"][label] = "gone"
         else:
-            tokens.say(state, f"Penalty: {describe_penalty(penalty)}.")
-            if penalty["kind"] == "heat":
-                for m in list(c["members"]):
-                    tokens.gain_heat(state, m, penalty["amount"])
-                frame["results"][label] = "fail"
-            elif penalty["kind"] == "abort":
-                for m in list(c["members"]):
-                    leave_mission(state, m)
-                tokens.say(state, "The Crew must abort the mission.")
-                frame["results"][label] = "gone"
-            else:
-                frame["step"] = "penalty"
-                start_challenge(state, penalty["challenge"], penalty["difficulty"], mission_ctx(state, frame["card"]),
-                                card_id=frame["card"], label=label)
-                return
-        frame["idx"] += 1
-        frame["step"] = "crew"
-    elif step == "penalty":
-        label = frame["order"][frame["idx"]]
-        frame.pop("ret")
-        frame["results"][label] = "fail" if crew_by_label(slot, label) else "gone"
-        frame["idx"] += 1
-        frame["step"] = "crew"
-    elif step == "face-off":
-        first = crew_at(slot, FIRST) or slot["crews"][0]
-        frame["lead"] = first["label"]
-        frame["trail"] = next(c["label"] for c in slot["crews"] if c["label"] != first["label"])
-        frame["faced_off"] = True
-        tokens.say(state, "Face-off! Both Crews reach Stage 3.")
-        ask(state, first["members"][0], "face-off", prompt="Face-off: abandon the mission or choose how to fight the other Crew")
-        frame["step"] = "face-off-chosen"
-    elif step == "contest-lead":
-        frame["lead_score"] = frame.pop("ret")
-        lead = crew_by_label(slot, frame["lead"])
-        if lead is None or crew_by_label(slot, frame["trail"]) is None:
-            frame["step"] = "stage"
+            frame["step"] = "penalty"
+            start_challenge(state, penalty["challenge"], penalty["difficulty"], mission_ctx(state, frame["card"]),
+                            card_id=frame["card"], label=label)
             return
-        tokens.say(state, f"The First Crew's score {frame['lead_score']} is the difficulty the Second Crew must beat.")
-        frame["step"] = "contest-trail"
-        start_challenge(state, frame["fight"], frame["lead_score"], mission_ctx(state, frame["card"]),
-                        card_id=frame["card"], label=frame["trail"])
-    elif step == "contest-trail":
-        won = frame.pop("ret")
-        lead = crew_by_label(slot, frame["lead"])
-        if won and lead is not None:
-            tokens.say(state, "The Second Crew wins the fight: the First Crew is defeated.")
-            defeat(state, list(lead["members"]))
-        elif not won:
-            tokens.say(state, "The First Crew wins the fight.")
-        for c in slot["crews"] if slot else []:
-            c["pos"] = FIRST
+    frame["idx"] += 1
+    frame["step"] = "crew"
+
+
+def penalty_fought(state: State, frame: Task, rng: Rng) -> None:
+    """A penalty combat is over: the Stage is failed either way."""
+    label = frame["order"][frame["idx"]]
+    frame.pop("ret")
+    frame["results"][label] = "fail" if crew(state, frame, label) else "gone"
+    frame["idx"] += 1
+    frame["step"] = "crew"
+
+
+def face_off(state: State, frame: Task, rng: Rng) -> None:
+    """Both Crews reach Stage 3: the First Crew's Boss fights or abandons."""
+    slot = mission_slot(state, frame)
+    first = crew_at(slot, FIRST) or slot["crews"][0]
+    frame["lead"] = first["label"]
+    frame["trail"] = next(c["label"] for c in slot["crews"] if c["label"] != first["label"])
+    frame["faced_off"] = True
+    tokens.say(state, "Face-off! Both Crews reach Stage 3.")
+    ask(state, first["members"][0], "face-off", prompt="Face-off: abandon the mission or choose how to fight the other Crew")
+    frame["step"] = "face-off-chosen"
+
+
+def lead_scored(state: State, frame: Task, rng: Rng) -> None:
+    """The First Crew's score in the contested combat is the difficulty the Second Crew must beat."""
+    frame["lead_score"] = frame.pop("ret")
+    lead = crew(state, frame, frame["lead"])
+    if lead is None or crew(state, frame, frame["trail"]) is None:
         frame["step"] = "stage"
-    elif step == "payment":
-        pay(state, rng, frame, slot, data)
-    elif step == "end":
-        end_mission(state, frame)
+        return
+    tokens.say(state, f"The First Crew's score {frame['lead_score']} is the difficulty the Second Crew must beat.")
+    frame["step"] = "contest-trail"
+    start_challenge(state, frame["fight"], frame["lead_score"], mission_ctx(state, frame["card"]),
+                    card_id=frame["card"], label=frame["trail"])
 
 
-def reposition(state: State, frame: dict[str, Any], slot: dict[str, Any]) -> None:
+def trail_fought(state: State, frame: Task, rng: Rng) -> None:
+    """The loser of the contested combat is defeated; whoever is left goes on in first position."""
+    won = frame.pop("ret")
+    lead = crew(state, frame, frame["lead"])
+    if won and lead is not None:
+        tokens.say(state, "The Second Crew wins the fight: the First Crew is defeated.")
+        defeat(state, list(lead["members"]))
+    elif not won:
+        tokens.say(state, "The First Crew wins the fight.")
+    slot = slot_by_card(state, frame["card"])
+    for c in slot["crews"] if slot else []:
+        c["pos"] = FIRST
+    frame["step"] = "stage"
+
+
+def payment(state: State, frame: Task, rng: Rng) -> None:
+    """V. Payment."""
+    pay(state, rng, frame, mission_slot(state, frame), card(state, frame["card"]))
+
+
+def reposition(state: State, frame: Task, slot: Slot) -> None:
     labels = {pos: label for label, pos in frame["positions"].items()}
     placed = next_positions(labels.get(FIRST), labels.get(SECOND), frame["results"])
     for c in slot["crews"]:
@@ -197,9 +252,8 @@ def describe_penalty(penalty: dict[str, Any]) -> str:
     return f"{penalty['challenge'].title()} {penalty['difficulty']} combat"
 
 
-@decision("gear-up", "Choose your Loadout")
-def gear_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    p = tokens.seat(state, entry["player"])
+def gear_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    p = tokens.seat(state, decision["player"])
     options = []
     for c in p["items"]:
         if c not in p["loadout"]:
@@ -211,9 +265,9 @@ def gear_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
     return options
 
 
-@gear_options.apply
-def gear_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def gear_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     p = tokens.seat(state, player)
     if option == "done":
         frame["gear"].pop(0)
@@ -225,31 +279,30 @@ def gear_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, A
             tokens.say(state, f"{player}'s Loadout: {', '.join(card(state, c)['name'] for c in p['loadout'])}.")
 
 
-@decision("abandon", "Continue or abandon the mission")
-def abandon_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def abandon_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     return [("continue", "Continue"), ("abandon", "Abandon the mission")]
 
 
-@abandon_options.apply
-def abandon_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def abandon_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     frame["queue"].pop(0)
     if option == "abandon":
         leave_mission(state, player)
         tokens.say(state, f"{player} abandons the mission.")
 
 
-@decision("choose-option", "Choose the Stage option")
-def choose_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def choose_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
     stage = card(state, frame["card"])["stages"][frame["stage"] - 1]
     options = [(f"option:{i + 1}", f"{o['challenge'].title()} {o['difficulty']}") for i, o in enumerate(stage["options"])]
     options.append(("abandon", "Abandon the mission"))
     return options
 
 
-@choose_options.apply
-def choose_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def choose_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     if option == "abandon":
         leave_mission(state, player)
         tokens.say(state, f"{player} abandons the mission.")
@@ -263,30 +316,29 @@ def choose_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str,
                     card_id=frame["card"], label=frame["order"][frame["idx"]])
 
 
-@decision("face-off", "Face-off: fight or abandon")
-def faceoff_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def faceoff_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     return [(f"fight:{t}", f"Fight: {t.title()} contested combat") for t in COMBAT_CHALLENGES] + [
         ("abandon", "Abandon the mission (the whole Crew)")]
 
 
-@faceoff_options.apply
-def faceoff_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    slot = slot_by_card(state, frame["card"])
+def faceoff_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    slot = mission_slot(state, frame)
     if option == "abandon":
         abandon_face_off(state, slot, frame, "lead",
                          "The First Crew abandons the mission; the Second Crew continues alone.")
         return
     frame["fight"] = option.split(":")[1]
     tokens.say(state, f"The First Crew chooses to fight: {frame['fight'].title()}.")
-    trail = crew_by_label(slot, frame["trail"])
+    trail = present(crew_by_label(slot, frame["trail"]), "the Second Crew")
     frame["step"] = "accept"
     ask(state, trail["members"][0], "accept-fight",
         prompt=f"Face-off: the First Crew will fight ({frame['fight'].title()}). Accept the fight or abandon the mission")
 
 
-def abandon_face_off(state: State, slot: dict[str, Any], frame: dict[str, Any], side: str, message: str) -> None:
+def abandon_face_off(state: State, slot: Slot, frame: Task, side: str, message: str) -> None:
     """A Crew abandons at the face-off: its members leave, the other Crew goes on alone, in first position."""
-    crew = crew_by_label(slot, frame[side])
+    crew = present(crew_by_label(slot, frame[side]), f"the Crew {frame[side]}")
     tokens.say(state, message)
     for member in list(crew["members"]):
         leave_mission(state, member)
@@ -295,14 +347,14 @@ def abandon_face_off(state: State, slot: dict[str, Any], frame: dict[str, Any], 
     frame["step"] = "stage"
 
 
-@decision("accept-fight", "Accept the fight or abandon")
-def accept_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def accept_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
     return [("fight", f"Fight ({frame['fight'].title()})"), ("abandon", "Abandon the mission (the whole Crew)")]
 
 
-@accept_options.apply
-def accept_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    slot = slot_by_card(state, frame["card"])
+def accept_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    slot = mission_slot(state, frame)
     if option == "abandon":
         abandon_face_off(state, slot, frame, "trail", "The Second Crew abandons the mission.")
         return
@@ -312,7 +364,7 @@ def accept_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str,
                     label=frame["lead"])
 
 
-def pay(state: State, rng: Rng, frame: dict[str, Any], slot: dict[str, Any], data: dict[str, Any]) -> None:
+def pay(state: State, rng: Rng, frame: Task, slot: Slot, data: dict[str, Any]) -> None:
     """V. Payment: every Crew member still on the mission takes the reward for
     the Crew size; Dirty costs each an Ideal; Skill draws are bought one at
     2, 3, 4 ... KC by the number of Skills owned."""
@@ -370,22 +422,24 @@ def skill_cost(state: State, player: str) -> int:
     return 2 + len(tokens.seat(state, player)["skills"])
 
 
-@runner("skills")
-def run_skills(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    if frame["step"] == "start":
-        frame["step"] = "chosen"
-        ask(state, frame["player"], "skill", contacts=True,
-            prompt=f"Buy one of the Skills you drew for {skill_cost(state, frame['player'])} KC, or none")
-    else:
-        for c in frame["drawn"]:
-            discard(state, c)
-        frame["drawn"] = []
-        finish(state)
+def offer_skills(state: State, frame: Task, rng: Rng) -> None:
+    """The player may buy one of the Skills drawn as a reward."""
+    frame["step"] = "chosen"
+    ask(state, frame["player"], "skill", contacts=True,
+        prompt=f"Buy one of the Skills you drew for {skill_cost(state, frame['player'])} KC, or none")
 
 
-@decision("skill", "Buy a Skill")
-def skill_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    player = entry["player"]
+def discard_skills(state: State, frame: Task, rng: Rng) -> None:
+    """The Skills not bought are discarded."""
+    for c in frame["drawn"]:
+        discard(state, c)
+    frame["drawn"] = []
+    finish(state)
+
+
+def skill_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
+    player = decision["player"]
     cost = skill_cost(state, player)
     options = []
     if tokens.seat(state, player)["kc"] >= cost:
@@ -395,9 +449,9 @@ def skill_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) ->
     return options
 
 
-@skill_options.apply
-def skill_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def skill_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     if option == "none":
         return
     skill = option.split(":", 1)[1]
@@ -409,7 +463,7 @@ def skill_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, 
     tokens.say(state, f"{player} buys the Skill {card(state, skill)['name']}.")
 
 
-def end_mission(state: State, frame: dict[str, Any]) -> None:
+def end_mission(state: State, frame: Task, rng: Rng) -> None:
     """"Once payment is finished players take back their Nightlancer token and
     discard the mission card." """
     slot = slot_by_card(state, frame["card"])
@@ -421,3 +475,20 @@ def end_mission(state: State, frame: dict[str, Any]) -> None:
     for player in frame["participants"]:
         tokens.seat(state, player)["loadout"] = []
     finish(state)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.step("missions-phase", "start", run_missions_phase)
+    machine.steps("mission", {
+        "start": gear_up, "stage": stage_begins, "crew": next_crew, "abandon": members_may_abandon,
+        "choose": boss_chooses, "attempted": stage_attempted, "penalty": penalty_fought, "face-off": face_off,
+        "contest-lead": lead_scored, "contest-trail": trail_fought, "payment": payment, "end": end_mission,
+    })
+    machine.steps("skills", {"start": offer_skills, "chosen": discard_skills})
+    machine.kind("gear-up", prompt="Choose your Loadout", options=gear_options, apply=gear_apply)
+    machine.kind("abandon", prompt="Continue or abandon the mission", options=abandon_options, apply=abandon_apply)
+    machine.kind("choose-option", prompt="Choose the Stage option", options=choose_options, apply=choose_apply)
+    machine.kind("face-off", prompt="Face-off: fight or abandon", options=faceoff_options, apply=faceoff_apply)
+    machine.kind("accept-fight", prompt="Accept the fight or abandon", options=accept_options, apply=accept_apply)
+    machine.kind("skill", prompt="Buy a Skill", options=skill_options, apply=skill_apply)

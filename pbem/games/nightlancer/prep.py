@@ -8,53 +8,75 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import RulesError, present
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.challenges import start_challenge
-from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, leave_mission, on_mission, slot_by_card
+from pbem.games.nightlancer.crews import (
+    FIRST,
+    SECOND,
+    crew_at,
+    leave_mission,
+    on_mission,
+    slot_by_card,
+)
 from pbem.games.nightlancer.effects import draw_contacts, self_applies
-from pbem.games.nightlancer.flow import ask, decision, finish, push, runner
-from pbem.games.nightlancer.set_up import table_size
-from pbem.games.nightlancer.zones import card, discard, draw, kind
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.setup import table_size
+from pbem.games.nightlancer.state import Crew, State
+from pbem.games.nightlancer.zones import card, current_event, discard, draw, kind
 
-State = dict[str, Any]
 MAX_CREW = 4
 #: 3.1 "Take missions step": "If a player is Shaken or has 5 Heat then they must pass"
 HEAT_LIMIT = 5
 
 
-@runner("round")
-def run_round(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    step = frame["step"]
-    if step == "start":
-        state["round"] += 1
-        state["phase"] = "prep"
-        tokens.say(state, f"Round {state['round']} begins.")
-        draw_cards_step(state, rng)
-        downtime_step(state)
-        frame["step"] = "take"
-        push(state, "loans", queue=list(state["order"]), stage="interest", paid=0)
-    elif step == "take":
-        frame["step"] = "event"
-        push(state, "take-missions", idx=0, lastcall=None, refused=[])
-    elif step == "event":
-        frame["step"] = "prep-end"
-        push(state, "event", queue=None, part=0)
-    elif step == "prep-end":
-        discard_idle_missions(state)
-        state["phase"] = "streets"
-        frame["step"] = "missions"
-        push(state, "streets", idx=0, passes=0)
-    elif step == "missions":
-        state["phase"] = "missions"
-        frame["step"] = "end"
-        push(state, "missions-phase", done=[])
-    elif step == "end":
-        state["phase"] = "end"
-        frame["step"] = "over"
-        push(state, "end")
-    elif step == "over":
-        finish(state)
+def round_start(state: State, frame: Task, rng: Rng) -> None:
+    """3.1: the Draw cards and Downtime steps, then Loan costs (last in Downtime)."""
+    state["round"] += 1
+    state["phase"] = "prep"
+    tokens.say(state, f"Round {state['round']} begins.")
+    draw_cards_step(state, rng)
+    downtime_step(state)
+    frame["step"] = "take"
+    push(state, "loans", queue=list(state["order"]), stage="interest", paid=0)
+
+
+def round_take_missions(state: State, frame: Task, rng: Rng) -> None:
+    frame["step"] = "event"
+    push(state, "take-missions", idx=0, lastcall=None, refused=[])
+
+
+def round_event(state: State, frame: Task, rng: Rng) -> None:
+    frame["step"] = "prep-end"
+    push(state, "event", queue=None, part=0)
+
+
+def round_prep_end(state: State, frame: Task, rng: Rng) -> None:
+    """3.1 "End of Prep Phase", then the Streets phase (3.2)."""
+    discard_idle_missions(state)
+    state["phase"] = "streets"
+    frame["step"] = "missions"
+    push(state, "streets", idx=0, passes=0)
+
+
+def round_missions(state: State, frame: Task, rng: Rng) -> None:
+    """The Missions phase (3.3)."""
+    state["phase"] = "missions"
+    frame["step"] = "end"
+    push(state, "missions-phase", done=[])
+
+
+def round_end(state: State, frame: Task, rng: Rng) -> None:
+    """The End phase (3.4)."""
+    state["phase"] = "end"
+    frame["step"] = "over"
+    push(state, "end")
+
+
+def round_over(state: State, frame: Task, rng: Rng) -> None:
+    finish(state)
 
 
 def draw_cards_step(state: State, rng: Rng) -> None:
@@ -62,7 +84,7 @@ def draw_cards_step(state: State, rng: Rng) -> None:
     if state["event"]:
         state["discards"]["event"].append(state["event"])
     state["event"] = state["decks"]["event"].pop(0)
-    event = card(state, state["event"])
+    event = card(state, current_event(state))
     counts = event["missions"][str(min(table_size(state), 4))]
     tokens.say(state, f"Event: {event['name']} ({event['text']}) Prospects cost {event['price']} KC this round.")
     for profile in ("low", "high"):
@@ -96,8 +118,7 @@ def sellable(state: State, player: str) -> bool:
     return bool(tokens.seat(state, player)["items"])
 
 
-@runner("loans")
-def run_loans(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_loans(state: State, frame: Task, rng: Rng) -> None:
     """3.1: "for each Loan token a player has they must pay 1 KC in interest or
     discard 3 Health and 3 Resolve! After paying interest, for each Loan they
     may pay 10 KC to discard it." """
@@ -107,7 +128,7 @@ def run_loans(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         if frame["stage"] == "interest" and frame["paid"] < p["loans"]:
             if p["kc"] < 1 and not sellable(state, player) and not any(kind(state, c) == "contact" for c in p["hand"]):
                 # nothing to pay with, sell or play (KC, Items and Contacts in hand are all counted in public)
-                interest_apply(state, rng, frame, {"player": player}, "suffer")
+                interest_apply(state, {"player": player, "kind": "interest"}, "suffer", rng)
                 continue
             ask(state, player, "interest", contacts=True,
                 prompt=f"Loan {frame['paid'] + 1} of {p['loans']}: pay 1 KC interest or discard 3 Health and 3 Resolve")
@@ -122,18 +143,17 @@ def run_loans(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     finish(state)
 
 
-@decision("interest", "Pay Loan interest")
-def interest_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def interest_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     options = []
-    if tokens.seat(state, entry["player"])["kc"] >= 1:
+    if tokens.seat(state, decision["player"])["kc"] >= 1:
         options.append(("pay", "Pay 1 KC interest"))
     options.append(("suffer", "Discard 3 Health and 3 Resolve"))
     return options
 
 
-@interest_options.apply
-def interest_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def interest_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     if option == "pay":
         tokens.seat(state, player)["kc"] -= 1
         tokens.say(state, f"{player} pays 1 KC Loan interest.")
@@ -143,18 +163,17 @@ def interest_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[st
     frame["paid"] += 1
 
 
-@decision("repay", "Repay a Loan")
-def repay_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def repay_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     options = []
-    if tokens.seat(state, entry["player"])["kc"] >= 10:
+    if tokens.seat(state, decision["player"])["kc"] >= 10:
         options.append(("repay", "Pay 10 KC to discard a Loan"))
     options.append(("keep", "Keep the Loan"))
     return options
 
 
-@repay_options.apply
-def repay_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def repay_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     p = tokens.seat(state, player)
     if option == "repay":
         p["kc"] -= 10
@@ -173,8 +192,7 @@ def must_pass(state: State, player: str) -> bool:
     return p["shaken"] or p["heat"] >= HEAT_LIMIT
 
 
-@runner("take-missions")
-def run_take_missions(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_take_missions(state: State, frame: Task, rng: Rng) -> None:
     """3.1 "Take missions step": in Turn Order each player starts a First Crew,
     starts a Second Crew, joins a Crew (with the Boss's consent) or passes.
     Leaving "at any time during this step" is offered as a last call once
@@ -211,9 +229,9 @@ def deal_contacts(state: State, player: str) -> list[str]:
     return result
 
 
-@decision("take-mission", "Take missions")
-def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    player = entry["player"]
+def take_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
+    player = decision["player"]
     competitive = state["mode"] == "competitive"
     options = []
     if must_pass(state, player):
@@ -236,9 +254,9 @@ def take_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
     return options
 
 
-@take_options.apply
-def take_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def take_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     parts = option.split(":")
     if parts[0] != "join":
         # a refused joiner keeps their turn (below), so the turn moves on only here and on consent
@@ -247,7 +265,7 @@ def take_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, A
     if parts[0] == "pass":
         tokens.say(state, f"{player} has 5 Heat and passes." if must_pass(state, player) else f"{player} passes.")
         return
-    slot = slot_by_card(state, parts[1])
+    slot = present(slot_by_card(state, parts[1]), f"the mission {parts[1]}")
     mname = card(state, parts[1])["name"]
     if parts[0] in ("first", "deal"):
         label = "B" if any(c["label"] == "A" for c in slot["crews"]) else "A"
@@ -265,53 +283,57 @@ def take_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, A
         slot["crews"].append({"label": label, "pos": SECOND, "members": [player]})
         tokens.say(state, f"{player} starts a Second Crew on {mname} and is its Boss.")
     else:
-        crew = crew_at(slot, parts[2])
+        crew = present(crew_at(slot, parts[2]), f"the {parts[2]} Crew")
         tokens.say(state, f"{player} asks {crew['members'][0]} to join their Crew on {mname}.")
         push(state, "consent", joiner=player, card=parts[1], pos=parts[2])
 
 
-@runner("consent")
-def run_consent(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    if frame["step"] == "start":
-        slot = slot_by_card(state, frame["card"])
-        crew = crew_at(slot, frame["pos"])
-        frame["step"] = "done"
-        ask(state, crew["members"][0], "consent",
-            prompt=f"{frame['joiner']} asks to join your Crew on {card(state, frame['card'])['name']}")
-    else:
-        finish(state)
+def consent_start(state: State, frame: Task, rng: Rng) -> None:
+    crew = joined_crew(state, frame)
+    frame["step"] = "done"
+    ask(state, crew["members"][0], "consent",
+        prompt=f"{frame['joiner']} asks to join your Crew on {card(state, frame['card'])['name']}")
 
 
-@decision("consent", "Let a player join your Crew?")
-def consent_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def joined_crew(state: State, frame: Task) -> Crew:
+    """The Crew a player asks to join."""
+    slot = present(slot_by_card(state, frame["card"]), f"the mission {frame['card']}")
+    return present(crew_at(slot, frame["pos"]), f"the {frame['pos']} Crew on {frame['card']}")
+
+
+def consent_done(state: State, frame: Task, rng: Rng) -> None:
+    finish(state)
+
+
+def consent_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    frame = top(state)
     return [("accept", f"Accept {frame['joiner']}"), ("refuse", f"Refuse {frame['joiner']}")]
 
 
-@consent_options.apply
-def consent_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+def consent_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
     step = state["stack"][-2]  # the Take missions step that pushed this consent frame
-    assert step["type"] == "take-missions"
+    if step["type"] != "take-missions":
+        raise RulesError(f"a consent decision under a {step['type']} task")
     if option == "accept":
-        crew = crew_at(slot_by_card(state, frame["card"]), frame["pos"])
-        crew["members"].append(frame["joiner"])
-        tokens.say(state, f"{entry['player']} accepts {frame['joiner']} into the Crew.")
+        joined_crew(state, frame)["members"].append(frame["joiner"])
+        tokens.say(state, f"{decision['player']} accepts {frame['joiner']} into the Crew.")
         step["idx"] += 1
         step["refused"] = []
     else:
         # NL:182-197: the player picks one option; a Boss's refusal is not the player's pass,
         # so they choose again, without the Crew that refused them
-        tokens.say(state, f"{entry['player']} refuses {frame['joiner']}.")
+        tokens.say(state, f"{decision['player']} refuses {frame['joiner']}.")
         step.setdefault("refused", []).append([frame["card"], frame["pos"]])
 
 
-@decision("stay", "Stay on your mission or leave it")
-def stay_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def stay_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     return [("stay", "Stay on the mission"), ("leave", "Leave the mission")]
 
 
-@stay_options.apply
-def stay_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def stay_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     frame["lastcall"].pop(0)
     if option == "leave":
         leave_mission(state, player)
@@ -346,8 +368,7 @@ def apply_losses(state: State, player: str, losses: dict[str, int]) -> None:
         tokens.lose(state, player, health=losses.get("health", 0), resolve=losses.get("resolve", 0))
 
 
-@runner("event")
-def run_event(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_event(state: State, frame: Task, rng: Rng) -> None:
     """3.1 "Event step": players off missions recover to maximum, lose 1 Heat
     and draw an Agenda; then the Event hits players on missions, in Turn
     Order, one part after another; a player Shaken stops there."""
@@ -367,12 +388,12 @@ def run_event(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     if "ret" in frame:
         result = frame.pop("ret")
         player = frame["queue"][0]
-        part = card(state, state["event"])["parts"][frame["part"]]
+        part = card(state, current_event(state))["parts"][frame["part"]]
         if not result and not tokens.seat(state, player)["shaken"]:
             apply_losses(state, player, part["on_fail"])
         frame["part"] += 1
         return
-    parts = card(state, state["event"])["parts"]
+    parts = card(state, current_event(state))["parts"]
     while frame["queue"]:
         player = frame["queue"][0]
         if frame["part"] >= len(parts) or tokens.seat(state, player)["shaken"] or not on_mission(state, player):
@@ -405,3 +426,19 @@ def discard_idle_missions(state: State) -> None:
             discard(state, slot["card"])
             if slot["deal"]:
                 tokens.seat(state, slot["deal"])["deal"] = True
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.steps("round", {"start": round_start, "take": round_take_missions, "event": round_event,
+                            "prep-end": round_prep_end, "missions": round_missions, "end": round_end,
+                            "over": round_over})
+    machine.step("loans", "start", run_loans)
+    machine.step("take-missions", "start", run_take_missions)
+    machine.steps("consent", {"start": consent_start, "done": consent_done})
+    machine.step("event", "start", run_event)
+    machine.kind("interest", prompt="Pay Loan interest", options=interest_options, apply=interest_apply)
+    machine.kind("repay", prompt="Repay a Loan", options=repay_options, apply=repay_apply)
+    machine.kind("take-mission", prompt="Take missions", options=take_options, apply=take_apply)
+    machine.kind("consent", prompt="Let a player join your Crew?", options=consent_options, apply=consent_apply)
+    machine.kind("stay", prompt="Stay on your mission or leave it", options=stay_options, apply=stay_apply)

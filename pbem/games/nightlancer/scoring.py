@@ -11,22 +11,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import RulesError, present
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, top
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
 from pbem.games.nightlancer.actions import sell
-from pbem.games.nightlancer.flow import ask, decision, finish, runner
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, discard, kind
 
-State = dict[str, Any]
 HAND_LIMIT = 6
 HEAT_KC, LOAN_KC, PROSPECT_KC, LOAN_PROSPECTS = 2, 10, 5, 5
 #: 6.1: "a combined score of 30 multiplied by the number of players"
 TARGET_PER_PLAYER = 30
 
 
-@runner("end")
-def run_end(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_end(state: State, frame: Task, rng: Rng) -> None:
     """3.4 End phase: discard to 6, end game check, turn order by Heat then Prospects."""
     for player in state["order"]:
         if len(tokens.seat(state, player)["hand"]) > HAND_LIMIT:
@@ -45,21 +46,18 @@ def run_end(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     finish(state)
 
 
-@decision("discard", "Discard down to 6 cards")
-def discard_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f"discard:{c}", f"Discard {card(state, c)['name']}") for c in tokens.seat(state, entry["player"])["hand"]]
+def discard_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    return [(f"discard:{c}", f"Discard {card(state, c)['name']}") for c in tokens.seat(state, decision["player"])["hand"]]
 
 
-@discard_options.apply
-def discard_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+def discard_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
     c = option.split(":", 1)[1]
-    tokens.seat(state, entry["player"])["hand"].remove(c)
+    tokens.seat(state, decision["player"])["hand"].remove(c)
     discard(state, c)
-    tokens.say(state, f"{entry['player']} discards {card(state, c)['name']}.")
+    tokens.say(state, f"{decision['player']} discards {card(state, c)['name']}.")
 
 
-@runner("final")
-def run_final(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def run_final(state: State, frame: Task, rng: Rng) -> None:
     if frame["queue"]:
         ask(state, frame["queue"][0], "final", contacts=True,
             prompt="Game end: sell Items, use Contacts and fulfil Agendas, then score")
@@ -67,9 +65,8 @@ def run_final(state: State, rng: Rng, frame: dict[str, Any]) -> None:
     score_all(state)
 
 
-@decision("final", "Game end: fulfil Agendas, sell, use Contacts", pass_id="done")
-def final_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    player = entry["player"]
+def final_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    player = decision["player"]
     options = [(f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}")
                for c in tokens.seat(state, player)["hand"]
                if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c)]
@@ -77,12 +74,12 @@ def final_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) ->
     return options
 
 
-@final_options.apply
-def final_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
+def final_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
     if option == "done":
         frame["queue"].pop(0)
     else:
-        agendas.fulfil(state, entry["player"], option.split(":", 1)[1], rng)
+        agendas.fulfil(state, decision["player"], option.split(":", 1)[1], rng)
 
 
 def best_payments(kc: int, heat: int, loans: int) -> tuple[int, int, int]:
@@ -103,7 +100,8 @@ def best_payments(kc: int, heat: int, loans: int) -> tuple[int, int, int]:
         gain = bought + paid + LOAN_PROSPECTS * repaid
         if best is None or (gain, left) > best[0]:
             best = ((gain, left), (repaid, paid, bought))
-    assert best is not None
+    if best is None:
+        raise RulesError("no split of the final payments was tried")
     return best[1]
 
 
@@ -161,6 +159,14 @@ def techshock_defeat(state: State, player: str) -> None:
 def result(state: State) -> Result | None:
     if not state["over"]:
         return None
-    o = state["outcome"]
+    o = present(state["outcome"], "the outcome of a finished game")
     return Result(winners=tuple(o["winners"]), scores=dict(o["scores"]), summary=o["summary"],
                   details=dict(o["details"]))
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.step("end", "start", run_end)
+    machine.step("final", "start", run_final)
+    machine.kind("discard", prompt="Discard down to 6 cards", options=discard_options, apply=discard_apply)
+    machine.kind("final", prompt="Game end: fulfil Agendas, sell, use Contacts", pass_id="done", options=final_options, apply=final_apply)

@@ -9,15 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
-from pbem.games.nightlancer.cards import CYBER_TYPES
-from pbem.games.nightlancer.challenges import automatic_contact, open_window, others_in_turn_order
+from pbem.games.nightlancer.challenges import (
+    automatic_contact,
+    open_window,
+    others_in_turn_order,
+)
 from pbem.games.nightlancer.effects import cyber_duplicate, new_mods
-from pbem.games.nightlancer.flow import ask, decision, finish, runner
-from pbem.games.nightlancer.zones import card, discard, kind
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.zones import (
+    card,
+    current_event,
+    discard,
+    kind,
+    tableau_zone,
+)
 
-State = dict[str, Any]
 MAX_LOANS = 2
 LOAN_KC = 10
 
@@ -28,18 +38,12 @@ def price(state: State, player: str, item: str) -> int:
 
 
 def prospect_price(state: State) -> int:
-    return card(state, state["event"])["price"]
+    return card(state, current_event(state))["price"]
 
 
-@runner("streets")
-def run_streets(state: State, rng: Rng, frame: dict[str, Any]) -> None:
+def streets_turn(state: State, frame: Task, rng: Rng) -> None:
+    """The next player's turn, until all pass consecutively."""
     order = state["order"]
-    if frame["step"] == "bought":
-        mods = frame.pop("ret")
-        complete_buy(state, frame.pop("buyer"), frame.pop("item"), mods)
-        frame["step"] = "start"
-        frame["idx"] += 1
-        return
     if frame["passes"] >= len(order):
         for c in state["market"]:
             discard(state, c)
@@ -57,9 +61,16 @@ def run_streets(state: State, rng: Rng, frame: dict[str, Any]) -> None:
         prompt="Streets: buy, fulfil an Agenda, take a Loan, buy Prospects or pass")
 
 
-@decision("streets", "Your Streets phase turn", pass_id="pass")
-def streets_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
-    player = entry["player"]
+def streets_bought(state: State, frame: Task, rng: Rng) -> None:
+    """The reaction window after a buy is closed: the buy completes (or falls through)."""
+    mods = frame.pop("ret")
+    complete_buy(state, frame.pop("buyer"), frame.pop("item"), mods)
+    frame["step"] = "start"
+    frame["idx"] += 1
+
+
+def streets_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    player = decision["player"]
     p = tokens.seat(state, player)
     options = []
     for c in state["market"]:
@@ -79,9 +90,9 @@ def streets_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) 
     return options
 
 
-@streets_options.apply
-def streets_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    player = entry["player"]
+def streets_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    player = decision["player"]
     p = tokens.seat(state, player)
     parts = option.split(":")
     if parts[0] == "pass":
@@ -124,5 +135,10 @@ def complete_buy(state: State, player: str, item: str, mods: dict[str, Any]) -> 
         return
     p = tokens.seat(state, player)
     p["kc"] -= price(state, player, item)
-    zone = "cyber" if card(state, item)["type"] in CYBER_TYPES else "items"
-    p[zone].append(item)
+    tableau_zone(state, player, item).append(item)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.steps("streets", {"start": streets_turn, "bought": streets_bought})
+    machine.kind("streets", prompt="Your Streets phase turn", pass_id="pass", options=streets_options, apply=streets_apply)

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import present
 from pbem.games.nightlancer.crews import leave_mission
-from pbem.games.nightlancer.zones import card
 
-State = dict[str, Any]
+# re-exported: the rules modules write tokens.say and tokens.tell
+from pbem.games.nightlancer.events import say as say
+from pbem.games.nightlancer.events import tell as tell
+from pbem.games.nightlancer.state import Card, Seat, State
+from pbem.games.nightlancer.zones import card
 
 MAX_IDEALS = 6
 
 
-def seat(state: State, player: str) -> dict[str, Any]:
+def seat(state: State, player: str) -> Seat:
     return state["seats"][player]
 
 
@@ -40,14 +44,17 @@ def _sum(state: State, player: str, name: str, with_cyber: bool = True) -> int:
     return total
 
 
+def nightlancer_of(state: State, player: str) -> Card:
+    """The card of the Nightlancer ``player`` plays (picked at set-up)."""
+    return card(state, present(seat(state, player)["nightlancer"], f"{player}'s Nightlancer"))
+
+
 def max_health(state: State, player: str) -> int:
-    p = seat(state, player)
-    return card(state, p["nightlancer"])["health"] + _sum(state, player, "max_health")
+    return nightlancer_of(state, player)["health"] + _sum(state, player, "max_health")
 
 
 def max_resolve(state: State, player: str) -> int:
-    p = seat(state, player)
-    return card(state, p["nightlancer"])["resolve"] + _sum(state, player, "max_resolve")
+    return nightlancer_of(state, player)["resolve"] + _sum(state, player, "max_resolve")
 
 
 def income(state: State, player: str) -> int:
@@ -70,26 +77,11 @@ def is_techshock(state: State, player: str) -> bool:
     return seat(state, player)["ideals"] == 0
 
 
-def say(state: State, line: str) -> None:
-    state["events"].append(line)
-
-
-def tell(state: State, player: str, line: str) -> None:
-    state["private"].setdefault(player, []).append(line)
-
-
 def heal(state: State, player: str, health: int = 0, resolve: int = 0) -> None:
     """Take Health and Resolve up to the Nightlancer's maximum."""
     p = seat(state, player)
     p["health"] = min(max_health(state, player), p["health"] + health)
     p["resolve"] = min(max_resolve(state, player), p["resolve"] + resolve)
-
-
-def clamp_to_max(state: State, player: str) -> None:
-    """Keep Health and Resolve within a (possibly reduced) maximum."""
-    p = seat(state, player)
-    p["health"] = min(p["health"], max_health(state, player))
-    p["resolve"] = min(p["resolve"], max_resolve(state, player))
 
 
 def lose(state: State, player: str, health: int = 0, resolve: int = 0) -> None:

@@ -22,9 +22,8 @@ from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, effects, tokens
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES, catalogue, design
+from pbem.games.nightlancer.state import Slot, State
 from pbem.games.nightlancer.zones import card, kind
-
-State = dict[str, Any]
 
 
 def _facts(data: dict[str, Any]) -> dict[str, Any]:
@@ -58,7 +57,7 @@ def card_facts(scenario: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {key: _facts(data) for key, data in sorted(catalogue(scenario["card_data"])["cards"].items())}
 
 
-def _mission(slot: dict[str, Any]) -> dict[str, Any]:
+def _mission(slot: Slot) -> dict[str, Any]:
     return {"card": slot["card"], "deal": slot["deal"],
             "crews": [{"pos": c["pos"], "members": c["members"]} for c in sorted(slot["crews"], key=lambda c: c["pos"])]}
 
@@ -73,8 +72,7 @@ def _challenge(state: State) -> dict[str, Any] | None:
         if frame["type"] == "attempt":
             mods = mods if mods is not None else frame["mods"]
             player, ctype = frame["player"], frame["ctype"]
-            nl = tokens.seat(state, player)["nightlancer"]
-            ability = card(state, nl)["abilities"][CHALLENGE_ABILITY[ctype]]
+            ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
             k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
             return {"player": player, "challenge": ctype, "difficulty": frame["difficulty"],
                     "ability": ability, "cards": k["bonus"], "cards_used": list(k["used"]),
@@ -155,7 +153,7 @@ def conceal(state: State, player: str, rng: Rng) -> State:
             pool.extend(mine)
             s["seats"][o]["hand"] = [c for c in hand if kind(s, c) != k]
         rng.shuffle(pool, label="conceal")
-        for o, n in zip(others, sizes):
+        for o, n in zip(others, sizes, strict=True):
             s["seats"][o]["hand"].extend(pool[:n])
             pool = pool[n:]
         s["decks"][k] = pool

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.errors import present
 from pbem.engine.rng import Rng
-from pbem.games.nightlancer.cards import design
-
-State = dict[str, Any]
+from pbem.games.nightlancer.cards import CYBER_TYPES, design
+from pbem.games.nightlancer.events import say
+from pbem.games.nightlancer.state import State
 
 #: deck name -> discard pile it is rebuilt from
 RESHUFFLED = {
@@ -23,6 +24,11 @@ RESHUFFLED = {
     "low": "low",
     "high": "high",
 }
+
+
+def current_event(state: State) -> str:
+    """The Event card of this round (3.1 "Draw cards step")."""
+    return present(state["event"], "the round's Event card")
 
 
 def card(state: State, instance: str) -> dict[str, Any]:
@@ -46,10 +52,17 @@ def draw(state: State, deck: str, rng: Rng) -> str | None:
         if pile:
             cards.extend(rng.shuffled(pile, label=f"reshuffle-{deck}"))
             pile.clear()
-            state["events"].append(f"The {deck.replace('_', ' ')} discard pile is shuffled into a new deck.")
+            say(state, f"The {deck.replace('_', ' ')} discard pile is shuffled into a new deck.")
     if not cards:
         return None
     return cards.pop(0)
+
+
+def tableau_zone(state: State, player: str, instance: str) -> list[str]:
+    """Where a Black Market card a player takes lies: with their Cyber (Cyberware and
+    Cyberweapons) or their Items."""
+    seat = state["seats"][player]
+    return seat["cyber"] if card(state, instance)["type"] in CYBER_TYPES else seat["items"]
 
 
 def discard_pile(state: State, instance: str) -> str:

@@ -1,10 +1,9 @@
-"""Card effects: small named functions the card data refers to.
+"""Card effects: the vocabulary card data names, one small function each.
 
-An effect is ``effect(state, ctx, params, rng)``: ``ctx`` says who carries it
-out (``player``), from which card (``card``) and, for a card in the chain,
-which entry of the chain (``entry``); ``params`` is the step from the card
-data. An effect that needs a choice asks for it and is resumed by its answer
-handler. Rules every effect keeps:
+A card text is a list of steps, ``{effect = NAME, ...parameters}``; the
+``effect`` task carries out one step with the function :data:`EFFECTS`
+names. The functions live in modules by what they act on (see
+:mod:`.common` for what they share). Rules every effect keeps:
 
 * obey as much of the text as you can (EN 195);
 * a minion is targeted only in play, never in the chain, hand or deck
@@ -15,171 +14,91 @@ handler. Rules every effect keeps:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
+from pbem.engine.machine import Task, TurnMachine
 from pbem.engine.rng import Rng
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.flow import ask, op
-from pbem.games.nightfall.state import (
-    State,
-    clockwise_from,
-    event,
-    health,
-    minion,
-    name,
-    players,
-    strength,
-    zones,
-)
-
-Effect = Callable[[State, dict[str, Any], dict[str, Any], Rng], None]
-EFFECTS: dict[str, Effect] = {}
-
-
-def effect(function: Effect) -> Effect:
-    EFFECTS[function.__name__] = function
-    return function
-
-
-@op("effect")
-def _run_effect(state: State, task: dict[str, Any], rng: Rng) -> None:
-    EFFECTS[task["name"]](state, task["ctx"], task["params"], rng)
-
-
-def schedule(state: State, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> list[dict[str, Any]]:
-    """Tasks that carry out a text (a list of effect steps) in order."""
-    return [flow.task("effect", name=step["effect"], params=step, ctx=ctx) for step in steps]
-
-
-# ------------------------------------------------------------- choosing
-
-def choose(state, player, kind, prompt, options, handler, data, auto=True):
-    """Ask ``player``; a single option among public things is taken at once."""
-    if auto and len(options) == 1:
-        flow.ANSWERS[handler](state, data, options[0][0], None)
-    else:
-        ask(state, player, kind, prompt, options, handler, data)
-
-
-def each_player_in_chosen_order(state: State, ctx: dict[str, Any], step: str, params: dict[str, Any],
-                                affected: Callable[[str], bool] = lambda player: True) -> None:
-    """Carry out ``step`` for every player it affects (a public test), one at
-    a time, in the order the player whose card caused it chooses (EN 132:
-    "the player whose card triggered the event chooses the order in which
-    events resolve"); with one player affected there is nothing to order."""
-    left = [p for p in [ctx["player"], *clockwise_from(state, ctx["player"])] if affected(p)]
-    if left:
-        _next_player(state, {"ctx": ctx, "step": step, "params": params, "left": left}, None, None)
-
-
-@flow.on_answer("fx:player_order")
-def _next_player(state: State, data: dict[str, Any], option_id: str | None, rng: Any) -> None:
-    if option_id is not None:
-        target = option_id.split(":", 1)[1]
-        data["left"].remove(target)
-        if data["left"]:
-            flow.push(state, "effect", name="_player_order_rest", params=data, ctx=data["ctx"])
-        flow.push(state, "effect", name=data["step"], params=dict(data["params"], player=target), ctx=data["ctx"])
-        return
-    choose(state, data["ctx"]["player"], "order", f"{name(state, data['ctx']['card'])}: which player goes next?",
-           [(f"player:{p}", p) for p in data["left"]], "fx:player_order", data)
-
-
-@effect
-def _player_order_rest(state, ctx, params, rng):
-    _next_player(state, params, None, rng)
-
-
-def minion_label(state: State, record: dict[str, Any]) -> str:
-    return f"{name(state, record['card'])} ({record['controller']}, strength {strength(state, record)}, health {health(state, record)})"
-
-
-def minion_options(state: State, records: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    return [(f"minion:{m['card']}", minion_label(state, m)) for m in records]
-
-
-def target_minions(state: State, ctx: dict[str, Any], params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Minions in play a text may pick; with ``prefer_opposing`` an own minion
-    only when no opponent has one (DE 77, DE 90, DE 95)."""
-    records = list(state["in_play"])
-    if params.get("prefer_opposing"):
-        opposing = [m for m in records if m["controller"] != ctx["player"]]
-        if opposing:
-            return opposing
-    return records
-
-
-def picked_minion(state: State, option_id: str) -> dict[str, Any] | None:
-    return minion(state, option_id.split(":", 1)[1])
-
-
-def player_options(state: State, ctx: dict[str, Any], opponents_only: bool = False) -> list[tuple[str, str]]:
-    return [(f"player:{p}", p) for p in players(state) if not (opponents_only and p == ctx["player"])]
-
-
-def entry_of(state: State, ctx: dict[str, Any]) -> dict[str, Any] | None:
-    if ctx.get("entry") is None or state.get("chain") is None:
-        return None
-    return state["chain"]["entries"][ctx["entry"]]
-
-
-def unresolved_before(state: State, ctx: dict[str, Any]) -> list[int]:
-    """Indices of the chain cards still to resolve after this one, next first."""
-    if ctx.get("entry") is None or state.get("chain") is None:
-        return []
-    entries = state["chain"]["entries"]
-    return [i for i in range(ctx["entry"] - 1, -1, -1) if not entries[i]["resolved"]]
-
-
-def chain_entry_label(state: State, index: int) -> str:
-    entry = state["chain"]["entries"][index]
-    return f"{name(state, entry['card'])} ({entry['controller']}, #{index + 1} in the chain)"
-
-
-def ask_minion(state, ctx, params, handler, prompt, records, extra=None):
-    if not records:
-        event(state, f"{name(state, ctx['card'])}: no minion in play to choose")
-        return
-    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: {prompt}", minion_options(state, records),
-           handler, {"ctx": ctx, "params": params, **(extra or {})})
-
-
-def ask_from_discard_pile(state: State, ctx: dict[str, Any], options: list[tuple[str, str]], prompt: str,
-                          none_label: str, handler: str) -> None:
-    """Ask the player to pick from their own discard pile.
-
-    Asked even when nothing there fits: only its owner may know what the pile
-    holds beyond its top card (EN 105). An empty pile (a public count) asks nothing.
-    """
-    if not zones(state, ctx["player"])["discard"]:
-        event(state, f"{ctx['player']}'s discard pile is empty")
-        return
-    ask(state, ctx["player"], "target", prompt, options or [("none", none_label)], handler, {"ctx": ctx})
-
-
-def find_archive(state: State, archive_id: str) -> dict[str, Any]:
-    for archive in state["archives"]:
-        if archive["id"] == archive_id:
-            return archive
-    raise KeyError(archive_id)
-
-
-def archive_label(state: State, archive: dict[str, Any]) -> str:
-    where = "commons" if archive["owner"] is None else f"{archive['owner']}'s private archive"
-    if archive["hidden"] or archive.get("secret"):
-        return f"face-down archive {archive['id']} ({where}, {len(archive['cards'])} cards)"
-    if not archive["cards"]:
-        return f"archive {archive['id']} ({where}, empty)"
-    return f"{name(state, archive['cards'][-1])} ({where}, {len(archive['cards'])} left)"
-
-
-# the effect modules register themselves on import
-from pbem.games.nightfall.effects import (  # noqa: E402,F401
+from pbem.games.nightfall.effects import (
     archives,
     attacks,
+    common,
     deck,
     discard_pile,
     in_chain,
     minions,
     on_players,
 )
+from pbem.games.nightfall.effects.common import (
+    Effect,
+    archive_label,
+    find_archive,
+    schedule,
+)
+from pbem.games.nightfall.state import State
+
+#: every effect a card may name, by the name card data uses
+EFFECTS: dict[str, Effect] = {
+    # minions in play
+    "damage_minion": minions.damage_minion,
+    "destroy_minion": minions.destroy_minion,
+    "destroy_self": minions.destroy_self,
+    "stake_minion": minions.stake_minion,
+    "heal_minion": minions.heal_minion,
+    "take_control": minions.take_control,
+    "return_minion_to_hand": minions.return_minion_to_hand,
+    "protect_minion": minions.protect_minion,
+    "minion_hurts_itself_and_controller": minions.minion_hurts_itself_and_controller,
+    "each_player_damages_own_minion": minions.each_player_damages_own_minion,
+    "resurrect_minion": minions.resurrect_minion,
+    "exile_destroyed_by_previous": minions.exile_destroyed_by_previous,
+    # "when this minion attacks"
+    "force_block": attacks.force_block,
+    "may_discard": attacks.may_discard,
+    "defender_receives_wound": attacks.defender_receives_wound,
+    # players
+    "damage_player": on_players.damage_player,
+    "damage_each_player": on_players.damage_each_player,
+    "receive_wounds": on_players.receive_wounds,
+    "draw": on_players.draw,
+    "gain_influence": on_players.gain_influence,
+    "action_discard_influence": on_players.action_discard_influence,
+    "each_player_discards": on_players.each_player_discards,
+    "each_player_discards_top_of_deck": on_players.each_player_discards_top_of_deck,
+    "discard_down_to": on_players.discard_down_to,
+    # the chain
+    "cancel_next": in_chain.cancel_next,
+    "double_next_damage": in_chain.double_next_damage,
+    "grant_kicker": in_chain.grant_kicker,
+    "grant_kicker_to_following": in_chain.grant_kicker_to_following,
+    "take_control_in_chain": in_chain.take_control_in_chain,
+    "exile_self": in_chain.exile_self,
+    "return_self_to_archive": in_chain.return_self_to_archive,
+    # archives, the deck, the discard pile
+    "take_minion_from_archive": archives.take_minion_from_archive,
+    "new_blind_archive": archives.new_blind_archive,
+    "search_deck": deck.search_deck,
+    "play_drawn_chain_text": deck.play_drawn_chain_text,
+    "exile_for_damage": discard_pile.exile_for_damage,
+    "damage_minion_by_exiled_cost": discard_pile.damage_minion_by_exiled_cost,
+    "exile_from_discard": discard_pile.exile_from_discard,
+}
+
+
+def run_effect(state: State, task: Task, rng: Rng) -> None:
+    """Carry out one step of a card text: ``{name, params, ctx}``."""
+    EFFECTS[task["name"]](state, task["ctx"], task["params"], rng)
+
+
+def carry_out(state: State, step: dict[str, Any], ctx: dict[str, Any], rng: Rng) -> None:
+    """Carry out one effect step now (an in-play trigger that runs at once, not as a task)."""
+    EFFECTS[step["effect"]](state, ctx, step, rng)
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """The ``effect`` task and every effect module's tasks and answers."""
+    machine.task("effect", run_effect)
+    for module in (common, archives, attacks, deck, discard_pile, in_chain, minions, on_players):
+        module.register(machine)
+
+
+__all__ = ["EFFECTS", "Effect", "archive_label", "carry_out", "find_archive", "register", "schedule"]

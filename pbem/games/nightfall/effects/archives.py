@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine, push
+from pbem.games.nightfall.effects.common import (
     archive_label,
     choose,
-    effect,
+    effect_task,
     find_archive,
 )
-from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
     event,
     is_minion_card,
     is_order,
@@ -19,7 +20,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def take_minion_from_archive(state, ctx, params, rng):
     """Take the top card of any archive for free, now, if it is a minion
     (DE 74, EN 298); it goes to your discard pile like a claimed card."""
@@ -29,7 +29,6 @@ def take_minion_from_archive(state, ctx, params, rng):
                "fx:take_from_archive", {"ctx": ctx})
 
 
-@on_answer("fx:take_from_archive")
 def _take_from_archive(state, data, option_id, rng):
     archive = find_archive(state, option_id.split(":", 1)[1])
     player = data["ctx"]["player"]
@@ -43,14 +42,12 @@ def _take_from_archive(state, data, option_id, rng):
     event(state, f"{player} takes {name(state, top)} from archive {archive['id']}")
 
 
-@effect
 def new_blind_archive(state, ctx, params, rng):
     """Shuffle N cards from your hand face down into a new archive in the
     commons; it is claimed from the top, unseen (DE 87, EN 297)."""
     _blind_pick(state, {"ctx": ctx, "left": params["amount"], "cards": []}, None, rng)
 
 
-@on_answer("fx:blind_archive")
 def _blind_pick(state, data, option_id, rng):
     """Archives hold order cards only (EN 108 "Archives are stacks of order
     cards"): a wound cannot go in, or it would leave the player's wound count.
@@ -74,13 +71,19 @@ def _blind_pick(state, data, option_id, rng):
     for card_id in data["cards"]:
         hand.remove(card_id)
     if data["cards"]:
-        flow.push(state, "effect", name="_make_blind_archive", params={"cards": data["cards"]}, ctx=data["ctx"])
+        push(state, "make_blind_archive", params={"cards": data["cards"]}, ctx=data["ctx"])
 
 
-@effect
 def _make_blind_archive(state, ctx, params, rng):
     state["blind_archives"] = state.get("blind_archives", 0) + 1
     archive_id = f"blind-{state['blind_archives']}"
     state["archives"].append({"id": archive_id, "owner": None, "cards": rng.shuffled(params["cards"], label="blind"),
                               "hidden": True})
     event(state, f"{ctx['player']} makes a face-down archive {archive_id} of {len(params['cards'])} cards")
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("make_blind_archive", effect_task(_make_blind_archive))
+    machine.answer("fx:take_from_archive", on_data(_take_from_archive))
+    machine.answer("fx:blind_archive", on_data(_blind_pick))

@@ -2,43 +2,42 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine
+from pbem.games.nightfall.effects.common import (
     ask_minion,
-    effect,
     picked_minion,
 )
-from pbem.games.nightfall.flow import ask, on_answer
-from pbem.games.nightfall.state import receive_wounds as take_wounds
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
+    current_turn,
     discard_from_hand,
     event,
     health,
     name,
     zones,
 )
+from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
-@effect
 def force_block(state, ctx, params, rng):
     """When this minion attacks, 1 minion of your choice must block it. A
     minion blocks one attacker (EN 152), so one already forced to block is
-    not chosen again (a second Chan Jiang picks another, if any)."""
+    not chosen again (a second such attacker picks another, if any)."""
     defender = ctx["defender"]
-    forced = state["turn"]["combat"]["blocks"]
+    forced = current_turn(state)["combat"]["blocks"]
     records = [m for m in state["in_play"]
                if m["controller"] == defender and health(state, m) > 0 and m["card"] not in forced]
     ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
 
 
-@on_answer("fx:force_block")
 def _force_block(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
-        state["turn"]["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
+        current_turn(state)["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
         event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
 
 
-@effect
 def may_discard(state, ctx, params, rng):
     """When this minion attacks, you may discard 1 card or wound from hand."""
     hand = zones(state, ctx["player"])["hand"]
@@ -48,14 +47,18 @@ def may_discard(state, ctx, params, rng):
             {"ctx": ctx})
 
 
-@on_answer("fx:may_discard")
 def _may_discard(state, data, option_id, rng):
     if option_id != "pass":
         discard_from_hand(state, data["ctx"]["player"], option_id.split(":", 1)[1])
 
 
-@effect
 def defender_receives_wound(state, ctx, params, rng):
     """When this minion attacks, the player it attacks receives N wounds,
     blocked or not (DE 77)."""
     take_wounds(state, ctx["defender"], params["amount"])
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:force_block", on_data(_force_block))
+    machine.answer("fx:may_discard", on_data(_may_discard))

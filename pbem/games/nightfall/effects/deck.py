@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall import flow
-from pbem.games.nightfall.effects import (
-    effect,
+from pbem.engine.machine import TurnMachine, push_all
+from pbem.games.nightfall.effects.common import (
     entry_of,
     schedule,
 )
-from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
+    current_chain,
     event,
     key_of,
     name,
@@ -20,7 +21,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def search_deck(state, ctx, params, rng):
     """Look through your deck, draw 1 card of your choice, shuffle the deck
     (EN 213)."""
@@ -37,12 +37,11 @@ def search_deck(state, ctx, params, rng):
         [(f"take:{k}", state["catalog"][k]["name"]) for k in keys], "fx:search_deck", {"ctx": ctx})
 
 
-@on_answer("fx:search_deck")
 def _search_deck(state, data, option_id, rng):
     ctx = data["ctx"]
     z = zones(state, ctx["player"])
     wanted = option_id.split(":", 1)[1]
-    chosen = sorted(c for c in z["deck"] if key_of(c) == wanted)[0]
+    chosen = min(c for c in z["deck"] if key_of(c) == wanted)
     z["deck"].remove(chosen)
     z["hand"].append(chosen)
     rng.shuffle(z["deck"], label="search")
@@ -53,7 +52,6 @@ def _search_deck(state, data, option_id, rng):
     private_event(state, ctx["player"], f"you draw {name(state, chosen)}")
 
 
-@effect
 def play_drawn_chain_text(state, ctx, params, rng):
     """Reveal the card drawn by this card's chain text and carry out its
     chain text; it stays in hand (EN 310, DE 97)."""
@@ -63,6 +61,11 @@ def play_drawn_chain_text(state, ctx, params, rng):
         return
     event(state, f"{ctx['player']} reveals {name(state, drawn)}")
     text = list(card(state, drawn).get("chain", []))
-    if state["chain"]["starter"] == ctx["player"]:
+    if current_chain(state)["starter"] == ctx["player"]:
         text += card(state, drawn).get("your_chain", [])
-    flow.push_all(state, schedule(state, text, dict(ctx, card=drawn)))
+    push_all(state, schedule(state, text, dict(ctx, card=drawn)))
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:search_deck", on_data(_search_deck))

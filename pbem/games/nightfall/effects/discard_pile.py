@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine
+from pbem.games.nightfall.effects.common import (
     ask_from_discard_pile,
-    effect,
     entry_of,
 )
 from pbem.games.nightfall.effects.minions import damage_minion
 from pbem.games.nightfall.effects.on_players import damage_player
-from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
     event,
     exile,
@@ -21,7 +22,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def exile_for_damage(state, ctx, params, rng):
     """Exile 1 order card from your discard pile and deal damage equal to its
     cost to a player (DE 56, DE 89; wounds are not order cards)."""
@@ -31,7 +31,6 @@ def exile_for_damage(state, ctx, params, rng):
                           "no order card in your discard pile", "fx:exile_for_damage")
 
 
-@on_answer("fx:exile_for_damage")
 def _exile_for_damage(state, data, option_id, rng):
     ctx = data["ctx"]
     if option_id == "none":
@@ -49,7 +48,6 @@ def _exile_for_damage(state, data, option_id, rng):
         damage_player(state, ctx, {"amount": cost}, rng)
 
 
-@effect
 def damage_minion_by_exiled_cost(state, ctx, params, rng):
     """Deal damage equal to the exiled card's cost to a minion (EN 301)."""
     entry = entry_of(state, ctx)
@@ -58,14 +56,12 @@ def damage_minion_by_exiled_cost(state, ctx, params, rng):
         damage_minion(state, ctx, {"amount": cost}, rng)
 
 
-@effect
 def exile_from_discard(state, ctx, params, rng):
     """Exile up to N cards from your discard pile; if only wounds were
     exiled, one goes back (DE 94)."""
     _exile_pick(state, {"ctx": ctx, "left": params["amount"], "exiled": []}, None, rng)
 
 
-@on_answer("fx:exile_from_discard")
 def _exile_pick(state, data, option_id, rng):
     player = data["ctx"]["player"]
     pile = zones(state, player)["discard"]
@@ -86,3 +82,9 @@ def _exile_pick(state, data, option_id, rng):
         state["exiled"].remove(back)
         pile.append(back)
         event(state, f"only wounds were exiled: {name(state, back)} goes back to {player}'s discard pile")
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:exile_for_damage", on_data(_exile_for_damage))
+    machine.answer("fx:exile_from_discard", on_data(_exile_pick))

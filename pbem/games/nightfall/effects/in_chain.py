@@ -2,45 +2,44 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine
+from pbem.games.nightfall.effects.common import (
     archive_label,
     chain_entry_label,
     choose,
-    effect,
     entry_of,
     find_archive,
     unresolved_before,
 )
-from pbem.games.nightfall.flow import on_answer
+from pbem.games.nightfall.flow import on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
+    current_chain,
     event,
     exile,
     name,
 )
 
 
-@effect
 def cancel_next(state, ctx, params, rng):
     """The next card in the chain is not carried out: it goes to its owner's
     discard pile instead (DE 61)."""
     later = unresolved_before(state, ctx)
     if later:
-        state["chain"]["entries"][later[0]]["cancelled"] = True
+        current_chain(state)["entries"][later[0]]["cancelled"] = True
         event(state, f"{chain_entry_label(state, later[0])} will not be carried out")
 
 
-@effect
 def double_next_damage(state, ctx, params, rng):
     """Double all damage of the next card in the chain, as it stands (DE 93)."""
     later = unresolved_before(state, ctx)
     if later:
-        entry = state["chain"]["entries"][later[0]]
+        entry = current_chain(state)["entries"][later[0]]
         entry["multiplier"] = entry.get("multiplier", 1) * 2
         event(state, f"the damage of {chain_entry_label(state, later[0])} is doubled")
 
 
-@effect
 def grant_kicker(state, ctx, params, rng):
     """1 card in the chain (one still to resolve) carries out its kicker text."""
     later = unresolved_before(state, ctx)
@@ -54,7 +53,7 @@ def grant_kicker(state, ctx, params, rng):
 def _kicker_note(state, index):
     """What choosing this card would do: a card with no kicker text gains nothing; one whose kicker fires anyway
     gains nothing more."""
-    entry = state["chain"]["entries"][index]
+    entry = current_chain(state)["entries"][index]
     if not card(state, entry["card"])["kicker"]:
         return " (no kicker text)"
     if entry["kicker"] or entry["force_kicker"]:
@@ -62,42 +61,37 @@ def _kicker_note(state, index):
     return " (kicker: " + card(state, entry["card"])["text"].split("Kicker:", 1)[-1].strip() + ")"
 
 
-@on_answer("fx:grant_kicker")
 def _grant_kicker(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
-    state["chain"]["entries"][index]["force_kicker"] = True
+    current_chain(state)["entries"][index]["force_kicker"] = True
     event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
-@effect
 def grant_kicker_to_following(state, ctx, params, rng):
     """All your cards in the chain that resolve after this one carry out
     their kicker text, once (DE 71)."""
     for index in unresolved_before(state, ctx):
-        entry = state["chain"]["entries"][index]
+        entry = current_chain(state)["entries"][index]
         if entry["controller"] == ctx["player"]:
             entry["force_kicker"] = True
 
 
-@effect
 def take_control_in_chain(state, ctx, params, rng):
     """Take control of 1 card in the chain that has not resolved: it resolves
     for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
-    later = [i for i in unresolved_before(state, ctx) if state["chain"]["entries"][i]["controller"] != ctx["player"]]
+    later = [i for i in unresolved_before(state, ctx) if current_chain(state)["entries"][i]["controller"] != ctx["player"]]
     if not later:
         return
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: take control of which card in the chain?",
            [(f"chain:{i + 1}", chain_entry_label(state, i)) for i in later], "fx:control_in_chain", {"ctx": ctx})
 
 
-@on_answer("fx:control_in_chain")
 def _control_in_chain(state, data, option_id, rng):
     index = int(option_id.split(":", 1)[1]) - 1
-    state["chain"]["entries"][index]["controller"] = data["ctx"]["player"]
+    current_chain(state)["entries"][index]["controller"] = data["ctx"]["player"]
     event(state, f"{data['ctx']['player']} takes control of {chain_entry_label(state, index)}")
 
 
-@effect
 def exile_self(state, ctx, params, rng):
     """This card is exiled instead of going to the discard pile."""
     entry = entry_of(state, ctx)
@@ -107,7 +101,6 @@ def exile_self(state, ctx, params, rng):
         event(state, f"{name(state, entry['card'])} is exiled")
 
 
-@effect
 def return_self_to_archive(state, ctx, params, rng):
     """Put this card on top of an archive of your choice (DE 92)."""
     entry = entry_of(state, ctx)
@@ -118,10 +111,16 @@ def return_self_to_archive(state, ctx, params, rng):
            "fx:return_to_archive", {"ctx": ctx})
 
 
-@on_answer("fx:return_to_archive")
 def _return_to_archive(state, data, option_id, rng):
     entry = entry_of(state, data["ctx"])
     archive = find_archive(state, option_id.split(":", 1)[1])
     archive["cards"].append(entry["card"])
     entry["moved"] = True
     event(state, f"{name(state, entry['card'])} goes on top of archive {archive['id']}")
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.answer("fx:grant_kicker", on_data(_grant_kicker))
+    machine.answer("fx:control_in_chain", on_data(_control_in_chain))
+    machine.answer("fx:return_to_archive", on_data(_return_to_archive))

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from pbem.games.nightfall import damage, flow
-from pbem.games.nightfall.effects import (
+from pbem.engine.machine import TurnMachine, new_task, push_all
+from pbem.games.nightfall import damage
+from pbem.games.nightfall.effects.common import (
     ask_from_discard_pile,
     ask_minion,
     choose,
     each_player_in_chosen_order,
-    effect,
+    effect_task,
     minion_options,
     picked_minion,
     target_minions,
 )
-from pbem.games.nightfall.flow import ask, on_answer
+from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    State,
     card,
+    current_chain,
+    current_turn,
     event,
     exile,
     is_minion_card,
@@ -28,41 +32,42 @@ from pbem.games.nightfall.state import (
 )
 
 
-@effect
 def damage_minion(state, ctx, params, rng):
     """Deal N damage to 1 minion in play."""
     ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
                 target_minions(state, ctx, params))
 
 
-@on_answer("fx:damage_minion")
 def _damage_minion(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
         damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
 
 
-@effect
 def destroy_minion(state, ctx, params, rng):
     """Destroy 1 minion in play."""
     ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
 
 
-@on_answer("fx:destroy_minion")
 def _destroy_minion(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
         damage.destroy(state, record, data["ctx"])
 
 
-@effect
+def destroy_self(state, ctx, params, rng):
+    """This minion is destroyed (an in-play trigger of its own, e.g. at the start of your turn)."""
+    record = minion(state, ctx["card"])
+    if record is not None:
+        damage.destroy(state, record, ctx)
+
+
 def stake_minion(state, ctx, params, rng):
     """Deal N damage to 1 minion in play; a vampire is destroyed instead
     (if it cannot be destroyed, it takes the damage)."""
     ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
 
 
-@on_answer("fx:stake_minion")
 def _stake_minion(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is None:
@@ -72,14 +77,12 @@ def _stake_minion(state, data, option_id, rng):
     damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
 
 
-@effect
 def heal_minion(state, ctx, params, rng):
     """1 minion in play regains N health, never above its printed health (DE 78)."""
     ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
                 list(state["in_play"]))
 
 
-@on_answer("fx:heal_minion")
 def _heal_minion(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
@@ -88,7 +91,6 @@ def _heal_minion(state, data, option_id, rng):
         event(state, f"{name(state, record['card'])} regains {healed} health")
 
 
-@effect
 def take_control(state, ctx, params, rng):
     """Take control of 1 minion in play; it stays yours until it leaves play
     (EN 214, EN 306, DE 83)."""
@@ -96,7 +98,6 @@ def take_control(state, ctx, params, rng):
     ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
 
 
-@on_answer("fx:take_control")
 def _take_control(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
@@ -104,14 +105,12 @@ def _take_control(state, data, option_id, rng):
         event(state, f"{data['ctx']['player']} takes control of {name(state, record['card'])} (owner {record['owner']})")
 
 
-@effect
 def return_minion_to_hand(state, ctx, params, rng):
     """1 minion in play goes back to its owner's hand (DE 73)."""
     ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
                 list(state["in_play"]))
 
 
-@on_answer("fx:return_minion")
 def _return_minion(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
@@ -120,23 +119,20 @@ def _return_minion(state, data, option_id, rng):
         event(state, f"{name(state, record['card'])} goes back to {record['owner']}'s hand")
 
 
-@effect
 def protect_minion(state, ctx, params, rng):
     """Prevent all damage to 1 of your minions this turn (DE 88: only your
     minions are protected, not you)."""
-    records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in state["turn"]["protected"]]
+    records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in current_turn(state)["protected"]]
     ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
 
 
-@on_answer("fx:protect")
 def _protect(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
-        state["turn"]["protected"].append(record["card"])
+        current_turn(state)["protected"].append(record["card"])
         event(state, f"{name(state, record['card'])} is protected from damage this turn")
 
 
-@effect
 def minion_hurts_itself_and_controller(state, ctx, params, rng):
     """1 minion deals damage equal to its strength to itself and to its
     controller (DE 57). The amount is fixed when the text starts; damage
@@ -146,7 +142,6 @@ def minion_hurts_itself_and_controller(state, ctx, params, rng):
                 list(state["in_play"]))
 
 
-@on_answer("fx:hysteria")
 def _hysteria(state, data, option_id, rng):
     """The two shares are simultaneous events: the player who caused them
     orders them (EN 132) when the order can matter, that is when the minion
@@ -161,7 +156,7 @@ def _hysteria(state, data, option_id, rng):
     ctx = data["ctx"]
     if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"]):
         who = name(state, record["card"])
-        ask(state, ctx["player"], "order", f"Hysteria: {who} deals {shares['amount']} damage to itself and to "
+        ask(state, ctx["player"], "order", f"{name(state, ctx['card'])}: {who} deals {shares['amount']} damage to itself and to "
             f"{shares['controller']}; which is inflicted first?",
             [("first:minion", f"{who} takes its damage first"),
              ("first:controller", f"{shares['controller']} takes the damage first ({who} may block it)")],
@@ -170,16 +165,14 @@ def _hysteria(state, data, option_id, rng):
     _hysteria_order(state, {"ctx": ctx, "shares": shares}, "first:minion", rng)
 
 
-@on_answer("fx:hysteria_order")
 def _hysteria_order(state, data, option_id, rng):
-    shares = [flow.task("effect", name="_hysteria_minion_share", params=data["shares"], ctx=data["ctx"]),
-              flow.task("effect", name="_hysteria_controller_share", params=data["shares"], ctx=data["ctx"])]
+    shares = [new_task("hysteria_minion_share", params=data["shares"], ctx=data["ctx"]),
+              new_task("hysteria_controller_share", params=data["shares"], ctx=data["ctx"])]
     if option_id == "first:controller":
         shares.reverse()
-    flow.push_all(state, shares)
+    push_all(state, shares)
 
 
-@effect
 def _hysteria_minion_share(state, ctx, params, rng):
     record = minion(state, params["card"])
     if record is None:
@@ -188,20 +181,17 @@ def _hysteria_minion_share(state, ctx, params, rng):
     damage.damage_minion(state, record, params["amount"], ctx)
 
 
-@effect
 def _hysteria_controller_share(state, ctx, params, rng):
     damage.damage_player(state, params["controller"], params["amount"], ctx)
 
 
-@effect
 def each_player_damages_own_minion(state, ctx, params, rng):
     """Each player chooses 1 of his own minions; it takes N damage (DE 96).
     The players choose one after another in the order you choose (EN 132)."""
-    each_player_in_chosen_order(state, ctx, "_own_minion_damage", {"amount": params["amount"]},
+    each_player_in_chosen_order(state, ctx, "own_minion_damage", {"amount": params["amount"]},
                                 lambda p: any(m["controller"] == p for m in state["in_play"]))
 
 
-@effect
 def _own_minion_damage(state, ctx, params, rng):
     records = [m for m in state["in_play"] if m["controller"] == params["player"]]
     if records:
@@ -209,7 +199,6 @@ def _own_minion_damage(state, ctx, params, rng):
                minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
 
 
-@effect
 def resurrect_minion(state, ctx, params, rng):
     """Put 1 minion from your discard pile into play, without its chain or
     kicker text (DE 98)."""
@@ -219,7 +208,6 @@ def resurrect_minion(state, ctx, params, rng):
                           "no minion in your discard pile", "fx:resurrect")
 
 
-@on_answer("fx:resurrect")
 def _resurrect(state, data, option_id, rng):
     if option_id == "none":
         event(state, f"{data['ctx']['player']} brings no minion back")
@@ -230,14 +218,13 @@ def _resurrect(state, data, option_id, rng):
     put_into_play(state, card_id, player, player)
 
 
-@effect
 def exile_destroyed_by_previous(state, ctx, params, rng):
     """Exile every minion destroyed by the card that resolved just before
     this one, even one brought back in the meantime (DE 98)."""
     if ctx.get("entry") is None or state.get("chain") is None:
         return
-    entries = state["chain"]["entries"]
-    later = [i for i in range(ctx["entry"] + 1, len(entries))]
+    entries = current_chain(state)["entries"]
+    later = list(range(ctx["entry"] + 1, len(entries)))
     if not later:
         return
     for card_id in entries[later[0]].get("destroyed", []):
@@ -252,3 +239,20 @@ def exile_destroyed_by_previous(state, ctx, params, rng):
             state["in_play"].remove(record)
             exile(state, card_id)
             event(state, f"{name(state, card_id)} is exiled from play")
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's tasks and answers, on the game's turn machine."""
+    machine.task("hysteria_minion_share", effect_task(_hysteria_minion_share))
+    machine.task("hysteria_controller_share", effect_task(_hysteria_controller_share))
+    machine.task("own_minion_damage", effect_task(_own_minion_damage))
+    machine.answer("fx:damage_minion", on_data(_damage_minion))
+    machine.answer("fx:destroy_minion", on_data(_destroy_minion))
+    machine.answer("fx:stake_minion", on_data(_stake_minion))
+    machine.answer("fx:heal_minion", on_data(_heal_minion))
+    machine.answer("fx:take_control", on_data(_take_control))
+    machine.answer("fx:return_minion", on_data(_return_minion))
+    machine.answer("fx:protect", on_data(_protect))
+    machine.answer("fx:hysteria", on_data(_hysteria))
+    machine.answer("fx:hysteria_order", on_data(_hysteria_order))
+    machine.answer("fx:resurrect", on_data(_resurrect))

@@ -10,18 +10,19 @@ Hardened (6.1): every player takes 1 (or 2) Loan tokens without the money.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
 from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
-from pbem.games.nightlancer.flow import advance, ask, decision, push, runner
-from pbem.games.nightlancer.zones import all_cards, card, draw
+from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.state import Seat, State
+from pbem.games.nightlancer.zones import all_cards, card, draw, tableau_zone
 from pbem.resources import scenario_dir
-
-State = dict[str, Any]
 
 
 def option_table() -> OptionTable:
@@ -66,10 +67,12 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "stack": [],
         "pending": [],
         "events": [],
+        "recent": [],
         "private": {},
         "dice": [],
         "over": False,
         "outcome": None,
+        "census": [],
     }
     pin = setup.get("pin", {})
     for key in ("nightlancers", "kc", "items", "hands"):
@@ -98,12 +101,12 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
     state["box"].extend(instances(data, "starting_item"))
     state["box"].extend(instances(data, "personal_agenda"))
     state["census"] = sorted(all_cards(state))
-    for deck, top in pin.get("decks", {}).items():
-        for c in top:
+    for deck, on_top in pin.get("decks", {}).items():
+        for c in on_top:
             if c not in state["decks"][deck]:
                 raise ScenarioError(f"pinned card {c!r} is not in the {deck} deck")
             state["decks"][deck].remove(c)
-        state["decks"][deck][:0] = top
+        state["decks"][deck][:0] = on_top
     state["dice"] = list(pin.get("dice", []))
     for player in players:
         state["seats"][player] = blank_seat()
@@ -122,11 +125,10 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
             state["seats"][players[i]]["hand"].append(c)
     push(state, "game", pin_nightlancers=list(pin.get("nightlancers", [])), pin_kc=list(pin.get("kc", [])),
          pin_items=[list(x) for x in pin.get("items", [])], picks={})
-    advance(state, rng)
     return state
 
 
-def blank_seat() -> dict[str, Any]:
+def blank_seat() -> Seat:
     return {"nightlancer": None, "health": 0, "resolve": 0, "ideals": 0, "kc": 0, "heat": 0, "prospects": 0,
             "loans": 0, "shaken": False, "deal": True, "items": [], "cyber": [], "skills": [], "fulfilled": [],
             "hand": [], "spent": [], "loadout": [], "missions_done": 0}
@@ -136,8 +138,9 @@ def take_nightlancer(state: State, player: str, nightlancer: str, rng: Rng) -> N
     """2.2: Health, Resolve, Ideals, KC, starting item, starting agenda plus two Agenda cards, Deal token."""
     data = card(state, nightlancer)
     p = tokens.seat(state, player)
-    p.update(nightlancer=nightlancer, health=data["health"], resolve=data["resolve"], ideals=data["ideals"],
-             kc=data["kc"], deal=True)
+    p["nightlancer"] = nightlancer
+    p["health"], p["resolve"], p["ideals"], p["kc"] = data["health"], data["resolve"], data["ideals"], data["kc"]
+    p["deal"] = True
     state["box"].remove(data["item"])
     p["items"].append(data["item"])
     state["box"].remove(data["agenda"])
@@ -149,68 +152,73 @@ def take_nightlancer(state: State, player: str, nightlancer: str, rng: Rng) -> N
     tokens.say(state, f"{player} plays {data['name']}.")
 
 
-@runner("game")
-def run_game(state: State, rng: Rng, frame: dict[str, Any]) -> None:
-    step = frame["step"]
+def pinned_nightlancers(state: State, frame: Task, rng: Rng) -> None:
+    """A scenario may pin the Nightlancers of the first seats."""
+    for i, nightlancer in enumerate(frame["pin_nightlancers"]):
+        take_nightlancer(state, state["players"][i], nightlancer, rng)
+    frame["step"] = "pick"
+
+
+def pick_nightlancers(state: State, frame: Task, rng: Rng) -> None:
+    """2.2: every player without one picks a Nightlancer; several pick at once, sealed."""
+    choosers = [p for p in state["players"] if tokens.seat(state, p)["nightlancer"] is None]
+    if not choosers:
+        frame["step"] = "ready"
+        return
+    for p in choosers:
+        ask(state, p, "pick", simultaneous=len(choosers) > 1,
+            prompt="Choose your Nightlancer" + (" (picks are sealed until all are in)" if len(choosers) > 1 else ""))
+    frame["step"] = "picked"
+
+
+def nightlancers_picked(state: State, frame: Task, rng: Rng) -> None:
+    """The picks are revealed together; a Nightlancer picked by several goes to one by lot."""
+    picks = frame["picks"]
+    frame["picks"] = {}
+    wanted: dict[str, list[str]] = {}
+    for player in state["players"]:
+        if player in picks:
+            wanted.setdefault(picks[player], []).append(player)
+    for nightlancer, pickers in wanted.items():
+        winner = pickers[0] if len(pickers) == 1 else rng.choice(pickers, label="pick-tie")
+        if len(pickers) > 1:
+            tokens.say(state, f"{', '.join(pickers)} all picked {card(state, nightlancer)['name']}; "
+                       f"it goes to {winner} by lot and the others pick again.")
+        take_nightlancer(state, winner, nightlancer, rng)
+    frame["step"] = "pick"
+
+
+def ready(state: State, frame: Task, rng: Rng) -> None:
+    """2.2: the last in turn order takes 1 extra KC; Hardened (6.1) Loans."""
     players = state["players"]
-    if step == "start":
-        pinned = frame["pin_nightlancers"]
-        for i, nightlancer in enumerate(pinned):
-            take_nightlancer(state, players[i], nightlancer, rng)
-        frame["step"] = "pick"
-    elif step == "pick":
-        choosers = [p for p in players if tokens.seat(state, p)["nightlancer"] is None]
-        if not choosers:
-            frame["step"] = "ready"
-            return
-        for p in choosers:
-            ask(state, p, "pick", simultaneous=len(choosers) > 1,
-                prompt="Choose your Nightlancer" + (" (picks are sealed until all are in)" if len(choosers) > 1 else ""))
-        frame["step"] = "picked"
-    elif step == "picked":
-        picks = frame["picks"]
-        frame["picks"] = {}
-        wanted: dict[str, list[str]] = {}
-        for player in players:
-            if player in picks:
-                wanted.setdefault(picks[player], []).append(player)
-        for nightlancer, pickers in wanted.items():
-            winner = pickers[0] if len(pickers) == 1 else rng.choice(pickers, label="pick-tie")
-            if len(pickers) > 1:
-                tokens.say(state, f"{', '.join(pickers)} all picked {card(state, nightlancer)['name']}; "
-                           f"it goes to {winner} by lot and the others pick again.")
-            take_nightlancer(state, winner, nightlancer, rng)
-        frame["step"] = "pick"
-    elif step == "ready":
-        for i, kc in enumerate(frame["pin_kc"]):
-            tokens.seat(state, players[i])["kc"] = kc
-        for i, items in enumerate(frame["pin_items"]):
-            for c in items:
-                take_pinned_item(state, players[i], c)
-        last = state["order"][-1]
-        tokens.seat(state, last)["kc"] += 1
-        tokens.say(state, f"Turn order: {', '.join(state['order'])}; {last} takes 1 extra KC.")
-        for player in players:
-            tokens.seat(state, player)["loans"] = state["hardened"]
-        if state["hardened"]:
-            tokens.say(state, f"Hardened Nightlancers: everyone starts with {state['hardened']} Loan(s) and no money for them.")
-        frame["step"] = "round"
-    elif step == "round":
-        push(state, "round")
-    else:  # pragma: no cover
-        raise AssertionError(step)
+    for i, kc in enumerate(frame["pin_kc"]):
+        tokens.seat(state, players[i])["kc"] = kc
+    for i, items in enumerate(frame["pin_items"]):
+        for c in items:
+            take_pinned_item(state, players[i], c)
+    last = state["order"][-1]
+    tokens.seat(state, last)["kc"] += 1
+    tokens.say(state, f"Turn order: {', '.join(state['order'])}; {last} takes 1 extra KC.")
+    for player in players:
+        tokens.seat(state, player)["loans"] = state["hardened"]
+    if state["hardened"]:
+        tokens.say(state, f"Hardened Nightlancers: everyone starts with {state['hardened']} Loan(s) and no money for them.")
+    frame["step"] = "round"
+
+
+def next_round(state: State, frame: Task, rng: Rng) -> None:
+    """Rounds follow one another until the game ends (3.4)."""
+    push(state, "round")
 
 
 def take_pinned_item(state: State, player: str, instance: str) -> None:
     if instance not in state["decks"]["black_market"]:
         raise ScenarioError(f"pinned item {instance!r} is not in the black market deck")
     state["decks"]["black_market"].remove(instance)
-    zone = "cyber" if card(state, instance)["type"] in ("cyberware", "cyberweapon") else "items"
-    tokens.seat(state, player)[zone].append(instance)
+    tableau_zone(state, player, instance).append(instance)
 
 
-@decision("pick", "Choose your Nightlancer")
-def pick_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> list[tuple[str, str]]:
+def pick_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     taken = {tokens.seat(state, p)["nightlancer"] for p in state["players"]}
     cards = state["catalogue"]["cards"]
     def label(c: dict[str, Any]) -> str:
@@ -223,6 +231,13 @@ def pick_options(state: State, frame: dict[str, Any], entry: dict[str, Any]) -> 
     return [(f"pick:{c['id']}", label(c)) for c in cards.values() if c["kind"] == "nightlancer" and c["id"] not in taken]
 
 
-@pick_options.apply
-def pick_apply(state: State, rng: Rng, frame: dict[str, Any], entry: dict[str, Any], option: str) -> None:
-    frame["picks"][entry["player"]] = option.split(":", 1)[1]
+def pick_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    frame = top(state)
+    frame["picks"][decision["player"]] = option.split(":", 1)[1]
+
+
+def register(machine: TurnMachine[State]) -> None:
+    """This module's steps and decision kinds, on the game's turn machine."""
+    machine.steps("game", {"start": pinned_nightlancers, "pick": pick_nightlancers, "picked": nightlancers_picked,
+                           "ready": ready, "round": next_round})
+    machine.kind("pick", prompt="Choose your Nightlancer", options=pick_options, apply=pick_apply)

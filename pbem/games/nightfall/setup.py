@@ -9,14 +9,23 @@ referee picks the first player at random.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
-from pbem.games.nightfall.cards import build_catalog
-from pbem.games.nightfall.state import State, draw, event, new_id
+from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
+from pbem.games.nightfall.state import (
+    Archive,
+    State,
+    current_chain,
+    current_turn,
+    draw,
+    event,
+    new_id,
+)
 from pbem.games.nightfall.turn import begin_turn
 from pbem.resources import scenario_dir
 
@@ -45,7 +54,8 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "scenario": scenario.get("name", ""),
         "players": list(players),
         "options": game_options(scenario, players),
-        "catalog": build_catalog(scenario["card_data"]),
+        "catalog": build_catalogue(scenario["card_data"]),
+        "quick_start_sets": quick_start_sets(scenario["card_data"]),
         "counters": {},
         "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},
         "archives": [],
@@ -54,7 +64,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "wound_stack": [],
         "face_up": 0,
         "exiled": [],
-        "tasks": [],
+        "stack": [],
         "pending": [],
         "events": [],
         "private_events": {},
@@ -98,7 +108,7 @@ def start_game(state: State, rng: Rng) -> None:
         drafts.start_draft(state, rng)
 
 
-def make_archive(state: State, archive_id: str, key: str, owner: str | None) -> dict[str, Any]:
+def make_archive(state: State, archive_id: str, key: str, owner: str | None) -> Archive:
     copies = state["catalog"][key]["copies"]
     return {"id": archive_id, "owner": owner, "cards": [new_id(state, key) for _ in range(copies)], "hidden": False}
 
@@ -137,7 +147,7 @@ def all_cards(state: State) -> list[str]:
         cards += archive["cards"]
     cards += [m["card"] for m in state["in_play"]]
     if state["chain"]:
-        cards += [e["card"] for e in state["chain"]["entries"] if not e["resolved"] and not e.get("moved")]
+        cards += [e["card"] for e in current_chain(state)["entries"] if not e["resolved"] and not e.get("moved")]
     cards += state["wound_stack"] + state["exiled"]
     return cards
 
@@ -174,15 +184,15 @@ def pinned_setup(state: State, pin: dict[str, Any], rng: Rng) -> None:
         for i, key in enumerate(setup.get("archives", [])):
             state["archives"].append(make_archive(state, f"{player}-{i + 1}", key, player))
     state["census"] = sorted(all_cards(state))
-    state["first"] = pin.get("first", state["players"][0])
-    active = pin.get("active", state["first"])
-    begin_turn(state, active)
+    first = pin.get("first", state["players"][0])
+    state["first"] = first
+    begin_turn(state, pin.get("active", first))
     phase = pin.get("phase", "combat")
-    state["turn"].update(pin.get("turn", {}))
+    current_turn(state).update(pin.get("turn", {}))
     # drop the phases before the pinned one
     skip = 2 * PHASES.index(phase) if phase in ("combat", "chain") else {"claim": 4, "cleanup": 5}[phase]
     for _ in range(skip):
-        state["tasks"].pop()
+        state["stack"].pop()
 
 
 def next_series_game(state: State, rng: Rng) -> None:
@@ -190,6 +200,7 @@ def next_series_game(state: State, rng: Rng) -> None:
     for player in state["players"]:
         state["zones"][player] = {"hand": [], "deck": [], "discard": []}
     state.update({"archives": [], "in_play": [], "chain": None, "wound_stack": [], "face_up": 0, "exiled": [],
-                  "tasks": [], "ending": False, "turn": None, "counters": {}, "census": []})
-    event(state, f"End-of-the-World Series: game {len(state['series']['games']) + 1}")
+                  "stack": [], "ending": False, "turn": None, "counters": {}, "census": []})
+    games = len(state["series"]["games"]) if state["series"] else 0
+    event(state, f"End-of-the-World Series: game {games + 1}")
     start_game(state, rng)

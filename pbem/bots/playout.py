@@ -1,4 +1,4 @@
-"""Play a game in memory, without files or keys: for tests, bots and benchmarks.
+"""Bots play a game in memory, without files or keys: for tests and benchmarks.
 
 Each step gets its own generator keyed by the seed and the step number, as
 the referee keys one per turn, so a simulated game is a pure function of its
@@ -57,5 +57,6 @@ def play(
         decision = decisions[0]
         option_id = bots[decision.player].choose(game.private(state, decision.player), decision)
         choices.append((decision.player, option_id))
+        game.begin_step(state)
         state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step))
     return Playout(state=state, result=game.result(state), steps=step, choices=choices)

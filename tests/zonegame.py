@@ -1,4 +1,4 @@
-"""High Card with named hidden zones: the optional ``hidden_zones(state)`` of the game protocol.
+"""High Card with named hidden zones: ``hidden_zones(state)`` of the game protocol, not empty.
 
 A game that names its hidden zones gets one salted commitment per zone in
 every turn file (``commitments.zones``), besides one per sealed section.

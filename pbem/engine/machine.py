@@ -1,0 +1,424 @@
+"""The turn machine every game runs on: work still to do and decisions awaited, as plain data.
+
+The rules of a game run as a stack of **tasks** kept in the state
+(``state["stack"]``, top last): boardgame.io's stages, but resumable from
+stored JSON. The machine runs the top task until some player must decide.
+A task handler may
+
+* **ask** (:func:`ask`): leave a decision of a player pending and return; the
+  machine stops, and the next move answers it (an effect that needs a choice
+  never stops in the middle to wait for input);
+* **push** (:func:`push`, :func:`push_all`): put tasks on top, to run before
+  anything already waiting;
+* **finish** (:func:`finish`): a task in steps leaves the stack and hands a
+  value to the task below it, which reads it back as ``task["ret"]``.
+
+A task comes in one of two shapes:
+
+* a **one-shot task** (:meth:`TurnMachine.task`) leaves the stack as it
+  starts and runs once; what it still has to do it pushes as new tasks;
+* a **task in steps** (:meth:`TurnMachine.step`, one handler per step) stays
+  on the stack, keeping its own data, until it finishes; its ``step`` field
+  names the handler that runs next (``"start"`` when it has none).
+
+A **decision kind** (:meth:`TurnMachine.kind`) names a kind of decision in
+the rulebook's words (``"link"``, ``"block"``, ``"reaction"``), with its
+default prompt, its pass option and, when the options follow from the state,
+how to list them and how to apply a choice. A decision asked with fixed
+options names instead the **answer** (:meth:`TurnMachine.answer`) that takes
+the choice. A decision asked as ``forced`` is taken at once when it offers a
+single option (only where that reveals nothing). **Free actions**
+(:meth:`TurnMachine.free_action`, e.g. selling an item "at any time") are
+offered inside every decision and leave it pending: the same decision is
+asked again.
+
+Each game builds one :class:`TurnMachine`, registers every handler on it
+explicitly, and owns it; the machine keeps nothing of its own between calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Final, Generic, Required, TypedDict, TypeVar
+
+from pbem.engine.errors import NotAwaitedError, RulesError
+from pbem.engine.protocol import Decision, Option
+from pbem.engine.rng import Rng
+
+#: a task on the stack: ``{"type": name, "step"?: step, ...its own data}`` (plain JSON)
+Task = dict[str, Any]
+#: options as ``(id, label)`` pairs
+Options = list[tuple[str, str]]
+
+#: the step a task in steps starts with
+START: Final = "start"
+
+
+class OptionData(TypedDict):
+    """One option as it is kept in a pending decision."""
+
+    id: str
+    label: str
+
+
+class PendingDecision(TypedDict, total=False):
+    """A decision awaited from one player, as kept in ``state["pending"]``.
+
+    ``options`` are fixed when asked, else the decision kind lists them from
+    the state; ``answer`` names the handler that takes the choice, else the
+    kind applies it; ``pass_id`` overrides the kind's pass option; ``data`` is
+    what the handler needs to carry on.
+    """
+
+    player: Required[str]
+    kind: Required[str]
+    prompt: str
+    options: list[OptionData]
+    pass_id: str | None
+    simultaneous: bool
+    answer: str
+    data: dict[str, Any]
+    forced: bool
+
+
+class MachineState(TypedDict):
+    """The part of a game state the machine runs on."""
+
+    stack: list[Task]
+    pending: list[PendingDecision]
+    over: bool
+
+
+S = TypeVar("S", bound=MachineState)
+
+#: runs a task: ``handler(state, task, rng)``
+TaskHandler = Callable[[S, Task, Rng], None]
+#: takes a player's choice: ``answer(state, decision, option_id, rng)``
+Answer = Callable[[S, PendingDecision, str, Rng], None]
+#: the options of a decision, from the state: ``options(state, decision)``
+ListOptions = Callable[[S, PendingDecision], Options]
+#: what a free action offers inside a decision: ``offers(state, decision)``
+FreeOffers = Callable[[S, PendingDecision], Options]
+#: carries out a free action: ``apply(state, player, option_id, rng)``
+FreeApply = Callable[[S, str, str, Rng], None]
+
+
+@dataclass(frozen=True)
+class DecisionKind(Generic[S]):
+    """A kind of decision: its name, default prompt and pass option, and,
+    for a kind whose options follow from the state, how to list and apply them."""
+
+    name: str
+    prompt: str = ""
+    pass_id: str | None = None
+    options: ListOptions[S] | None = None
+    apply: Answer[S] | None = None
+
+
+@dataclass(frozen=True)
+class FreeAction(Generic[S]):
+    """An action a player may take inside any decision; its option ids start with ``prefix:``."""
+
+    prefix: str
+    offers: FreeOffers[S]
+    apply: FreeApply[S]
+
+
+class _KindDefault:
+    """The pass option a decision kind declares (the default of :func:`ask`)."""
+
+    def __repr__(self) -> str:
+        return "KIND_DEFAULT"
+
+
+KIND_DEFAULT: Final = _KindDefault()
+
+
+# --- tasks ------------------------------------------------------------------------
+
+
+def new_task(task_type: str, /, **fields: Any) -> Task:
+    """A task of type ``task_type`` with its data, to push later (:func:`push_all`)."""
+    return {"type": task_type, **fields}
+
+
+def push(state: MachineState, task_type: str, /, **fields: Any) -> Task:
+    """Do ``task_type`` next (before anything already waiting); return the new task."""
+    task = new_task(task_type, **fields)
+    state["stack"].append(task)
+    return task
+
+
+def push_all(state: MachineState, tasks: Iterable[Task]) -> None:
+    """Do these tasks next, in the order given."""
+    for task in reversed(list(tasks)):
+        state["stack"].append(task)
+
+
+def top(state: MachineState) -> Task:
+    """The task running now (for a task in steps, the one that asked the decision being answered)."""
+    if not state["stack"]:
+        raise RulesError("no task is running")
+    return state["stack"][-1]
+
+
+def finish(state: MachineState, value: Any = None) -> None:
+    """End the task on top; the task below reads ``value`` as ``task["ret"]``."""
+    state["stack"].pop()
+    if state["stack"]:
+        state["stack"][-1]["ret"] = value
+
+
+# --- decisions ----------------------------------------------------------------------
+
+
+def ask(
+    state: MachineState,
+    player: str,
+    kind: str,
+    prompt: str | None = None,
+    *,
+    options: Options | None = None,
+    answer: str | None = None,
+    data: dict[str, Any] | None = None,
+    pass_id: str | _KindDefault | None = KIND_DEFAULT,
+    simultaneous: bool = False,
+    forced: bool = False,
+) -> PendingDecision:
+    """Leave a decision of ``player`` pending.
+
+    ``options`` fixes the options now (``answer`` then names the handler that
+    takes the choice); without them the decision kind lists and applies them.
+    ``prompt`` and ``pass_id`` override the kind's. ``simultaneous``: other
+    players decide at the same time. ``forced``: a single option is taken at
+    once, without asking (only where that reveals nothing hidden).
+    """
+    pending: PendingDecision = {"player": player, "kind": kind}
+    if prompt is not None:
+        pending["prompt"] = prompt
+    if options is not None:
+        if not options:
+            raise RulesError(f"a {kind} decision of {player} needs options")
+        ids = [option_id for option_id, _ in options]
+        if len(set(ids)) != len(ids):
+            raise RulesError(f"duplicate option ids in a {kind} decision: {ids}")
+        pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
+    if not isinstance(pass_id, _KindDefault):
+        pending["pass_id"] = pass_id
+    pending["simultaneous"] = simultaneous
+    if answer is not None:
+        pending["answer"] = answer
+    if data is not None:
+        pending["data"] = data
+    if forced:
+        pending["forced"] = True
+    state["pending"].append(pending)
+    return pending
+
+
+def pending_of(state: MachineState, player: str) -> PendingDecision | None:
+    """The decision awaited from ``player``, if any."""
+    for pending in state["pending"]:
+        if pending["player"] == player:
+            return pending
+    return None
+
+
+# --- the machine --------------------------------------------------------------------
+
+
+class TurnMachine(Generic[S]):
+    """One game's handlers, registered explicitly, and the loop that runs them."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self._tasks: dict[str, TaskHandler[S]] = {}
+        self._steps: dict[str, dict[str, TaskHandler[S]]] = {}
+        self._kinds: dict[str, DecisionKind[S]] = {}
+        self._answers: dict[str, Answer[S]] = {}
+        self._free: list[FreeAction[S]] = []
+
+    # --- registration
+
+    def task(self, task_type: str, handler: TaskHandler[S]) -> None:
+        """Register a one-shot task: it leaves the stack as it starts."""
+        self._unused(task_type)
+        self._tasks[task_type] = handler
+
+    def step(self, task_type: str, step: str, handler: TaskHandler[S]) -> None:
+        """Register the handler of one step of a task in steps."""
+        if task_type in self._tasks:
+            raise RulesError(f"{self.game}: task {task_type!r} is registered as one-shot")
+        steps = self._steps.setdefault(task_type, {})
+        if step in steps:
+            raise RulesError(f"{self.game}: step {step!r} of task {task_type!r} is registered twice")
+        steps[step] = handler
+
+    def steps(self, task_type: str, handlers: dict[str, TaskHandler[S]]) -> None:
+        """Register every step of a task in steps (``{step: handler}``)."""
+        for step, handler in handlers.items():
+            self.step(task_type, step, handler)
+
+    def kind(
+        self,
+        name: str,
+        *,
+        prompt: str = "",
+        pass_id: str | None = None,
+        options: ListOptions[S] | None = None,
+        apply: Answer[S] | None = None,
+    ) -> DecisionKind[S]:
+        """Register a decision kind (see :class:`DecisionKind`)."""
+        if name in self._kinds:
+            raise RulesError(f"{self.game}: decision kind {name!r} is registered twice")
+        if (options is None) != (apply is None):
+            raise RulesError(f"{self.game}: decision kind {name!r} needs both options and apply, or neither")
+        kind = DecisionKind(name, prompt, pass_id, options, apply)
+        self._kinds[name] = kind
+        return kind
+
+    def answer(self, name: str, handler: Answer[S]) -> None:
+        """Register a handler that takes the choice of decisions asked with ``answer=name``."""
+        if name in self._answers:
+            raise RulesError(f"{self.game}: answer {name!r} is registered twice")
+        self._answers[name] = handler
+
+    def free_action(self, prefix: str, offers: FreeOffers[S], apply: FreeApply[S]) -> None:
+        """Register a free action, offered (after the decision's own options) in every decision."""
+        if any(action.prefix == prefix for action in self._free):
+            raise RulesError(f"{self.game}: free action {prefix!r} is registered twice")
+        self._free.append(FreeAction(prefix, offers, apply))
+
+    def _unused(self, task_type: str) -> None:
+        if task_type in self._tasks or task_type in self._steps:
+            raise RulesError(f"{self.game}: task {task_type!r} is registered twice")
+
+    # --- what is awaited
+
+    def decision_kinds(self) -> frozenset[str]:
+        """Every kind of decision this game can await."""
+        return frozenset(self._kinds)
+
+    def decision_kind(self, name: str) -> DecisionKind[S]:
+        kind = self._kinds.get(name)
+        if kind is None:
+            raise RulesError(f"{self.game}: no decision kind {name!r} is registered")
+        return kind
+
+    def options(self, state: S, pending: PendingDecision) -> Options:
+        """The options of a pending decision, free actions included."""
+        kind = self.decision_kind(pending["kind"])
+        if "options" in pending:
+            options = [(option["id"], option["label"]) for option in pending["options"]]
+        elif kind.options is not None:
+            options = list(kind.options(state, pending))
+        else:
+            raise RulesError(f"{self.game}: a {kind.name} decision was asked without options")
+        for action in self._free:
+            options.extend(action.offers(state, pending))
+        return options
+
+    def is_free_action(self, option_id: str) -> bool:
+        """Whether ``option_id`` takes a free action (its prefix names one), which keeps the decision open."""
+        prefix = option_id.partition(":")[0]
+        return any(action.prefix == prefix for action in self._free)
+
+    def decision(self, state: S, pending: PendingDecision) -> Decision:
+        """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
+        kind = self.decision_kind(pending["kind"])
+        return Decision(
+            player=pending["player"],
+            kind=kind.name,
+            options=tuple(Option(option_id, label, self.is_free_action(option_id))
+                          for option_id, label in self.options(state, pending)),
+            prompt=pending.get("prompt", kind.prompt),
+            pass_id=pending.get("pass_id", kind.pass_id),
+            simultaneous=pending.get("simultaneous", False),
+        )
+
+    def decisions(self, state: S) -> list[Decision]:
+        """Every decision awaited now; none once the game is over."""
+        if state["over"]:
+            return []
+        return [self.decision(state, pending) for pending in state["pending"]]
+
+    # --- running
+
+    def run(self, state: S, rng: Rng) -> None:
+        """Run tasks until a decision is awaited, nothing is left, or the game is over."""
+        while not state["over"]:
+            if state["pending"]:
+                if not self._take_forced(state, rng):
+                    break
+                continue
+            if not state["stack"]:
+                break
+            task = state["stack"][-1]
+            handler = self._tasks.get(task["type"])
+            if handler is not None:
+                state["stack"].pop()
+            else:
+                step = task.get("step", START)
+                handler = self._steps.get(task["type"], {}).get(step)
+                if handler is None:
+                    raise RulesError(f"{self.game}: no handler for step {step!r} of task {task['type']!r}")
+            handler(state, task, rng)
+        if state["over"]:
+            state["pending"] = []
+
+    def _take_forced(self, state: S, rng: Rng) -> bool:
+        """Take a forced decision that offers a single option; whether there was one."""
+        for pending in state["pending"]:
+            if pending.get("forced"):
+                options = self.options(state, pending)
+                if len(options) == 1:
+                    state["pending"].remove(pending)
+                    self._apply(state, pending, options[0][0], rng)
+                    return True
+        return False
+
+    def choose(self, state: S, player: str, option_id: str, rng: Rng) -> None:
+        """Apply ``player``'s choice (already checked legal) and run on to the next decision."""
+        pending = pending_of(state, player)
+        if pending is None:
+            raise NotAwaitedError(f"no decision of {player!r} is awaited")
+        prefix = option_id.partition(":")[0]
+        for action in self._free:
+            if action.prefix == prefix:
+                action.apply(state, player, option_id, rng)
+                break
+        else:
+            state["pending"].remove(pending)
+            self._apply(state, pending, option_id, rng)
+        self.run(state, rng)
+
+    def _apply(self, state: S, pending: PendingDecision, option_id: str, rng: Rng) -> None:
+        if "answer" in pending:
+            handler = self._answers.get(pending["answer"])
+            if handler is None:
+                raise RulesError(f"{self.game}: no answer {pending['answer']!r} is registered")
+        else:
+            handler = self.decision_kind(pending["kind"]).apply
+            if handler is None:
+                raise RulesError(f"{self.game}: the {pending['kind']} decision names no answer")
+        handler(state, pending, option_id, rng)
+
+
+class MachineGame(Generic[S]):
+    """The protocol members a game on the turn machine takes from its machine:
+    :meth:`decision_kinds`, :meth:`awaiting` and :meth:`apply`. A game sets
+    ``self.machine`` (its own :class:`TurnMachine`) and supplies the rest of
+    :class:`~pbem.engine.protocol.Game`."""
+
+    machine: TurnMachine[S]
+
+    def decision_kinds(self) -> frozenset[str]:
+        return self.machine.decision_kinds()
+
+    def awaiting(self, state: S) -> list[Decision]:
+        return self.machine.decisions(state)
+
+    def apply(self, state: S, player: str, option_id: str, rng: Rng) -> S:
+        self.machine.choose(state, player, option_id, rng)
+        return state
