@@ -73,6 +73,10 @@ def serve(
 ) -> None:
     """The referee's mail loop: submit the move and join files that arrive, answer every mail, mail each player their turn.
 
+    Each round also ticks every game (pbem tick): decisions past their
+    deadline are answered with the game's default action, and each reminder
+    due is mailed once. The referee's clock is $PBEM_NOW, else the system's.
+
     Exit codes: 0 done; 20 some mails wait for the next run (a game was busy
     or damaged; the message says which); 30 the configuration; 31 a mail
     server could not be reached (the answers stay queued and go next run).
@@ -116,6 +120,34 @@ def _report_code(report: ServeReport) -> int:
         typer.echo(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code
     return 20 if report.held else 0
+
+
+def tick_mail(config: Path, key: Any, directory: Path, now: Any, wait: float, quiet: bool) -> tuple[Any, list[str]]:
+    """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
+    from pbem.mail.reminders import tick_with_mail
+
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    tell = None if quiet or not sys.stderr.isatty() else (lambda line: typer.echo(line, err=True))
+    done = _run(lambda: tick_with_mail(settings, key, directory, tell, now=now, wait=wait))
+    if done.flush.error:
+        _fail(f"{done.flush.kept} mails stay queued: {done.flush.error}", MailServerError.exit_code, MailServerError.reason)
+    return done.tick, done.mailed
+
+
+def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: str, address: str) -> None:
+    """``pbem takeover --address``: where the new holder of ``seat`` gets mail, in the mail state of ``config``."""
+    from pbem.mail.config import check_address
+    from pbem.mail.record import MailRecord
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.layout import GameDir
+
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    _run(lambda: settings.require("state"))
+    _run(lambda: check_address(address, "--address"))
+    game_id = _run(lambda: GameFile.read(GameDir.at(directory).game_toml)).game_id
+    record = MailRecord(settings.state)  # type: ignore[arg-type]
+    _run(record.create)
+    _run(lambda: record.set_address(game_id, seat, fingerprint, address))
 
 
 @app.command()
