@@ -41,6 +41,13 @@ Rules of the protocol:
   :meth:`Game.sealed_sizes` declares, so that a section's length depends on
   public facts only (the seat count, the kind of decision awaited), never on
   what it hides.
+* **Default actions** (optional method ``default_action(kind) -> "pass" |
+  "bot"``): what the referee does for a player whose decision of that kind
+  passed its deadline (``pbem tick``). ``"pass"`` answers with the
+  decision's ``pass_id`` when it offers one, and otherwise falls back to
+  ``"bot"``: an option drawn uniformly from the step's generator. A game
+  without the method gets ``"pass"`` for every kind. The referee applies
+  the answer through :func:`apply_choice` like any other.
 """
 
 from __future__ import annotations

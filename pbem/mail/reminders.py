@@ -61,6 +61,7 @@ def tick_game(game: "ServedGame", config: MailConfig, key: "PrivateKey", record:
             continue
         urgent = due[-1]  # the shortest lead time: reminders come longest first
         address = seat_address(game, record, player)
+        queued = None
         if address is not None and urgent in unsent:
             text = compose.ReminderText(game_id=gid, game=game.gamefile.game, player=player, kind=urgent.kind,
                                         since=since, deadline=deadline, before=urgent.before,
@@ -68,11 +69,18 @@ def tick_game(game: "ServedGame", config: MailConfig, key: "PrivateKey", record:
             message = compose.new_message(config.address, [address], compose.reminder_subject(text),
                                           compose.reminder_body(text, f"game-{gid}"), automatic="auto-generated")
             once = hashlib.sha256(reminder_identity(gid, urgent).encode()).hexdigest()[:24]
-            outbox.queue(message, once=once)
+            queued = outbox.queue(message, once=once)
             lines.append(f"game {gid}: queued for {player} <{address}>: {message['Subject']}")
-        for reminder in unsent:
-            record.add_reminder(reminder_identity(gid, reminder), {"game_id": gid, **reminder.to_json(),
-                                                                   "to": address})
+        try:
+            for reminder in unsent:
+                record.add_reminder(reminder_identity(gid, reminder), {"game_id": gid, **reminder.to_json(),
+                                                                       "to": address})
+        except OSError:
+            # not recorded, so not sent either: the next run queues it again (a run that dies here
+            # leaves the queued file, which the next run finds under the same name)
+            if queued is not None:
+                queued.unlink(missing_ok=True)
+            raise
     return report, lines
 
 

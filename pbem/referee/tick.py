@@ -92,6 +92,7 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
             return report
         ctx = open_game(directory, referee_key, gamefile)
         recover(ctx)
+        ctx.step_clock(moment)  # a clock earlier than the latest turn's is refused before anything is done
         for _ in range(TIMEOUT_LIMIT):
             if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):
                 break

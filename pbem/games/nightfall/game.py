@@ -71,6 +71,12 @@ class Nightfall:
     def decision_kinds(self) -> frozenset[str]:
         return DECISION_KINDS
 
+    def default_action(self, kind: str) -> str:
+        """What the referee does for a player whose decision of ``kind`` passed its deadline: pass wherever
+        the decision offers its pass (a link, a wound effect, the wound window), else a random legal choice
+        (the referee's fallback). No decision of Nightfall is better answered by chance than by a pass."""
+        return "pass"
+
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         state["events"] = []
         state["private_events"] = {}

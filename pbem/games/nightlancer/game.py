@@ -52,6 +52,12 @@ class Nightlancer:
         """The kinds registered with the flow (``flow.KINDS``): every pending entry names one."""
         return frozenset(flow.KINDS)
 
+    def default_action(self, kind: str) -> str:
+        """What the referee does for a player whose decision of ``kind`` passed its deadline: pass wherever
+        the decision offers its pass (no reaction, roll as it stands, the Streets pass, done), else a random
+        legal choice (the referee's fallback)."""
+        return "pass"
+
     def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
         state["events"] = []
         state["private"] = {}
