@@ -27,6 +27,7 @@ nonce for a player.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterable, Mapping
@@ -170,8 +171,7 @@ class Reminder:
     due: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "kind": self.kind, "since": self.since, "deadline": self.deadline,
-                "before": self.before, "due": self.due}
+        return dataclasses.asdict(self)
 
 
 def reminders_due(rules: DeadlineRules, awaiting: list[dict[str, Any]], now: datetime) -> list[Reminder]:

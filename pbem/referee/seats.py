@@ -39,7 +39,7 @@ from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile, Handover
 from pbem.referee.layout import GameDir
-from pbem.referee.records import Record, read_record, read_turn
+from pbem.referee.records import Record, read_step_record, read_turn
 from pbem.referee.turns import Position, carry_since
 
 
@@ -70,14 +70,8 @@ def read_seat_record(path: Path, gamefile: GameFile, number: int, player: str,
                      base: str | None = None) -> tuple[Record, Handover]:
     """The seat record ``seats/NUMBER-PLAYER.json``, checked against the seats in force before it (``gamefile``)
     and, when given, the hash of the turn it answers (``base``); raises :class:`GameDirError`."""
-    record = read_record(path, formats.SEAT, gamefile.referee)
+    record = read_step_record(path, formats.SEAT, gamefile, number, player, base)
     doc = record.doc
-    if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
-        raise GameDirError(f"{path}: a seat record of another game or game.toml", path=path)
-    if doc["player"] != player or doc["turn"] + 1 != number:
-        raise GameDirError(f"{path}: its name does not match its player and turn", path=path)
-    if base is not None and doc["base"] != base:
-        raise GameDirError(f"{path}: does not answer turn {doc['turn']} of this chain (base)", path=path)
     holder = gamefile.player_key(player)
     if holder is None:
         raise GameDirError(f"{path}: {player} is not seated in this game", path=path)

@@ -21,6 +21,7 @@ nothing to tick.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -56,8 +57,7 @@ class TimedOut:
     record: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "player": self.player, "kind": self.kind, "deadline": self.deadline,
-                "action": self.action, "record": self.record}
+        return dataclasses.asdict(self)
 
 
 @dataclass

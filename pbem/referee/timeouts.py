@@ -37,7 +37,7 @@ from pbem.referee import formats, keying
 from pbem.referee.clock import read_recorded
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
-from pbem.referee.records import Record, read_record
+from pbem.referee.records import Record, read_step_record
 from pbem.referee.turns import Position
 
 #: what a game may declare for a decision kind
@@ -139,14 +139,8 @@ def read_timeout_record(path: Path, gamefile: GameFile, number: int, player: str
     """The timeout record ``timeouts/NUMBER-PLAYER.json`` that produced ``turn`` from ``previous``, checked:
     signed by the referee, of this game and ``game.toml``, answering ``previous``, and
     :func:`record_problem`. Raises :class:`GameDirError`."""
-    record = read_record(path, formats.TIMEOUT, gamefile.referee)
+    record = read_step_record(path, formats.TIMEOUT, gamefile, number, player, previous.hash)
     doc = record.doc
-    if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
-        raise GameDirError(f"{path}: a timeout record of another game or game.toml", path=path)
-    if doc["player"] != player or doc["turn"] + 1 != number:
-        raise GameDirError(f"{path}: its name does not match its player and turn", path=path)
-    if doc["turn"] != previous.doc["turn"] or doc["base"] != previous.hash:
-        raise GameDirError(f"{path}: does not answer turn {doc['turn']} of this chain (base)", path=path)
     problem = record_problem(doc, previous.doc, turn)
     if problem:
         raise GameDirError(f"{path}: {problem}", path=path)

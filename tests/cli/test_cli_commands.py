@@ -14,6 +14,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from helpers_cli import new_cli_game
 from helpers_referee import TEST_SEED, snapshot, validate_directory  # registers the toy game
 from pbem.cli.main import EXIT_CODES, app
 from pbem.referee import formats
@@ -30,12 +31,7 @@ def pbem(*args: str, code: int = 0) -> str:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    keys = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", keys)
-    pbem("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
-         "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--seed", TEST_SEED.hex())
-    return tmp_path / "game"
+    return new_cli_game(tmp_path)[0]
 
 
 def keys_of(game: Path) -> Path:

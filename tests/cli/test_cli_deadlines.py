@@ -6,31 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED  # registers the toy game
-from pbem.cli.main import app
+from helpers_cli import new_cli_game, pbem
 from pbem.referee import formats
-
-runner = CliRunner()
-
-
-def pbem(*args: object, code: int = 0, env: dict[str, str] | None = None) -> str:
-    result = runner.invoke(app, [str(a) for a in args], env=env)
-    assert result.exit_code == code, (result.output, result.exception)
-    return result.output
-
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    keys = tmp_path / "keys"
-    for name in ("referee", "alice", "bob"):
-        pbem("keygen", name, "--out", keys)
-    out = pbem("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
-               "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--seed", TEST_SEED.hex(),
-               "--deadline", "48h", "--deadline", "draw=12h", "--remind", "24h", "--now", "2025-03-01T12:00:00Z")
+    directory, out = new_cli_game(tmp_path, "--deadline", "48h", "--deadline", "draw=12h", "--remind", "24h",
+                                  "--now", "2025-03-01T12:00:00Z")
     assert "deadlines: 48h per decision (draw 12h); reminders 24h before" in out
-    return tmp_path / "game"
+    return directory
 
 
 def referee_key(game: Path) -> Path:

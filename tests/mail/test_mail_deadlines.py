@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner

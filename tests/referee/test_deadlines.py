@@ -7,6 +7,7 @@ High Card (tests/toygame.py): turn 0 awaits alice and bob to *play* at once
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -179,10 +180,10 @@ def test_a_timeout_is_a_referee_signed_record_named_by_the_turn_it_produced(tmp_
     turn = turn_doc(table, 2)
     assert turn["mover"] is None
     assert turn["referee_step"] == {"kind": "timeout", "player": "bob", "decision": "play", "action": "bot"}
-    import hashlib
+
     assert turn["move_file"] == "sha256:" + hashlib.sha256(data).hexdigest()
     # the public record says the referee chose, never which card
-    assert not any(f"card-" in json.dumps(x) for x in (record, turn["referee_step"]))
+    assert not any("card-" in json.dumps(x) for x in (record, turn["referee_step"]))
 
 
 def test_nothing_times_out_before_its_deadline_and_a_late_move_before_the_tick_still_counts(tmp_path):
