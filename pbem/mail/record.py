@@ -87,8 +87,8 @@ class MailRecord:
             try:
                 stack.enter_context(locked(self.lock, wait=0))
             except LockBusy:
-                raise LockBusy(f"{self.dir}: another `pbem mail serve` (or `pbem tick --config`) is running "
-                               "with this state directory") from None
+                raise LockBusy(f"{self.dir}: another `pbem mail serve` is running with this state directory "
+                               "(or a `pbem tick --config`)") from None
             yield
 
     def has_source(self, source: str) -> bool:

@@ -93,3 +93,13 @@ def test_takeover_hands_a_seat_to_a_new_key_visible_in_status_and_log(game: Path
 def test_takeover_address_needs_the_mail_configuration(game: Path) -> None:
     assert "go together" in pbem("takeover", game, "--seat", "bob", "--key", game.parent / "keys" / "bob.pub",
                                  "--referee-key", referee_key(game), "--address", "new@example.org", code=2)
+
+
+def test_the_example_tick_cron_line_runs_a_valid_tick_command(tmp_path: Path) -> None:
+    import shlex
+
+    crontab = (Path(__file__).resolve().parents[2] / "examples" / "mail" / "crontab").read_text()
+    line = next(line for line in crontab.splitlines() if line.startswith("# */") and " tick " in line)
+    args = shlex.split(line[line.index(" tick ") + 1:line.index(">>")].replace("$HOME", str(tmp_path)))
+    # the arguments parse; the run stops at the missing key file (exit 7), not at usage (2)
+    assert "key file" in pbem(*args, code=7)
