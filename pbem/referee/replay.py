@@ -2,7 +2,10 @@
 
 Inputs, and nothing else: ``game.toml`` (and the card file it names, kept in
 ``cards/``), the seed (published in the final turn, in ``reveal.json``, or a
-test seed), the join files and the move files. From them the replay
+test seed), the join files, the move files, the referee's timeout and seat
+records, and, in a game with deadlines, the time each turn records (the
+referee's clock is an input like a move; it may never go backwards). From
+them the replay
 
 1. checks that the seed matches the commitment and yields the game id and
    the game identity of ``game.toml``;
@@ -11,6 +14,9 @@ test seed), the join files and the move files. From them the replay
 3. for each move file in order: opens its sealed choices with the game
    identity, checks it as the referee must have (signature, freshness,
    awaited player, legal choices) and applies it with the referee's own code;
+   a timeout record is checked (after its deadline) and answered with the
+   game's default action, drawn again from the step's generator; a seat
+   record hands its seat to the new key, whose sections are sealed to it;
 4. rebuilds every turn file: the public part, every sealed section (sealing
    is deterministic: its random bytes come from the seed's streams, and the
    padding is fixed; the referee's section is compressed, and a file whose

@@ -21,8 +21,14 @@ Always checked, stopping at the first bad file (which the report names):
   ``game.toml``, and names the hash of the turn before it (``null`` for turn 0);
 * each turn after 0 names the hash of the move that produced it and the
   SHA-256 of its bytes, and ``moves/NNNNNN-PLAYER.json`` is that move: a
-  ``pbem-move/1`` document of this game by the seated player, signed by that
-  player, answering an earlier turn; no move file lies without its turn;
+  ``pbem-move/1`` document of this game by the seated player, signed by the
+  key that held the seat then, answering an earlier turn; or, for a turn
+  the referee produced (``referee_step``), its signed timeout record (the
+  decision was open with that deadline, and the referee acted at or after
+  it) or seat record (naming the key that held the seat, which later moves
+  are then checked against); no such file lies without its turn;
+* in a game with deadlines every turn records the referee's clock, and the
+  recorded times never go backwards; a game without records none;
 * a seed published in a turn or in ``reveal.json`` matches the commitment;
   ``reveal.json`` is signed and names the latest turn;
 * each player's ``views/`` files hold the player's section of the latest

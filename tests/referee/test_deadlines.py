@@ -312,3 +312,25 @@ def test_a_timeout_record_left_by_a_step_that_died_before_its_turn_is_removed(tm
     submit(table.dir, table.move("alice", first_option(table, "alice")), table.referee, now=T0 + 50 * HOUR)
     assert not orphan.exists()
     assert verify(table.dir, replay=True).replayed
+
+
+def test_a_tick_that_dies_before_its_turn_is_written_leaves_the_game_as_it_was_and_the_next_tick_does_it(
+        tmp_path, monkeypatch):
+    import pbem.referee.turns as turns
+
+    table = deadline_table(tmp_path)
+    real = turns.atomic_write
+
+    def dying(path, data, *args, **kwargs):
+        if path.parent.name == "turns":
+            raise KeyboardInterrupt  # the process is killed at the commit point
+        real(path, data, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(turns, "atomic_write", dying)
+        with pytest.raises(KeyboardInterrupt):
+            tick(table.dir, table.referee, now=T0 + 49 * HOUR)
+    assert status(table.dir).turn == 0 and (table.dir / "timeouts" / "000001-alice.json").exists()
+    report = tick(table.dir, table.referee, now=T0 + 49 * HOUR)
+    assert [t.turn for t in report.timeouts] == [1, 2]
+    assert verify(table.dir, replay=True).replayed

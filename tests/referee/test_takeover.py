@@ -220,3 +220,25 @@ def test_a_move_of_the_new_key_is_refused_before_the_takeover(table):
     forged = make_move(view, new, [first_option(table, "bob")])
     with pytest.raises(BadSignatureMove, match="the signature is not bob's"):
         submit(table.dir, forged, table.referee)
+
+
+def test_a_takeover_that_dies_before_its_turn_is_written_hands_nothing_over(table, monkeypatch):
+    import pbem.referee.turns as turns
+
+    real = turns.atomic_write
+
+    def dying(path, data, *args, **kwargs):
+        if path.parent.name == "turns":
+            raise KeyboardInterrupt  # the process is killed at the commit point
+        real(path, data, *args, **kwargs)
+
+    new = generate("bob")
+    with monkeypatch.context() as patch:
+        patch.setattr(turns, "atomic_write", dying)
+        with pytest.raises(KeyboardInterrupt):
+            take_over(table.dir, "bob", new.public, table.referee)
+    assert (table.dir / "seats" / "000001-bob.json").exists()
+    assert read_view(table.dir, "bob", table.keys["bob"]).decision is not None  # the old key still holds the seat
+    take_over(table.dir, "bob", new.public, table.referee)
+    assert read_view(table.dir, "bob", new).number == 1
+    assert verify(table.dir, replay=True).replayed
