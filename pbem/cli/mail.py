@@ -21,7 +21,7 @@ import typer
 from pbem.crypto.keys import load_private_key
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
-from pbem.mail.errors import MailError, MailServerError
+from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.mail.player import file_mail, unpack as unpack_mail
 from pbem.mail.sending import send_now
 from pbem.mail.serve import ServeReport, serve_once
@@ -143,7 +143,10 @@ def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: s
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("state"))
-    _run(lambda: check_address(address, "--address"))
+    try:
+        check_address(address, "--address")
+    except MailConfigError as error:
+        _fail(str(error), 2, "usage")
     game_id = _run(lambda: GameFile.read(GameDir.at(directory).game_toml)).game_id
     record = MailRecord(settings.state)  # type: ignore[arg-type]
     _run(record.create)

@@ -103,3 +103,18 @@ def test_the_example_tick_cron_line_runs_a_valid_tick_command(tmp_path: Path) ->
     args = shlex.split(line[line.index(" tick ") + 1:line.index(">>")].replace("$HOME", str(tmp_path)))
     # the arguments parse; the run stops at the missing key file (exit 7), not at usage (2)
     assert "key file" in pbem(*args, code=7)
+
+
+def test_takeover_records_the_new_holders_address_in_the_mail_state(game: Path) -> None:
+    config = game.parent / "referee.toml"
+    config.write_text('address = "referee@example.org"\nstate = "mail-state"\n')
+    new_keys = game.parent / "new"
+    pbem("keygen", "bob", "--out", new_keys)
+    bad = pbem("takeover", game, "--seat", "bob", "--key", new_keys / "bob.pub", "--referee-key", referee_key(game),
+               "--config", config, "--address", "not an address", code=2)
+    assert "is not a" in bad and not (game / "seats").exists()
+    pbem("takeover", game, "--seat", "bob", "--key", new_keys / "bob.pub", "--referee-key", referee_key(game),
+         "--config", config, "--address", "newbob@example.org", "--now", "2025-03-01T13:00:00Z")
+    recorded = json.loads((game.parent / "mail-state" / "addresses.json").read_text())
+    fingerprint = json.loads((new_keys / "bob.pub").read_text())["fingerprint"]
+    assert list(recorded.values()) == [{"bob": {fingerprint: "newbob@example.org"}}]
