@@ -47,7 +47,7 @@ def status_text(status: Status) -> str:
         f"turn {status.turn}",
     ]
     lines += [f"{h['player']}'s seat: handed to a new key ({h['key']}) at turn {h['turn']}"
-              for h in status.to_json()["takeovers"]]
+              for h in status.takeovers]
     if status.time is not None:
         lines.append(f"the referee's clock at this turn: {status.time}")
     if status.dealing:

@@ -34,6 +34,11 @@ class Status:
     time: str | None = None
 
     @property
+    def takeovers(self) -> list[dict[str, Any]]:
+        """Every seat handed to a new key: ``{player, turn, key, previous}`` (fingerprints), in turn order."""
+        return seats.describe(self.gamefile)
+
+    @property
     def over(self) -> bool:
         return self.result is not None or (not self.awaiting and not self.dealing)
 
@@ -51,7 +56,7 @@ class Status:
             "result": self.result,
             "test_seed": self.gamefile.test_seed is not None,
             "time": self.time,
-            "takeovers": seats.describe(self.gamefile),
+            "takeovers": self.takeovers,
         }
 
 

@@ -334,3 +334,20 @@ def test_a_tick_that_dies_before_its_turn_is_written_leaves_the_game_as_it_was_a
     report = tick(table.dir, table.referee, now=T0 + 49 * HOUR)
     assert [t.turn for t in report.timeouts] == [1, 2]
     assert verify(table.dir, replay=True).replayed
+
+
+def test_a_game_that_waits_for_joins_records_the_time_of_its_deal_and_replays(tmp_path):
+    from helpers_referee import make_keys
+    from pbem.referee import make_join, new_game, reveal
+
+    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    game = tmp_path / "game"
+    new_game(game, "highcard", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
+             wait_for_joins=True, deadlines=["48h"], now=T0)
+    for hours, player in enumerate(["alice", "bob", "alice", "bob"], start=1):
+        submit(game, make_join(game, player, keys[player]), keys["referee"], now=T0 + hours * HOUR)
+    turn = json.loads((game / "turns" / "000000.json").read_text())
+    assert turn["time"] == "2025-03-01T16:00:00Z"  # the last nonce's
+    assert turn["awaiting"][0]["deadline"] == "2025-03-03T16:00:00Z"
+    reveal(game, keys["referee"], force=True)
+    assert verify(game, replay=True).replayed
