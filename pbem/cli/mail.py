@@ -13,20 +13,26 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
 import typer
 
-from pbem.crypto.keys import load_private_key
+from pbem.crypto.keys import PrivateKey, load_private_key
 from pbem.mail import compose
-from pbem.mail.config import MailConfig
+from pbem.mail.config import MailConfig, check_address
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.mail.player import file_mail, unpack as unpack_mail
+from pbem.mail.record import MailRecord
+from pbem.mail.reminders import tick_with_mail
 from pbem.mail.sending import send_now
 from pbem.mail.serve import ServeReport, serve_once
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.storage import atomic_write
+from pbem.referee.tick import TickReport
 
 app = typer.Typer(
     name="mail",
@@ -122,10 +128,9 @@ def _report_code(report: ServeReport) -> int:
     return 20 if report.held else 0
 
 
-def tick_mail(config: Path, key: Any, directory: Path, now: Any, wait: float, quiet: bool) -> tuple[Any, list[str]]:
+def tick_mail(config: Path, key: PrivateKey, directory: Path, now: Optional[datetime], wait: float,
+              quiet: bool) -> tuple[TickReport, list[str]]:
     """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
-    from pbem.mail.reminders import tick_with_mail
-
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     tell = None if quiet or not sys.stderr.isatty() else (lambda line: typer.echo(line, err=True))
     done = _run(lambda: tick_with_mail(settings, key, directory, tell, now=now, wait=wait))
@@ -136,11 +141,6 @@ def tick_mail(config: Path, key: Any, directory: Path, now: Any, wait: float, qu
 
 def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: str, address: str) -> None:
     """``pbem takeover --address``: where the new holder of ``seat`` gets mail, in the mail state of ``config``."""
-    from pbem.mail.config import check_address
-    from pbem.mail.record import MailRecord
-    from pbem.referee.gamefile import GameFile
-    from pbem.referee.layout import GameDir
-
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("state"))
     try:

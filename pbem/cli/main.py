@@ -61,7 +61,7 @@ from pbem.referee.tick import tick as tick_game
 from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
-from pbem.cli.mail import app as mail_app, write_mail_file
+from pbem.cli.mail import app as mail_app, record_seat_address, tick_mail, write_mail_file
 from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 
 #: exit code -> meaning (documented in docs/referee.md and README)
@@ -407,8 +407,6 @@ def tick(
     --config they are mailed, each once. Run it from cron (or let pbem mail
     serve run it every round).
     """
-    from pbem.cli.mail import tick_mail
-
     _json_output(as_json)
     moment = _now(now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
@@ -443,8 +441,6 @@ def takeover(
     From that turn on the old key reads no new turn and its moves are
     refused; pbem log and pbem status show the takeover.
     """
-    from pbem.cli.mail import record_seat_address
-
     moment = _now(now)
     if (config is None) != (address is None):
         _fail("--address and --config go together: the address is recorded in the mail state of --config", 2)

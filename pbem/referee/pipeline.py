@@ -465,8 +465,7 @@ def _check_fresh(ctx: StepContext, doc: dict[str, Any], since: int, move_hash: s
         timed_out = _timed_out_since(ctx.gamedir, player, base_turn, number)
         why = (f"{player}'s current decision opened at turn {since}" if timed_out is None else
                f"{player}'s {timed_out[1]} decision of turn {base_turn} timed out at turn {timed_out[0]}: the "
-               f"referee answered it with the game's default action, and {player}'s current decision opened at "
-               f"turn {since}")
+               "referee answered it with the game's default action after its deadline")
         raise StaleMove(
             f"the move answers turn {base_turn}, but {why} (the game is at turn {number}); "
             "view the game again and send a new move",
