@@ -12,9 +12,10 @@ from pbem.cli.main import app
 runner = CliRunner()
 
 
-def pbem(*args: object, code: int = 0) -> str:
-    """Run ``pbem ARGS`` through Typer's runner; check the exit code; return what it printed."""
-    result = runner.invoke(app, [str(a) for a in args])
+def pbem(*args: object, code: int = 0, env: dict[str, str] | None = None) -> str:
+    """Run ``pbem ARGS`` through Typer's runner (with ``env`` added to the environment); check the exit
+    code; return what it printed (stdout and stderr)."""
+    result = runner.invoke(app, [str(a) for a in args], env=env)
     assert result.exit_code == code, (result.output, result.exception)
     return result.output
 

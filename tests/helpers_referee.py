@@ -55,13 +55,15 @@ def make_keys(where: Path, names: list[str]) -> tuple[dict[str, PrivateKey], dic
 
 
 def make_table(tmp: Path, players: tuple[str, ...] = ("alice", "bob"), seed: bytes | None = TEST_SEED,
-               scenario: str | None = None, keys=None) -> Table:
+               scenario: str | None = None, keys=None, **setup: Any) -> Table:
+    """A toy game in ``tmp/game``; ``setup`` goes to :func:`new_game` (``deadlines``, ``remind``, ``now``...)."""
     if keys is None:
         keys, files = make_keys(tmp / "keys", ["referee", *players])
     else:
         keys, files = keys
     game = tmp / "game"
-    new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], scenario=scenario, seed=seed)
+    new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], scenario=scenario, seed=seed,
+             **setup)
     return Table(dir=game, keys=keys, key_files=files)
 
 
@@ -89,7 +91,8 @@ def validate_directory(directory: Path, keys: dict[str, PrivateKey] | None = Non
     checked += 1
     seed = bytes.fromhex(doc["rng"]["seed"]) if "seed" in doc["rng"] else None
     expected = {"turns": formats.TURN, "moves": formats.MOVE, "rejected": formats.REJECTION,
-                "joins": formats.JOIN, "pending.json": formats.PENDING, "reveal.json": formats.REVEAL}
+                "joins": formats.JOIN, "pending.json": formats.PENDING, "reveal.json": formats.REVEAL,
+                "timeouts": formats.TIMEOUT, "seats": formats.SEAT}
     for path in sorted(directory.rglob("*.json")):
         rel = path.relative_to(directory)
         fmt = formats.VIEW if rel.parts[0] == "views" else expected[rel.parts[0]]

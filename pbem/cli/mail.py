@@ -13,20 +13,26 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
 import typer
 
-from pbem.crypto.keys import load_private_key
+from pbem.crypto.keys import PrivateKey, load_private_key
 from pbem.mail import compose
-from pbem.mail.config import MailConfig
-from pbem.mail.errors import MailError, MailServerError
+from pbem.mail.config import MailConfig, check_address
+from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.mail.player import file_mail, unpack as unpack_mail
+from pbem.mail.record import MailRecord
+from pbem.mail.reminders import tick_with_mail
 from pbem.mail.sending import send_now
 from pbem.mail.serve import ServeReport, serve_once
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.storage import atomic_write
+from pbem.referee.tick import TickReport
 
 app = typer.Typer(
     name="mail",
@@ -73,6 +79,10 @@ def serve(
 ) -> None:
     """The referee's mail loop: submit the move and join files that arrive, answer every mail, mail each player their turn.
 
+    Each round also ticks every game (pbem tick): decisions past their
+    deadline are answered with the game's default action, and each reminder
+    due is mailed once. The referee's clock is $PBEM_NOW, else the system's.
+
     Exit codes: 0 done; 20 some mails wait for the next run (a game was busy
     or damaged; the message says which); 30 the configuration; 31 a mail
     server could not be reached (the answers stay queued and go next run).
@@ -116,6 +126,31 @@ def _report_code(report: ServeReport) -> int:
         typer.echo(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code
     return 20 if report.held else 0
+
+
+def tick_mail(config: Path, key: PrivateKey, directory: Path, now: Optional[datetime], wait: float,
+              quiet: bool) -> tuple[TickReport, list[str]]:
+    """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    tell = None if quiet or not sys.stderr.isatty() else (lambda line: typer.echo(line, err=True))
+    done = _run(lambda: tick_with_mail(settings, key, directory, tell, now=now, wait=wait))
+    if done.flush.error:
+        _fail(f"{done.flush.kept} mails stay queued: {done.flush.error}", MailServerError.exit_code, MailServerError.reason)
+    return done.tick, done.mailed
+
+
+def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: str, address: str) -> None:
+    """``pbem takeover --address``: where the new holder of ``seat`` gets mail, in the mail state of ``config``."""
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    _run(lambda: settings.require("state"))
+    try:
+        check_address(address, "--address")
+    except MailConfigError as error:
+        _fail(str(error), 2, "usage")
+    game_id = _run(lambda: GameFile.read(GameDir.at(directory).game_toml)).game_id
+    record = MailRecord(settings.state)  # type: ignore[arg-type]
+    _run(record.create)
+    _run(lambda: record.set_address(game_id, seat, fingerprint, address))
 
 
 @app.command()

@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
@@ -30,17 +31,19 @@ from pbem.crypto.keys import generate, load_private_key, load_public_key, write_
 from pbem.engine.errors import EngineError
 from pbem.engine.options import format_value, options_of
 from pbem.engine.registry import find_game, game_names, register
-from pbem.referee import formats
+from pbem.referee import clock, formats
 from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
+    ClockWentBack,
     GameDirError,
     LockBusy,
     Refusal,
     RefereeError,
     RevealRefused,
     SetupError,
+    TakeoverRefused,
     VerificationFailed,
 )
 from pbem.referee.gamefile import GameFile
@@ -54,10 +57,12 @@ from pbem.referee import orders
 from pbem.referee.player import read_view, sign_move, view_cards
 from pbem.referee.public import public_log, status as game_status
 from pbem.referee.setup import new_game
+from pbem.referee.takeover import take_over
+from pbem.referee.tick import tick as tick_game
 from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
-from pbem.cli.mail import app as mail_app, write_mail_file
+from pbem.cli.mail import app as mail_app, record_seat_address, tick_mail, write_mail_file
 from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 
 #: exit code -> meaning (documented in docs/referee.md and README)
@@ -73,6 +78,8 @@ EXIT_CODES: dict[int, str] = {
     **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
     LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
     RevealRefused.exit_code: "reveal refused: the game is running (use --force to abandon it)",
+    ClockWentBack.exit_code: "the referee's clock is earlier than the game's latest recorded time; nothing changed",
+    TakeoverRefused.exit_code: "takeover refused: not dealt yet, over, not a seat, or the key holds a seat already",
     **{cls.exit_code: f"mail: {(cls.__doc__ or '').strip()}" for cls in (MailConfigError, MailServerError, MailFileError)},
 }
 
@@ -211,6 +218,16 @@ def _seed_bytes(seed: Optional[str]) -> Optional[bytes]:
     return bytes.fromhex(seed)
 
 
+def _now(text: Optional[str]) -> Optional[datetime]:
+    """The referee's clock from ``--now`` (``None``: ``$PBEM_NOW``, else the system clock)."""
+    return None if text is None else _guard(lambda: clock.parse_time(text, "--now"))
+
+
+#: the help of every referee command's ``--now``
+NOW_HELP = (f"The referee's clock, ISO-8601 with its zone (2025-03-01T12:00:00Z); default ${clock.NOW_ENV}, "
+            "else the system clock. Recorded in the turns of a game with deadlines.")
+
+
 @app.command()
 def keygen(
     name: str = typer.Argument(..., help="Name of the key's owner (a player name or 'referee')."),
@@ -258,9 +275,17 @@ def new(
         False, "--wait-for-joins",
         help="Deal only once every player has sent a signed join file (pbem join) adding their entropy.",
     ),
+    deadline: list[str] = typer.Option(
+        [], "--deadline",
+        help="DURATION (48h: every decision) or KIND=DURATION|off (a kind of its own): after it, pbem tick "
+             "answers the decision with the game's default action.",
+    ),
+    remind: list[str] = typer.Option([], "--remind", help="DURATION before a deadline to remind the player (24h)."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
     seed_bytes = _seed_bytes(seed)  # a usage error, before any file is read
+    moment = _now(now)
     seats = []
     for item in player:
         name, pub_file = _split_pair(item, "--player")
@@ -269,7 +294,8 @@ def new(
     key = _guard(lambda: load_private_key(referee_key))
     gamefile = _guard(
         lambda: new_game(directory, game, seats, key, scenario=scenario, seed=seed_bytes, cards=cards,
-                         options=options, wait_for_joins=wait_for_joins)
+                         options=options, wait_for_joins=wait_for_joins, deadlines=deadline, remind=remind,
+                         now=moment)
     )
     typer.echo(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
     if gamefile.options:
@@ -282,6 +308,9 @@ def new(
                    "pbem join DIR --as NAME --key KEYFILE")
     else:
         typer.echo("entropy: referee-only (no player entropy; use --wait-for-joins to add it)")
+    if gamefile.deadlines is not None:
+        typer.echo(f"deadlines: {text.deadlines_line(gamefile.deadlines)}; run pbem tick (or pbem mail serve) "
+                   "regularly to enforce them")
     typer.echo(text.awaiting_line(game_status_doc(directory)["decisions"]))
 
 
@@ -296,9 +325,11 @@ def submit(
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
     _json_output(as_json)
+    moment = _now(now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
     results: list[dict[str, Any]] = []
     exit_code = 0
@@ -312,7 +343,7 @@ def submit(
         except OSError as error:
             _fail(f"{path}: {error}", 1, "io-error", path)
         try:
-            step = submit_move(directory, data, key, wait=wait)
+            step = submit_move(directory, data, key, wait=wait, now=moment)
         except AlreadyApplied as error:
             entry.update(status="already-applied", exit_code=error.exit_code, reason=error.reason,
                          message=error.message, move=error.move_hash, player=error.player)
@@ -359,6 +390,72 @@ def submit(
     else:
         typer.echo(text.result_line(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
     raise typer.Exit(exit_code)
+
+
+@app.command()
+def tick(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Optional[Path] = typer.Option(
+        None, "--config", help="The referee's mail configuration (as pbem mail serve): mail each reminder due "
+                               "once, and the turn mails of the timeouts."),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-tick.schema.json)."),
+) -> None:
+    """Enforce the deadlines: answer every decision past its deadline with the game's default action.
+
+    Each such answer is a step of the referee's, recorded in a signed
+    timeout record and shown by pbem log. Also lists the reminders due; with
+    --config they are mailed, each once. Run it from cron (or let pbem mail
+    serve run it every round).
+    """
+    _json_output(as_json)
+    moment = _now(now)
+    key = _guard(lambda: load_private_key(referee_key), referee_key)
+    mailed: Optional[list[str]] = None
+    if config is not None:
+        report, mailed = tick_mail(config, key, directory, moment, wait, quiet=as_json)
+    else:
+        report = _guard(lambda: tick_game(directory, key, now=moment, wait=wait))
+    if as_json:
+        _emit_json({"format": formats.CLI_TICK, "game_id": report.game_id, "now": report.now, "turn": report.turn,
+                    "idle": report.idle, "timeouts": [t.to_json() for t in report.timeouts],
+                    "reminders": [r.to_json() for r in report.reminders], "awaiting": report.awaiting,
+                    "mailed": mailed})
+        return
+    typer.echo(text.tick_text(report))
+
+
+@app.command()
+def takeover(
+    directory: Path = typer.Argument(..., help="The game directory."),
+    seat: str = typer.Option(..., "--seat", help="The seat to hand over (a player name of the game)."),
+    key: Path = typer.Option(..., "--key", help="The new holder's public key file (NAME.pub, named after the seat)."),
+    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Optional[Path] = typer.Option(None, "--config", help="The referee's mail configuration, with --address."),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="The new holder's e-mail address (recorded in the mail state of --config)."),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+) -> None:
+    """Hand a seat to a new key: a seat record signed by the referee, and a turn sealed to the new key.
+
+    From that turn on the old key reads no new turn and its moves are
+    refused; pbem log and pbem status show the takeover.
+    """
+    moment = _now(now)
+    if (config is None) != (address is None):
+        _fail("--address and --config go together: the address is recorded in the mail state of --config", 2)
+    referee = _guard(lambda: load_private_key(referee_key), referee_key)
+    public = _guard(lambda: load_public_key(key, name=seat), key)
+    if config is not None and address is not None:
+        record_seat_address(config, directory, seat, public.fingerprint, address)
+    done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait))
+    typer.echo(f"game {done.game_id}: {seat}'s seat is held by {done.key} from turn {done.turn} on "
+               f"(it was {done.previous}); seat record: {done.record}")
+    if address is not None:
+        typer.echo(f"{seat}'s mail goes to {address} from now on (pbem mail serve mails the new holder)")
 
 
 # --- for anyone ---------------------------------------------------------------
@@ -524,6 +621,7 @@ def view(
             "pass_id": decision.pass_id if decision else None,
             "options": [o.to_json() for o in decision.options] if decision else [],
             "since": seen.since,
+            "deadline": seen.deadline,
             "standing_orders": seen.standing_orders,
             "unapplied": seen.doc["unapplied"],
             "result": seen.result,

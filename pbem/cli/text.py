@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from pbem.referee.player import Choice, PlayerView
 from pbem.referee.public import LogEntry, Status, awaiting_text
+from pbem.referee.tick import TickReport
 
 
 def result_line(result: dict[str, Any]) -> str:
@@ -64,6 +65,10 @@ def status_text(status: Status) -> str:
         f"players: {', '.join(gamefile.player_names)}",
         f"turn {status.turn}",
     ]
+    lines += [f"{h['player']}'s seat: handed to a new key ({h['key']}) at turn {h['turn']}"
+              for h in status.takeovers]
+    if status.time is not None:
+        lines.append(f"the referee's clock at this turn: {status.time}")
     if status.dealing:
         lines.append("every player has sent their nonce: the referee's next run deals turn 0")
     else:
@@ -85,6 +90,9 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -
         lines.append(f"not your decision; waiting for {others}")
     else:
         lines.append(f"your decision: {decision.kind}" + (f": {decision.prompt}" if decision.prompt else ""))
+        if view.deadline is not None:
+            lines.append(f"deadline: {view.deadline}; after it, the referee may answer for you with the game's "
+                         "default action")
         for number, option in enumerate(decision.options, start=1):
             lines.append(f"  {number:>2}. {option.label}  [{option.id}]")
         lines.append(f"answer with: pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER-OR-ID")
@@ -115,7 +123,7 @@ def game_line(entry: dict[str, Any], with_options: bool = False) -> str:
 def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
     lines: list[str] = [TEST_GAME_LINE] if test_seed else []
     for entry in entries:
-        head = f"turn {entry.turn}" + (f": move by {entry.mover}" if entry.mover else ": the deal")
+        head = f"turn {entry.turn}: {entry.what}" + (f" (at {entry.time})" if entry.time else "")
         lines.append(head)
         events = entry.events
         if events:
@@ -126,4 +134,31 @@ def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
             lines.append("    " + result_line(entry.result))
         else:
             lines.append("    " + awaiting_line(entry.awaiting))
+    return "\n".join(lines)
+
+
+def deadlines_line(deadlines: dict[str, Any]) -> str:
+    """``48h per decision (claim 12h, draft-pick none); reminders 24h, 4h before``: a game.toml [deadlines] table."""
+    parts = [f"{deadlines['default']} per decision" if "default" in deadlines else "only the kinds listed"]
+    kinds = ", ".join(f"{k} {'none' if v == 'off' else v}" for k, v in deadlines.get("kinds", {}).items())
+    line = parts[0] + (f" ({kinds})" if kinds else "")
+    if deadlines.get("remind"):
+        line += "; reminders " + ", ".join(deadlines["remind"]) + " before"
+    return line
+
+
+def tick_text(report: TickReport) -> str:
+    lines = [f"game {report.game_id}: the referee's clock: {report.now}"]
+    for t in report.timeouts:
+        done = "passed" if t.action == "pass" else "chose one of the options at random"
+        lines.append(f"{t.player}'s {t.kind} decision timed out (deadline {t.deadline}): the referee {done} "
+                     f"on {t.player}'s behalf; turn {t.turn} written ({t.record})")
+    for r in report.reminders:
+        lines.append(f"reminder due: {r.player}'s {r.kind} decision, deadline {r.deadline} ({r.before} before it)")
+    if report.idle is not None:
+        lines.append(f"nothing to tick: {report.idle}")
+    elif not report.timeouts:
+        lines.append("no deadline has passed")
+    if report.turn is not None and report.idle is None:
+        lines.append(awaiting_line(report.awaiting))
     return "\n".join(lines)

@@ -47,6 +47,15 @@ Rules of the protocol:
   :meth:`Game.sealed_sizes` declares, so that a section's length depends on
   public facts only (the seat count, the kind of decision awaited), never on
   what it hides.
+* **Default actions** (optional method ``default_action(kind) -> "pass" |
+  "bot"``): what the referee does for a player whose decision of that kind
+  passed its deadline (``pbem tick``). ``"pass"`` answers with the
+  decision's ``pass_id`` when it offers one, and otherwise falls back to
+  ``"bot"``: an option drawn uniformly from the step's generator. A game
+  without the method gets ``"pass"`` for every kind. The referee applies
+  the answer through :func:`apply_choice` like any other. A game on the
+  turn machine declares it with each decision kind
+  (``machine.kind(name, default_action=...)``).
 
 Games build their rules on the turn machine of :mod:`pbem.engine.machine`
 (tasks, pending decisions, decision kinds); the protocol does not require it.

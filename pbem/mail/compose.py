@@ -11,7 +11,10 @@ no transfer encoding changes a byte):
 * a **turn mail** — a player's next turn: ``game.toml``, the public turn
   file, the player's sealed view, and the commands to answer with; before
   the deal, an invitation to join; at the end, the result;
-* a **spectator mail** — the public record since the last one, and the turn file.
+* a **spectator mail** — the public record since the last one, and the turn file;
+* a **reminder** — a decision's deadline is near: the deadline, what the
+  referee does after it, and the ``pbem move`` line; a **seat notice** — the
+  referee handed a seat to another key (to the seat's previous address).
 
 The bodies hold only what is public (the status, the public events, the
 refusals' messages, which never name a hidden card); everything private
@@ -210,6 +213,10 @@ class TurnText:
     #: (turn, "move by alice" | "the deal", [public events]) since the player's last mail
     events: list[tuple[int, str, list[str]]] = field(default_factory=list)
     attachments: list[str] = field(default_factory=list)
+    #: said first: the seat was handed to the reader's key (a takeover)
+    note: str | None = None
+    #: the deadline of the player's decision (a game with deadlines)
+    deadline: str | None = None
 
 
 def turn_subject(text: TurnText) -> str:
@@ -227,6 +234,8 @@ def turn_body(text: TurnText, folder: str) -> str:
     """The body of a turn mail; ``folder`` is the local copy the commands name."""
     player, key = text.player, f"{text.player}.key"
     lines = [f"Game {text.game_id} ({text.game}), turn {text.turn}. You are {player}.", ""]
+    if text.note:
+        lines += [_wrap(text.note), ""]
     lines += _events_lines(text.events)
     if text.joining:
         lines += [
@@ -245,8 +254,10 @@ def turn_body(text: TurnText, folder: str) -> str:
         lines += [text.result or "The game was abandoned; its seed is published, so anyone can replay it.", "",
                   "Check the whole record: pbem verify GAME-DIRECTORY --replay"]
     elif text.kind is not None:
+        lines += [f"Your decision: {text.kind}. Awaiting: {text.awaiting}."]
+        if text.deadline:
+            lines += [f"Deadline: {text.deadline}. {DEADLINE_NOTE}"]
         lines += [
-            f"Your decision: {text.kind}. Awaiting: {text.awaiting}.",
             "",
             "To answer, save this mail as turn.eml and run:",
             "",
@@ -265,6 +276,61 @@ def turn_body(text: TurnText, folder: str) -> str:
         lines += ["", "Attached: " + ", ".join(text.attachments) + ".",
                   "Your sealed view opens only with your key (pbem view, or age -d -i IDENTITY)."]
     return "\n".join(lines) + "\n"
+
+
+#: what a player is told about a deadline: public, the same for every decision (whether a pass is
+#: among a player's options may be theirs to know only)
+DEADLINE_NOTE = ("If no move of yours has arrived by then, the referee answers the decision for you with "
+                 "the game's default action for it: a pass, where the game passes and you may, else one of "
+                 "your options at random.")
+
+
+@dataclass
+class ReminderText:
+    """A reminder that a decision's deadline is near (everything in it is public)."""
+
+    game_id: str
+    game: str
+    player: str
+    kind: str
+    since: int
+    deadline: str
+    before: str
+    referee: str
+
+
+def reminder_subject(text: ReminderText) -> str:
+    return f"{subject_tag(text.game_id)} reminder: your {text.kind} decision, deadline {text.deadline}"
+
+
+def reminder_body(text: ReminderText, folder: str) -> str:
+    player, key = text.player, f"{text.player}.key"
+    lines = [
+        f"Game {text.game_id} ({text.game}). You are {player}.",
+        "",
+        _wrap(f"Reminder: your {text.kind} decision, open since turn {text.since}, is due by {text.deadline} "
+              f"(this reminder goes {text.before} before it). {DEADLINE_NOTE}"),
+        "",
+        f"The turn mail of turn {text.since} has your view. To answer:",
+        "",
+        f"  pbem view {folder} --as {player} --key {key}",
+        f"  pbem move {folder} --as {player} --key {key} \\",
+        f"      --choose NUMBER --mail {text.referee}",
+        "",
+        f"and send the mail file pbem move writes to {text.referee}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def seat_notice_body(game_id: str, game: str, player: str, turn: int, key: str, previous: str) -> str:
+    """To the previous holder of a seat: the referee handed it to another key (all public, in the log)."""
+    return "\n".join([
+        f"Game {game_id} ({game}).",
+        "",
+        _wrap(f"The referee handed {player}'s seat to another key ({key}) at turn {turn} (pbem takeover). "
+              f"The key {previous} holds it no longer: the turns from {turn} on are sealed to the new key, "
+              "and moves signed by the previous key are refused. pbem log shows it to every player."),
+    ]) + "\n"
 
 
 def spectator_body(game_id: str, game: str, turn: int, summary: str,

@@ -35,6 +35,8 @@ REFEREE_FILES = {
     "pbem-rejection/": "a rejection notice",
     "pbem-reveal/": "the referee's published seed",
     "pbem-pending/": "a file of the referee's game directory",
+    "pbem-seat/": "a seat record the referee sent",
+    "pbem-timeout/": "a timeout record of the referee",
     "pbem-cli-": "the output of a pbem command",
 }
 #: a part larger than this is not searched (move files are at most 1 MiB)

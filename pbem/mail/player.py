@@ -1,11 +1,13 @@
 """The player's side of play by e-mail: unpack a turn mail, mail a move or join file.
 
 A turn mail carries ``game.toml``, the turn file and the player's sealed
-view; an invitation to join carries ``game.toml`` and the join files kept
-so far. :func:`unpack` files them into the player's own copy of the game
-directory (``game.toml``, ``joins/`` and ``turns/``), which is all ``pbem
+view (and the seat records of a game whose seats were handed over); an
+invitation to join carries ``game.toml`` and the join files kept so far.
+:func:`unpack` files them into the player's own copy of the game directory
+(``game.toml``, ``joins/``, ``seats/`` and ``turns/``), which is all ``pbem
 view``, ``pbem move`` and ``pbem join`` read; a join file only when its
-player's signature and the game check. It trusts the first ``game.toml`` it
+player's signature and the game check, a seat record when the referee's
+signature and the game do. It trusts the first ``game.toml`` it
 is given (it names the referee's key) and from then on refuses another one,
 and it writes a turn file only after checking the referee's signature on
 it, that it belongs to this game, and, when the previous turn is in the
@@ -51,7 +53,7 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
 
     Every file is checked before anything is written: a refusal leaves the copy as it was.
     """
-    found: dict[str, list[tuple[str, bytes]]] = {"game": [], "turn": [], "join": []}
+    found: dict[str, list[tuple[str, bytes]]] = {"game": [], "turn": [], "join": [], "seat": []}
     for source in sources:
         try:
             data = source.read_bytes()
@@ -61,10 +63,11 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
     gamedir = GameDir.at(into)
     gamefile, new_toml = _settle_game_toml(gamedir, [data for _, data in found["game"]], sources)
     joins = {path: data for name, data in found["join"] if (path := _check_join(gamedir, gamefile, name, data))}
+    seat_records = {path: data for name, data in found["seat"] if (path := _check_seat(gamedir, gamefile, name, data))}
     turns = _check_turns(gamedir, gamefile, found["turn"])
     if new_toml is not None:
         atomic_write(gamedir.game_toml, new_toml)
-    for path, data in [*joins.items(), *((gamedir.turn(n), data) for n, data in turns.items())]:
+    for path, data in [*joins.items(), *seat_records.items(), *((gamedir.turn(n), data) for n, data in turns.items())]:
         atomic_write(path, data)
     numbers = gamedir.turn_numbers()
     return Unpacked(directory=into, game_id=gamefile.game_id, game_toml_written=new_toml is not None,
@@ -93,7 +96,7 @@ def _kind(data: bytes) -> str | None:
         return None
     try:
         doc = json.loads(text)
-        kinds = {formats.TURN: "turn", formats.JOIN: "join"}
+        kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat"}
         return kinds.get(doc.get("format")) if isinstance(doc, dict) else None
     except ValueError:
         pass
@@ -176,6 +179,24 @@ def _check_join(gamedir: GameDir, gamefile: GameFile, name: str, data: bytes) ->
     if target.exists():
         if target.read_bytes() != data:
             raise MailFileError(f"{name}: {doc['player']}'s {doc['round']} file differs from {target}")
+        return None
+    return target
+
+
+def _check_seat(gamedir: GameDir, gamefile: GameFile, name: str, data: bytes) -> Path | None:
+    """Check a seat record (a seat handed to a new key): the referee's signature and this game; where it goes, if new."""
+    try:
+        record = parse_record(data, Path(name), formats.SEAT, gamefile.referee)
+    except GameDirError as error:
+        raise MailFileError(f"{name}: not a seat record signed by the referee of game {gamefile.game_id}: "
+                            f"{error}") from error
+    doc = record.doc
+    if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
+        raise MailFileError(f"{name}: a seat record of another game")
+    target = gamedir.seat(doc["turn"] + 1, doc["player"])
+    if target.exists():
+        if target.read_bytes() != data:
+            raise MailFileError(f"{name}: the referee signed two different seat records for {target.name}")
         return None
     return target
 

@@ -4,7 +4,11 @@ It lives in the configured state directory::
 
     mails/HEX.json    one per answered mail: HEX = SHA-256 of its identity
     sources/HEX       one per stored copy read (HEX = SHA-256 of the source key)
-    marks.json        per game: the last turn mailed to each player and spectator
+    marks.json        per game: the last turn mailed to each player and spectator, and the
+                      last seat record announced for each seat
+    reminders/HEX.json  one per reminder mailed (HEX = SHA-256 of its identity)
+    addresses.json    per game and seat: the address of a new seat holder, by key fingerprint
+                      (pbem takeover --address)
     outbox/           mails queued and not yet sent (see pbem.mail.sending)
     .lock             one serve run at a time
 
@@ -13,15 +17,23 @@ carries: a mail delivered twice (or fetched again from another folder) has
 the same identity and is answered once; a different mail that reuses a
 Message-ID is not mistaken for it. Every file is written atomically, each
 record only after the mail's answer is queued.
+
+A reminder's identity is its game, player, decision (kind, ``since``,
+deadline) and lead time (``4h``): it is queued under a name made from that
+identity, then recorded, so a run that dies in between queues the same
+file again rather than a second mail, and each reminder is mailed once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+from pbem.referee.errors import LockBusy
+from pbem.referee.lock import locked
 from pbem.referee.storage import atomic_write, dump_json
 
 
@@ -37,12 +49,47 @@ class MailRecord:
         self.mails = directory / "mails"
         self.sources = directory / "sources"
         self.marks_file = directory / "marks.json"
+        self.reminders = directory / "reminders"
+        self.addresses_file = directory / "addresses.json"
         self.outbox = directory / "outbox"
         self.lock = directory / ".lock"
 
     def create(self) -> None:
-        for path in (self.dir, self.mails, self.sources, self.outbox):
+        for path in (self.dir, self.mails, self.sources, self.reminders, self.outbox):
             path.mkdir(parents=True, exist_ok=True)
+
+    def has_reminder(self, identity: str) -> bool:
+        return (self.reminders / f"{_name(identity)}.json").exists()
+
+    def add_reminder(self, identity: str, entry: dict[str, Any]) -> None:
+        atomic_write(self.reminders / f"{_name(identity)}.json", dump_json({"identity": identity, **entry}))
+
+    def address(self, game_id: str, player: str, fingerprint: str) -> str | None:
+        """The address recorded for the key ``fingerprint`` holding ``player``'s seat, if any."""
+        return self._addresses().get(game_id, {}).get(player, {}).get(fingerprint)
+
+    def set_address(self, game_id: str, player: str, fingerprint: str, address: str) -> None:
+        """Record where the holder of ``player``'s seat with key ``fingerprint`` gets mail."""
+        addresses = self._addresses()
+        addresses.setdefault(game_id, {}).setdefault(player, {})[fingerprint] = address
+        atomic_write(self.addresses_file, dump_json(addresses))
+
+    def _addresses(self) -> dict[str, Any]:
+        try:
+            return json.loads(self.addresses_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold the state directory's lock: one run at a time (``serve``, or ``tick --config``)."""
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(locked(self.lock, wait=0))
+            except LockBusy:
+                raise LockBusy(f"{self.dir}: another `pbem mail serve` is running with this state directory "
+                               "(or a `pbem tick --config`)") from None
+            yield
 
     def has_source(self, source: str) -> bool:
         return (self.sources / _name(source)).exists()

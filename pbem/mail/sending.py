@@ -97,10 +97,16 @@ class Outbox:
         self.dir = directory
         self.failed_dir = directory / "failed"
 
-    def queue(self, message: EmailMessage) -> Path:
+    def queue(self, message: EmailMessage, once: str | None = None) -> Path:
+        """Queue a mail. With ``once`` (a name made of the mail's identity), a mail queued under that
+        name and not sent yet is kept rather than queued twice (a run that died before recording it)."""
         data = message_bytes(message)
+        if once is not None:
+            kept = next(iter(self.dir.glob(f"*-{once}.eml")), None) if self.dir.is_dir() else None
+            if kept is not None:
+                return kept
         # the time of queueing orders the queue; the digest keeps names unique
-        name = f"{time.time_ns():020d}-{hashlib.sha256(data).hexdigest()[:12]}.eml"
+        name = f"{time.time_ns():020d}-{once or hashlib.sha256(data).hexdigest()[:12]}.eml"
         path = self.dir / name
         atomic_write(path, data, mode=0o600)
         return path

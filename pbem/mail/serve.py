@@ -8,11 +8,15 @@ One run (``pbem mail serve --once``, from cron or a systemd timer) does:
 3. for each mail: submit each file to the game it names (the referee's own
    checks decide: applied, already applied, or refused with a reason and an
    exit code); queue the **answer**; record the mail as done; flag it;
-4. for each game: queue a **turn mail** to every player whose decision
+4. for each game: **tick** (:mod:`pbem.mail.reminders`): answer the
+   decisions past their deadline with the game's default action, and mail
+   each reminder due once;
+5. for each game: queue a **turn mail** to every player whose decision
    opened since their last mail (with the public turn file and their sealed
    view), an invitation to each player yet to join, the result to everyone
-   at the end, and the public record to the spectators;
-5. send the outbox.
+   at the end, the public record to the spectators, and a turn mail to the
+   new holder of a seat handed over (``pbem takeover``);
+6. send the outbox.
 
 **How a mail is matched to a game and a player:** by the signed file
 inside, never by the mail's headers. The file names its game (``game_id``)
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import getaddresses
@@ -46,12 +51,13 @@ from pbem.mail.errors import MailConfigError
 from pbem.mail.extract import Extracted, PbemFile, extract, is_automatic, message_id
 from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
 from pbem.mail.record import MailRecord
+from pbem.mail.reminders import tick_game
 from pbem.mail.sending import FlushReport, Outbox
-from pbem.referee import public_log, status, submit
+from pbem.referee import public_log, seats, status, submit
 from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
-from pbem.referee.lock import DEFAULT_WAIT, locked
+from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.public import Status
 from pbem.referee.records import read_turn
 
@@ -109,32 +115,38 @@ def served_games(config: MailConfig) -> dict[str, ServedGame]:
 
 
 def serve_once(config: MailConfig, referee_key: PrivateKey, progress: Progress | None = None,
-               wait: float = DEFAULT_WAIT) -> ServeReport:
-    """One run of the loop (see the module docstring). ``progress`` gets one line per thing done."""
+               wait: float = DEFAULT_WAIT, now: datetime | None = None) -> ServeReport:
+    """One run of the loop (see the module docstring). ``progress`` gets one line per thing done;
+    ``now`` is the referee's clock (:mod:`pbem.referee.clock`)."""
     config.require("address", "state", "mailbox", "smtp", "games")
     assert config.state is not None and config.mailbox is not None and config.smtp is not None
     tell = progress or (lambda line: None)
     record = MailRecord(config.state)
     record.create()
-    try:
-        with locked(record.lock, wait=0):
-            return _run(config, referee_key, record, tell, wait)
-    except LockBusy:
-        raise LockBusy(f"{config.state}: another `pbem mail serve` is running with this state directory") from None
+    with record.held():
+        return _run(config, referee_key, record, tell, wait, now)
 
 
-def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress, wait: float) -> ServeReport:
+def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress, wait: float,
+         now: datetime | None) -> ServeReport:
     games = served_games(config)
     outbox = Outbox(record.outbox)
     report = ServeReport()
     with open_mailbox(config.mailbox) as box:  # type: ignore[arg-type]
         for incoming in box.incoming(record.has_source):
             mail = _read(incoming)
-            line = _handle(mail, config, games, key, record, outbox, box, report, wait)
+            line = _handle(mail, config, games, key, record, outbox, box, report, wait, now)
             report.mails.append(line)
             tell(line)
     for game in games.values():
-        for line in _notify(game, config, record, outbox):
+        lines: list[str] = []
+        try:
+            # after the mailbox: a move that arrived before its deadline counts
+            lines += tick_game(game, config, key, record, outbox, now, wait)[1]
+        except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
+            report.held.append(f"game {game.gamefile.game_id}: not ticked this run: {error}")
+        lines += notify(game, config, record, outbox)
+        for line in lines:
             report.notices.append(line)
             tell(line)
     report.flush = outbox.flush(config.smtp)  # type: ignore[arg-type]
@@ -161,7 +173,7 @@ def address_of(header: Any) -> str:
 
 
 def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: PrivateKey, record: MailRecord,
-            outbox: Outbox, box: MailSource, report: ServeReport, wait: float) -> str:
+            outbox: Outbox, box: MailSource, report: ServeReport, wait: float, now: datetime | None) -> str:
     who = mail.sender or "an unknown sender"
     head = f"mail {message_id(mail.message) or mail.incoming.source} from {who}"
     if record.has_mail(mail.identity):
@@ -178,7 +190,7 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
             text.outcomes.append(compose.Outcome(file.name, file.describe(), "not-here", _not_here(file, games)))
             continue
         try:
-            outcome = _submit(game, file, key, wait)
+            outcome = _submit(game, file, key, wait, now)
         except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
             # the game is busy or damaged: the mail waits for the next run, unanswered and not done
             why = f"{head}: kept for the next run: game {game.gamefile.game_id}: {error}"
@@ -186,7 +198,7 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
             return why
         text.outcomes.append(outcome)
         touched[game.gamefile.game_id] = game
-        seat = game.entry.players.get(file.player or "")
+        seat = seat_address(game, record, file.player or "")
         if seat and seat.lower() != mail.sender.lower() and seat not in copies:
             copies.append(seat)
             text.notes.append(
@@ -224,9 +236,9 @@ def _not_here(file: PbemFile, games: dict[str, ServedGame]) -> str:
     return f"game {file.game_id} is not refereed here (games: {', '.join(games) or 'none'}); nothing was submitted"
 
 
-def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float) -> compose.Outcome:
+def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now: datetime | None) -> compose.Outcome:
     try:
-        step = submit(game.dir, file.data, key, wait=wait)
+        step = submit(game.dir, file.data, key, wait=wait, now=now)
     except AlreadyApplied as error:
         return compose.Outcome(file.name, file.describe(), "already-applied", error.message,
                                exit_code=error.exit_code, reason=error.reason)
@@ -262,20 +274,48 @@ def result_text(result: dict[str, Any]) -> str:
 # --- turn mails ---------------------------------------------------------------------------
 
 
-def _notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox) -> list[str]:
-    """Queue the turn mails this game's state calls for; return one line per mail queued."""
+def seat_address(game: ServedGame, record: MailRecord, player: str, gamefile: GameFile | None = None,
+                 fingerprint: str | None = None) -> str | None:
+    """Where the holder of ``player``'s seat gets mail: the address recorded for their key (``pbem takeover
+    --address``), else the configuration's. ``fingerprint`` asks for another key's (a previous holder's);
+    ``gamefile`` is ``game.toml`` with the seats in force, when the caller has it."""
+    if fingerprint is None:
+        if gamefile is None:
+            gamedir = GameDir.at(game.dir)
+            numbers = gamedir.turn_numbers()
+            gamefile = seats.in_force(gamedir, game.gamefile, numbers[-1]) if numbers else game.gamefile
+        key = gamefile.player_key(player)
+        if key is None:
+            return None
+        fingerprint = key.fingerprint
+    return record.address(game.gamefile.game_id, player, fingerprint) or game.entry.players.get(player)
+
+
+def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox) -> list[str]:
+    """Queue the turn mails this game's state calls for; return one line per mail queued.
+
+    A seat handed to a new key since the last run (a seat record not
+    announced yet) gets a turn mail now, whatever was mailed before, with a
+    note saying so; its previous holder's address, if another, a notice.
+    """
     gamedir = GameDir.at(game.dir)
     current = status(game.dir)
     if current.dealing:
         return []
     marks = record.marks()
     mine = marks.setdefault(game.gamefile.game_id, {"players": {}, "spectators": {}})
+    announced = mine.setdefault("seats", {})
     joining = not gamedir.turn_numbers()
     awaited = {a["player"]: a for a in current.awaiting}
+    handed = {h.player: h for h in current.gamefile.handovers if h.turn > announced.get(h.player, 0)}
     lines: list[str] = []
     turn_doc: dict[str, Any] | None = None
-    for player, address in game.entry.players.items():
-        mark = mine["players"].get(player)
+    for player in game.entry.players:
+        address = seat_address(game, record, player, current.gamefile)
+        if address is None:
+            continue
+        handover = handed.get(player)
+        mark = mine["players"].get(player) if handover is None else None
         if joining:
             # one mail per kind of pre-deal decision (a join may take more than one round)
             new_mark: Any = f"join:{awaited[player]['kind']}" if player in awaited else mark
@@ -291,9 +331,27 @@ def _notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Ou
             continue
         if turn_doc is None and not joining:
             turn_doc = _turn_doc(gamedir, current.turn)
-        message = _turn_mail(game, config, current, player, address, mark, turn_doc)
+        note = None
+        if handover is not None:
+            note = (f"The referee handed {player}'s seat to your key ({handover.key.fingerprint}) at turn "
+                    f"{handover.turn}: you hold it now, and your view is sealed to that key. The seat record is "
+                    "attached (pbem mail unpack files it).")
+            before = seat_address(game, record, player, fingerprint=handover.previous.fingerprint)
+            if before is not None and before.lower() != address.lower():
+                notice = compose.new_message(
+                    config.address, [before], f"{compose.subject_tag(game.gamefile.game_id)} {player}'s seat was "
+                    "handed over", compose.seat_notice_body(game.gamefile.game_id, game.gamefile.game, player,
+                                                           handover.turn, handover.key.fingerprint,
+                                                           handover.previous.fingerprint),
+                    automatic="auto-generated")
+                outbox.queue(notice)
+                lines.append(f"game {game.gamefile.game_id}: queued for {player}'s previous holder <{before}>: "
+                             f"{notice['Subject']}")
+        message = _turn_mail(game, config, current, player, address, mark, turn_doc, note)
         outbox.queue(message)
         mine["players"][player] = new_mark
+        if handover is not None:
+            announced[player] = handover.turn
         record.save_marks(marks)
         lines.append(f"game {game.gamefile.game_id}: queued for {player} <{address}>: {message['Subject']}")
     if not joining:
@@ -315,11 +373,11 @@ def _turn_doc(gamedir: GameDir, number: int) -> dict[str, Any]:
 
 def _events_since(game: ServedGame, mark: Any) -> list[tuple[int, str, list[str]]]:
     first = mark + 1 if isinstance(mark, int) else 0
-    return [(e.turn, f"move by {e.mover}" if e.mover else "the deal", e.events) for e in public_log(game.dir, first)]
+    return [(e.turn, e.what, e.events) for e in public_log(game.dir, first)]
 
 
 def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: str, address: str, mark: Any,
-               turn_doc: dict[str, Any] | None) -> EmailMessage:
+               turn_doc: dict[str, Any] | None, note: str | None = None) -> EmailMessage:
     gamefile, gamedir = game.gamefile, GameDir.at(game.dir)
     decision = next((a for a in current.awaiting if a["player"] == player), None)
     joining = turn_doc is None
@@ -330,6 +388,7 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
         result=result_text(current.result) if current.result is not None else None,
         abandoned=current.over and current.result is None and not joining,
         events=[] if joining else _events_since(game, mark),
+        note=note, deadline=decision.get("deadline") if decision else None,
     )
     files = {"game.toml": gamedir.game_toml.read_bytes()}
     if joining:
@@ -339,6 +398,10 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
     if turn_doc is not None:
         files[gamedir.turn(current.turn).name] = gamedir.turn(current.turn).read_bytes()
         files[f"{player}-{current.turn:06d}.age"] = turn_doc["sealed"][player].encode("ascii")
+        # the seats handed over: a copy needs them to know which key holds a seat (small, public, signed)
+        for number, who, path in gamedir.seat_files():
+            if number <= current.turn:
+                files[f"seat-{path.name}"] = path.read_bytes()
     text.attachments = list(files)
     message = compose.new_message(config.address, [address], compose.turn_subject(text),
                                   compose.turn_body(text, f"game-{gamefile.game_id}"), automatic="auto-generated")

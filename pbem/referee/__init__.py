@@ -7,6 +7,8 @@ The library never prints and never exits; :mod:`pbem.cli` does. Entry points:
 * :func:`read_view`, :func:`make_move` — the player's side;
 * :func:`make_join` — a player's signed join file (games that wait for joins);
 * :func:`reveal` — publish the seed (``reveal.json``);
+* :func:`tick` — answer decisions past their deadline, report reminders due;
+* :func:`take_over` — hand a seat to a new key;
 * :func:`status`, :func:`public_log`, :func:`verify` (``replay=True`` rebuilds
   every turn from the revealed seed) — for anyone;
 * :func:`run_demo` — bots play a game through the files.
@@ -20,6 +22,8 @@ from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
 from pbem.referee.public import LogEntry, Status, public_log, status
 from pbem.referee.reveal import reveal
 from pbem.referee.setup import new_game
+from pbem.referee.takeover import Takeover, take_over
+from pbem.referee.tick import TickReport, tick
 from pbem.referee.verify import VerifyReport, verify
 
 __all__ = [
@@ -31,6 +35,8 @@ __all__ = [
     "Refusal",
     "Status",
     "Step",
+    "Takeover",
+    "TickReport",
     "VerifyReport",
     "default_game",
     "make_join",
@@ -43,5 +49,7 @@ __all__ = [
     "run_demo",
     "status",
     "submit",
+    "take_over",
+    "tick",
     "verify",
 ]

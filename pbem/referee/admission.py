@@ -33,6 +33,20 @@ def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: s
         verify_document(doc, public_key)
     except SignatureError as error:
         raise BadSignatureMove(
-            f"the signature is not {player}'s: {error}", player=player, move_hash=doc_hash
+            _taken_over(gamefile, doc, player) or f"the signature is not {player}'s: {error}",
+            player=player, move_hash=doc_hash,
         ) from error
     return public_key
+
+
+def _taken_over(gamefile: GameFile, doc: dict[str, Any], player: str) -> str | None:
+    """Why a file signed by a key that held ``player``'s seat before a takeover is refused, or ``None``."""
+    for handover in reversed(gamefile.handovers_of(player)):
+        try:
+            verify_document(doc, handover.previous)
+        except SignatureError:
+            continue
+        return (f"signed by {handover.previous.fingerprint}, which held {player}'s seat until the referee handed it "
+                f"to {gamefile.player_key(player).fingerprint} at turn {handover.turn} (pbem takeover): "  # type: ignore[union-attr]
+                f"the seat was taken over, and files signed by the previous key are refused")
+    return None

@@ -157,6 +157,20 @@ class RevealRefused(RefereeError):
     reason = "game-running"
 
 
+class ClockWentBack(RefereeError):
+    """The referee's clock is earlier than the latest time the game recorded; nothing changed."""
+
+    exit_code = 24
+    reason = "clock-went-back"
+
+
+class TakeoverRefused(RefereeError):
+    """A seat cannot be handed over now: the game is not dealt or is over, or the key holds a seat already."""
+
+    exit_code = 25
+    reason = "takeover-refused"
+
+
 class GameDirError(RefereeError):
     """The game directory is missing, damaged or of an unknown format version.
 

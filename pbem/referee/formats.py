@@ -31,6 +31,8 @@ PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"
 SEEN = "pbem-seen/1"
+TIMEOUT = "pbem-timeout/1"
+SEAT = "pbem-seat/1"
 CLI_STATUS = "pbem-cli-status/1"
 CLI_VIEW = "pbem-cli-view/2"
 CLI_SUBMIT = "pbem-cli-submit/1"
@@ -38,6 +40,7 @@ CLI_VERIFY = "pbem-cli-verify/1"
 CLI_PROVE = "pbem-cli-prove/1"
 CLI_ERROR = "pbem-cli-error/1"
 CLI_GAMES = "pbem-cli-games/1"
+CLI_TICK = "pbem-cli-tick/1"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -54,6 +57,8 @@ SCHEMAS: dict[str, str] = {
     SEED: "seed-section",
     REVEAL: "reveal",
     SEEN: "seen",
+    TIMEOUT: "timeout",
+    SEAT: "seat",
     CLI_STATUS: "cli-status",
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",
@@ -61,6 +66,7 @@ SCHEMAS: dict[str, str] = {
     CLI_PROVE: "cli-prove",
     CLI_ERROR: "cli-error",
     CLI_GAMES: "cli-games",
+    CLI_TICK: "cli-tick",
 }
 
 

@@ -2,13 +2,20 @@
 
 It names the game and scenario, the options and card file used, the players
 in seat order with their public keys, the referee's public key, the public
-recipient of the game identity, and the commitment to the secret seed. Its
-hash (of the parsed document, RFC 8785) is written into every turn file, so
-the referee's signatures cover it too.
+recipient of the game identity, the commitment to the secret seed and, for a
+game with deadlines, the ``[deadlines]`` table. Its hash (of the parsed
+document, RFC 8785) is written into every turn file, so the referee's
+signatures cover it too.
+
+``game.toml`` is never rewritten. When the referee hands a seat to a new key
+(``pbem takeover``), a signed seat record says so (:mod:`pbem.referee.seats`);
+a :class:`GameFile` read with the seat records in force carries them as
+:attr:`GameFile.handovers`, which are not part of ``game.toml`` or its hash.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +26,22 @@ import tomli_w
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
 from pbem.referee import formats
+from pbem.referee.deadlines import DeadlineRules
 from pbem.referee.errors import GameDirError
 
 
 REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A seat handed to a new key by the referee: ``key`` holds ``player``'s seat from turn ``turn`` on."""
+
+    player: str
+    turn: int
+    key: PublicKey
+    previous: PublicKey
 
 
 @dataclass(frozen=True)
@@ -46,16 +64,40 @@ class GameFile:
     #: ``sha256:`` of the canonical JSON of the scenario as set up (card data and options
     #: included): the deal and the replay refuse scenario data that differs
     setup: str | None = None
+    #: the ``[deadlines]`` table, or ``None``: a game without deadlines, whose turns record no time
+    deadlines: dict[str, Any] | None = None
+    #: not part of ``game.toml``: the seat records in force, in turn order (:mod:`pbem.referee.seats`)
+    handovers: tuple[Handover, ...] = ()
 
     @property
     def player_names(self) -> list[str]:
         return [name for name, _ in self.players]
 
     def player_key(self, name: str) -> PublicKey | None:
+        """The key that holds ``name``'s seat now: the latest handover's, else the one in ``game.toml``."""
+        for handover in reversed(self.handovers):
+            if handover.player == name:
+                return handover.key
         for seat, key in self.players:
             if seat == name:
                 return key
         return None
+
+    @property
+    def seat_keys(self) -> list[tuple[str, PublicKey]]:
+        """Every seat in order with the key that holds it now (sections are sealed to these)."""
+        return [(name, self.player_key(name)) for name, _ in self.players]  # type: ignore[misc]
+
+    def handovers_of(self, name: str) -> list[Handover]:
+        return [h for h in self.handovers if h.player == name]
+
+    def with_handover(self, handover: Handover) -> "GameFile":
+        """The same ``game.toml`` with one more seat record in force."""
+        return dataclasses.replace(self, handovers=(*self.handovers, handover))
+
+    @property
+    def deadline_rules(self) -> DeadlineRules | None:
+        return DeadlineRules.from_doc(self.deadlines) if self.deadlines is not None else None
 
     def to_doc(self) -> dict[str, Any]:
         """The document as TOML parses it (what the schema describes and the hash covers)."""
@@ -78,6 +120,8 @@ class GameFile:
             doc["cards"] = dict(self.cards)
         if self.setup is not None:
             doc["setup"] = self.setup
+        if self.deadlines is not None:
+            doc["deadlines"] = dict(self.deadlines)
         return doc
 
     @property
@@ -120,6 +164,7 @@ class GameFile:
             test_seed=bytes.fromhex(seed) if seed is not None else None,
             entropy=doc["rng"]["entropy"],
             setup=doc.get("setup"),
+            deadlines=dict(doc["deadlines"]) if "deadlines" in doc else None,
         )
 
     @classmethod

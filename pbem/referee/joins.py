@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_record
 from pbem.referee.storage import atomic_write, dump_json
+from pbem.referee.deadlines import deal_clock
 from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn, write_turn
 
 NONCE_BYTES = 32
@@ -294,8 +296,9 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
 # --- the referee's side -------------------------------------------------------------
 
 
-def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, referee_key: PrivateKey) -> TurnFiles:
-    """Turn 0 of a game whose players have all sent their nonces (not written)."""
+def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, referee_key: PrivateKey,
+         now: datetime | None = None) -> TurnFiles:
+    """Turn 0 of a game whose players have all sent their nonces (not written); ``now``: the referee's clock."""
     from pbem.referee.deal import deal_position, load_setup, static_of
 
     try:
@@ -306,10 +309,10 @@ def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, refere
     static = static_of(game, setup)
     position, since = deal_position(game, gamefile, setup, seed, joins.entropy(gamefile))
     return build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
-                      joins=joins.record(gamefile))
+                      joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now))
 
 
-def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey) -> bool:
+def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey, now: datetime | None = None) -> bool:
     """Deal if every player has sent their nonce but turn 0 is missing (a step died after the last one)."""
     if gamedir.turn_numbers():
         return False
@@ -317,7 +320,7 @@ def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey)
     if joins.round(gamefile) is not None:
         return False
     seed = read_pending_seed(gamedir, gamefile, referee_key)
-    write_turn(gamedir, deal(gamedir, gamefile, seed, joins, referee_key))
+    write_turn(gamedir, deal(gamedir, gamefile, seed, joins, referee_key, now))
     return True
 
 
@@ -340,7 +343,8 @@ def _admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
                                  move_hash=join_hash)
 
 
-def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey):
+def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey,
+                now: datetime | None = None):
     """One referee step on a join file, while the game waits for joins (under the lock)."""
     from pbem.referee.pipeline import Step, write_notice
     from pbem.referee.public import joining_status, turn_status
@@ -370,7 +374,7 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
         return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
                     awaiting=joins.waiting(gamefile), result=None, kind="join", dealt=False,
                     status=joining_status(gamefile, joins.awaiting(gamefile)))
-    files = deal(gamedir, gamefile, seed, joins, referee_key)
+    files = deal(gamedir, gamefile, seed, joins, referee_key, now)
     write_turn(gamedir, files)
     return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
                 awaiting=[a["player"] for a in files.turn["awaiting"]], result=files.turn["result"],

@@ -5,6 +5,8 @@
     game.toml                      set-up, seats, keys, RNG commitment
     turns/NNNNNN.json              one signed turn file per step (000000 is the deal)
     moves/NNNNNN-PLAYER.json       the move that produced turn NNNNNN, verbatim
+    timeouts/NNNNNN-PLAYER.json    the referee's signed timeout record that produced turn NNNNNN (deadlines)
+    seats/NNNNNN-PLAYER.json       the referee's signed seat record: PLAYER's seat held by a new key from turn NNNNNN
     views/PLAYER/latest.json       the player's latest view, sealed to them (signed wrapper)
     views/PLAYER/latest.age        the same sealed view as a plain age file
     rejected/NNNNNN-WHO.json       signed rejection notices: one per sender per turn (WHO: a player, or _unknown)
@@ -29,6 +31,18 @@ TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
 _JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$")
 _MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
+
+
+def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
+    """``(turn, player, path)`` of every ``NNNNNN-PLAYER.json`` in ``directory``, in turn order."""
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in directory.iterdir():
+        m = _MOVE_FILE.match(path.name)
+        if m:
+            found.append((int(m.group(1)), m.group(2), path))
+    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,14 @@ class GameDir:
     @property
     def views(self) -> Path:
         return self.root / "views"
+
+    @property
+    def timeouts(self) -> Path:
+        return self.root / "timeouts"
+
+    @property
+    def seats(self) -> Path:
+        return self.root / "seats"
 
     @property
     def rejected(self) -> Path:
@@ -90,6 +112,12 @@ class GameDir:
 
     def move(self, number: int, player: str) -> Path:
         return self.moves / f"{number:0{TURN_DIGITS}d}-{player}.json"
+
+    def timeout(self, number: int, player: str) -> Path:
+        return self.timeouts / f"{number:0{TURN_DIGITS}d}-{player}.json"
+
+    def seat(self, number: int, player: str) -> Path:
+        return self.seats / f"{number:0{TURN_DIGITS}d}-{player}.json"
 
     def view_json(self, player: str) -> Path:
         return self.views / player / "latest.json"
@@ -140,14 +168,19 @@ class GameDir:
 
     def move_files(self) -> list[tuple[int, str, Path]]:
         """``(turn, player, path)`` of every move file present, in turn order."""
-        if not self.moves.is_dir():
-            return []
-        found = []
-        for path in self.moves.iterdir():
-            m = _MOVE_FILE.match(path.name)
-            if m:
-                found.append((int(m.group(1)), m.group(2), path))
-        return sorted(found)
+        return _numbered_files(self.moves)
+
+    def timeout_files(self) -> list[tuple[int, str, Path]]:
+        """``(turn, player, path)`` of every timeout record present, in turn order."""
+        return _numbered_files(self.timeouts)
+
+    def seat_files(self) -> list[tuple[int, str, Path]]:
+        """``(turn, player, path)`` of every seat record present, in turn order."""
+        return _numbered_files(self.seats)
+
+    def step_files(self) -> list[tuple[int, str, Path]]:
+        """Every file that produced a turn: move files, timeout records and seat records, in turn order."""
+        return sorted([*self.move_files(), *self.timeout_files(), *self.seat_files()])
 
     def join_files(self) -> dict[tuple[str, str], Path]:
         """``(player, round) -> path`` of every join file present."""

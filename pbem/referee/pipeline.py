@@ -35,6 +35,7 @@ import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,7 +48,7 @@ from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
-from pbem.referee import formats, keying, orders, sealing
+from pbem.referee import clock, formats, keying, orders, sealing, seats
 from pbem.referee.admission import admit_sender
 from pbem.referee.failures import refusing_failures
 from pbem.referee.errors import (
@@ -71,9 +72,19 @@ from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.reveal import read_reveal
 from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.records import Record, current_turn, read_turn
+from pbem.referee.deadlines import StepClock, previous_deadlines
+from pbem.referee.records import Record, current_turn, read_record, read_turn
 from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
-from pbem.referee.turns import Position, StaticMembers, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
+from pbem.referee.turns import (
+    Position,
+    StaticMembers,
+    build_turn,
+    carry_since,
+    open_position,
+    view_wrapper,
+    write_turn,
+    write_views,
+)
 
 #: a move file larger than this is refused unread
 MOVE_MAX_BYTES = 1 << 20
@@ -110,8 +121,11 @@ class Step:
 
 
 @dataclass
-class _Context:
+class StepContext:
+    """What one step works on: the game directory, the game, its current turn and the referee's position."""
+
     gamedir: GameDir
+    #: ``game.toml`` with the seat records in force at the current turn
     gamefile: GameFile
     game: Game
     current: Record
@@ -120,9 +134,28 @@ class _Context:
     #: the static members of the game's states (restored into ``position.state``, kept out of every section)
     static: StaticMembers
 
+    @property
+    def since_before(self) -> dict[str, int]:
+        """When each decision open at the current turn opened."""
+        return {a["player"]: a["since"] for a in self.current.doc["awaiting"]}
 
-def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> _Context:
-    """Everything one step needs: ``game.toml``, the current turn (checked) and its referee section.
+    def step_clock(self, now: datetime | None) -> StepClock | None:
+        """The clock of the next step in a game with deadlines (``None`` in a game without).
+
+        ``now`` is the referee's clock (:func:`pbem.referee.clock.referee_now`
+        reads it when it is ``None``); it may not be earlier than the current
+        turn's time (:class:`~pbem.referee.errors.ClockWentBack`).
+        """
+        if self.gamefile.deadlines is None:
+            return None
+        moment = clock.referee_now(now)
+        clock.check_forward(self.current.doc.get("time"), moment, f"the time of turn {self.current.doc['turn']}")
+        return StepClock(clock.format_time(moment), previous_deadlines(self.current.doc["awaiting"]))
+
+
+def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> StepContext:
+    """Everything one step needs: ``game.toml`` with the seats in force, the current turn (checked)
+    and its referee section.
 
     ``gamefile`` is the ``game.toml`` the caller has just read in the same
     call, so that it is not parsed and schema-checked twice.
@@ -136,22 +169,24 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     current = current_turn(gamedir, gamefile)
+    gamefile = seats.in_force(gamedir, gamefile, current.doc["turn"])
     static = static_members(game, gamedir, gamefile)
     position = open_position(current, referee_key, gamefile, static)
-    return _Context(gamedir, gamefile, game, current, position, referee_key, static)
+    return StepContext(gamedir, gamefile, game, current, position, referee_key, static)
 
 
-def recover(ctx: _Context) -> list[str]:
+def recover(ctx: StepContext) -> list[str]:
     """Undo what a crashed step left behind; return the paths repaired.
 
-    Temporary files go; a move file with no turn (the crash came before the
-    turn's rename, the commit point) goes; views that are not those of the
-    current turn are rewritten from it.
+    Temporary files go; a move file, timeout record or seat record with no
+    turn (the crash came before the turn's rename, the commit point) goes;
+    views that are not those of the current turn are rewritten from it.
     """
     gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
-    repaired = [str(p) for d in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected)
+    repaired = [str(p) for d in (gamedir.turns, gamedir.moves, gamedir.timeouts, gamedir.seats, gamedir.views,
+                                 gamedir.rejected)
                 for p in remove_temp_files(d)]
-    for turn, _player, path in gamedir.move_files():
+    for turn, _player, path in gamedir.step_files():
         if turn > number:
             path.unlink()
             repaired.append(str(path))
@@ -175,13 +210,16 @@ def recover(ctx: _Context) -> list[str]:
     return repaired
 
 
-def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT) -> Step:
+def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT,
+           now: datetime | None = None) -> Step:
     """Run the pipeline on one move file's (or join file's) bytes.
 
     Returns the :class:`Step` applied, or raises a :class:`Refusal` (after
     writing its signed notice to ``rejected/``; not for
     :class:`AlreadyApplied`, which changes nothing at all). While a game
     waits for joins, the file goes to :func:`pbem.referee.joins.submit_join`.
+    ``now`` is the referee's clock, which a game with deadlines records
+    (:mod:`pbem.referee.clock`; ``None``: ``$PBEM_NOW`` or the system clock).
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
@@ -190,12 +228,13 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
-            if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.turn_numbers():
-                return submit_join(gamedir, gamefile, data, referee_key)
+            if not complete_deal(gamedir, gamefile, referee_key, now) and not gamedir.turn_numbers():
+                return submit_join(gamedir, gamefile, data, referee_key, now)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
+        step_clock = ctx.step_clock(now)  # before any check: a clock gone back changes nothing, not even rejected/
         try:
-            step = _run(ctx, data)
+            step = _run(ctx, data, step_clock)
         except AlreadyApplied:
             raise
         except Refusal as refusal:
@@ -204,7 +243,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         return dataclasses.replace(step, repaired=repaired)
 
 
-def _run(ctx: _Context, data: bytes) -> Step:
+def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> Step:
     gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
     number = ctx.current.doc["turn"]
 
@@ -220,14 +259,13 @@ def _run(ctx: _Context, data: bytes) -> Step:
                 f"game {gamefile.game_id} was abandoned and its seed revealed; no move is taken",
                 player=player, move_hash=move_hash,
             )
-        since_before = {a["player"]: a["since"] for a in ctx.current.doc["awaiting"]}
         new_position, since, step, after = advance(
-            game, position, since_before, number, player, payload, move_hash,
+            game, position, ctx.since_before, number, player, payload, move_hash,
             lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
         )
         files = build_turn(
             game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key, ctx.static,
-            move_file=file_hash(data),
+            move_file=file_hash(data), clock=step_clock,
         )
     write_turn(ctx.gamedir, files, move=(player, data))
     return Step(
@@ -244,7 +282,7 @@ def _run(ctx: _Context, data: bytes) -> Step:
     )
 
 
-def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
+def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     """Steps 1-5 up to the signature: the move document and its hash, from a seated player who signed it."""
     # 1. parse
     try:
@@ -370,18 +408,28 @@ def advance(
     game.begin_step(state)
     step: list[dict[str, str]] = []
     state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)
+    unapplied = {"player": player, "from": applied + 1, "to": len(choices)} if applied < len(choices) else None
+    return conclude(game, position, new_turn, before, since_before, state, standing, rng, step, unapplied)
+
+
+def conclude(
+    game: Game, position: Position, new_turn: int, before: list[Decision], since_before: dict[str, int],
+    state: dict[str, Any], standing: orders.Orders, rng: Rng, step: list[dict[str, str]],
+    unapplied: dict[str, Any] | None = None,
+) -> tuple[Position, dict[str, int], list[dict[str, str]], list[Decision]]:
+    """The end of every step that answered a decision (a move, or a timeout): the standing orders
+    carried out, then the next position and when each decision open after it opened."""
     state = orders.carry_out(game, state, standing, rng, step)
     after = game.awaiting(state)
     since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
     new_position = Position(
         turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
-        standing_orders=standing, step=step,
-        unapplied={"player": player, "from": applied + 1, "to": len(choices)} if applied < len(choices) else None,
+        standing_orders=standing, step=step, unapplied=unapplied,
     )
     return new_position, since, step, after
 
 
-def _refuse_late_join(ctx: _Context, doc: dict[str, Any]) -> None:
+def _refuse_late_join(ctx: StepContext, doc: dict[str, Any]) -> None:
     """A join file sent to a game that was dealt (or never waited for joins)."""
     valid = formats.is_valid(doc, formats.JOIN)
     player = doc["player"] if valid else None  # an invalid file's "player" may be anything, of any length
@@ -412,12 +460,17 @@ def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int
     return None
 
 
-def _check_fresh(ctx: _Context, doc: dict[str, Any], since: int, move_hash: str) -> None:
+def _check_fresh(ctx: StepContext, doc: dict[str, Any], since: int, move_hash: str) -> None:
     number, player, base_turn = ctx.current.doc["turn"], doc["player"], doc["turn"]
     if not since <= base_turn <= number:
         awaiting = ctx.current.doc["awaiting"]
         mine = next((a for a in awaiting if a["player"] == player), None)
-        if mine is not None:
+        timed_out = _timed_out_since(ctx.gamedir, player, base_turn, number)
+        if timed_out is not None:
+            now = (f"{player}'s {timed_out[1]} decision of turn {base_turn} timed out at turn {timed_out[0]}: the "
+                   f"referee answered it with the game's default action after its deadline (the game is at turn "
+                   f"{number})")
+        elif mine is not None:
             now = (f"the decision {player} must answer now is the {mine['kind']} decision opened at turn "
                    f"{mine['since']} (the game is at turn {number})")
         else:
@@ -438,6 +491,19 @@ def _check_fresh(ctx: _Context, doc: dict[str, Any], since: int, move_hash: str)
             "view the game again and send a new move",
             player=player, move_hash=move_hash,
         )
+
+
+def _timed_out_since(gamedir: GameDir, player: str, base_turn: int, number: int) -> tuple[int, str] | None:
+    """The timeout that answered ``player``'s decision open at turn ``base_turn``: (the turn it produced, the kind)."""
+    for turn, who, path in gamedir.timeout_files():
+        if who == player and base_turn < turn <= number:
+            try:
+                doc = read_record(path, formats.TIMEOUT).doc
+            except GameDirError:
+                continue  # the message only; verify names a bad record
+            if doc["since"] <= base_turn:
+                return turn, doc["kind"]
+    return None
 
 
 def _apply_choices(
@@ -472,7 +538,7 @@ def _apply_choices(
     return state, len(choices)
 
 
-def write_rejection(ctx: _Context, data: bytes, refusal: Refusal) -> Path | None:
+def write_rejection(ctx: StepContext, data: bytes, refusal: Refusal) -> Path | None:
     """Write the signed notice of a refusal to ``rejected/`` (see :func:`write_notice`)."""
     return write_notice(ctx.gamedir, ctx.gamefile, ctx.current.doc["turn"], ctx.referee_key, data, refusal)
 

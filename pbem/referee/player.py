@@ -21,7 +21,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision
 from pbem.engine.registry import find_game
-from pbem.referee import formats, orders
+from pbem.referee import formats, orders, seats
 from pbem.referee.deal import card_data
 from pbem.referee.errors import (
     GameDirError,
@@ -90,6 +90,12 @@ class PlayerView:
         return public["since"] if public is not None else None
 
     @property
+    def deadline(self) -> str | None:
+        """The deadline of this player's open decision (a game with deadlines), else ``None``."""
+        public = self.awaiting
+        return public.get("deadline") if public is not None else None
+
+    @property
     def standing_orders(self) -> dict[str, Any]:
         return self.doc["standing_orders"]
 
@@ -105,8 +111,13 @@ def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
             f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})"
         )
     if seat.fingerprint != key.public.fingerprint:
+        handed = next((h for h in reversed(gamefile.handovers_of(player))
+                       if h.previous.fingerprint == key.public.fingerprint), None)
+        since = (f"; the referee handed {player}'s seat to that key at turn {handed.turn} (pbem takeover), "
+                 "and this key reads no turn since" if handed is not None else "")
         raise KeyMismatch(
-            f"this key ({key.public.fingerprint}) is not {player}'s key in game {gamefile.game_id} ({seat.fingerprint})"
+            f"this key ({key.public.fingerprint}) is not {player}'s key in game {gamefile.game_id} "
+            f"({seat.fingerprint}){since}"
         )
 
 
@@ -117,13 +128,15 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     gamefile = GameFile.read(gamedir.game_toml)
     if player == REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
-    _check_seat(gamefile, player, key)
     if gamefile.waits_for_joins and not gamedir.turn_numbers():
+        _check_seat(gamefile, player, key)
         raise NotYourDecisionMove(
             f"game {gamefile.game_id} is not dealt yet: it waits for every player's join file "
             f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"
         )
     turn = current_turn(gamedir, gamefile)
+    gamefile = seats.in_force(gamedir, gamefile, turn.doc["turn"])  # a seat handed over takes its new key
+    _check_seat(gamefile, player, key)
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
     problem = formats.format_problem(doc, formats.PLAYER_VIEW)
     if problem:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.referee import formats
+from pbem.referee import formats, seats
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
@@ -20,11 +20,13 @@ from pbem.referee.reveal import read_reveal
 def awaiting_text(awaiting: list[dict[str, Any]]) -> str:
     """Who is awaited and for what: ``bob (draw, since turn 2), carol (block, since turn 3)``, or ``nobody``.
 
-    ``awaiting`` is a turn's public list (``player``, ``kind``, ``since``).
+    ``awaiting`` is a turn's public list (``player``, ``kind``, ``since``, and
+    ``deadline`` in a game with deadlines).
     """
     if not awaiting:
         return "nobody"
-    return ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']})" for a in awaiting)
+    return ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']}"
+                     + (f", deadline {a['deadline']}" if "deadline" in a else "") + ")" for a in awaiting)
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,13 @@ class Status:
     #: after the last join file): nobody is awaited, and the game is not over;
     #: the referee's next run deals
     dealing: bool = False
+    #: the referee's clock when it wrote the turn (a game with deadlines), else ``None``
+    time: str | None = None
+
+    @property
+    def takeovers(self) -> list[dict[str, Any]]:
+        """Every seat handed to a new key: ``{player, turn, key, previous}`` (fingerprints), in turn order."""
+        return seats.describe(self.gamefile)
 
     @property
     def over(self) -> bool:
@@ -58,6 +67,8 @@ class Status:
             "over": self.over,
             "result": self.result,
             "test_seed": self.gamefile.test_seed is not None,
+            "time": self.time,
+            "takeovers": self.takeovers,
         }
 
 
@@ -80,6 +91,7 @@ def status(directory: str | Path) -> Status:
             return joining_status(gamefile, [])
         return joining_status(gamefile, joins.awaiting(gamefile), dealing=joins.round(gamefile) is None)
     turn = current_turn(gamedir, gamefile).doc
+    gamefile = seats.in_force(gamedir, gamefile, turn["turn"])
     return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
 
 
@@ -93,9 +105,10 @@ def joining_status(gamefile: GameFile, awaiting: list[tuple[str, str]], dealing:
 def turn_status(gamefile: GameFile, turn: dict[str, Any], revealed: bool = False) -> Status:
     """The status a checked turn document gives (``revealed``: the seed was published early, the game abandoned)."""
     if revealed:
-        return Status(gamefile=gamefile, turn=turn["turn"], awaiting=[], result=None, public=turn["public"])
+        return Status(gamefile=gamefile, turn=turn["turn"], awaiting=[], result=None, public=turn["public"],
+                      time=turn.get("time"))
     return Status(gamefile=gamefile, turn=turn["turn"], awaiting=turn["awaiting"], result=turn["result"],
-                  public=turn["public"])
+                  public=turn["public"], time=turn.get("time"))
 
 
 @dataclass(frozen=True)
@@ -107,10 +120,33 @@ class LogEntry:
     public: Any
     awaiting: list[dict[str, Any]]
     result: dict[str, Any] | None
+    #: a step the referee made in place of a move (a timeout, a takeover), as the turn describes it
+    referee_step: dict[str, Any] | None = None
+    #: the referee's clock at this turn (a game with deadlines)
+    time: str | None = None
+
+    @property
+    def what(self) -> str:
+        """What produced this turn, in a few words: ``move by alice``, ``the deal``, a timeout or a takeover."""
+        act = self.referee_step
+        if act is not None and act["kind"] == "timeout":
+            done = "passed" if act["action"] == "pass" else "chose one of the options at random"
+            return (f"{act['player']}'s {act['decision']} decision timed out: the referee {done} "
+                    f"on {act['player']}'s behalf")
+        if act is not None:
+            return (f"the referee handed {act['player']}'s seat to a new key ({act['key']}; "
+                    f"it was {act['previous']})")
+        return f"move by {self.mover}" if self.mover else "the deal"
 
     @property
     def events(self) -> list[str]:
-        """The events of the step, when the game's public part lists them."""
+        """The events of the step, when the game's public part lists them.
+
+        A takeover changes nothing in the game, whose public part then still
+        lists the events of the step before: it has none of its own.
+        """
+        if self.referee_step is not None and self.referee_step["kind"] == "takeover":
+            return []
         events = self.public.get("events") if isinstance(self.public, dict) else None
         return [str(e) if not isinstance(e, dict) else e.get("text", str(e)) for e in events or []]
 
@@ -123,4 +159,4 @@ def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
     for number in (n for n in gamedir.turn_numbers() if n >= first):
         doc = read_turn(gamedir, gamefile, number).doc
         yield LogEntry(turn=number, mover=doc["mover"], public=doc["public"], awaiting=doc["awaiting"],
-                       result=doc["result"])
+                       result=doc["result"], referee_step=doc.get("referee_step"), time=doc.get("time"))

@@ -61,6 +61,22 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     return Record(path=path, doc=doc, hash=document_hash(doc))
 
 
+def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, player: str,
+                     base: str | None = None) -> Record:
+    """A record the referee signed in place of a move (a timeout or seat record, ``NUMBER-PLAYER.json``):
+    of format ``fmt``, signed by the referee of ``game.toml``, of this game and ``game.toml``, about
+    ``player``, answering turn ``number - 1`` and, when given, the turn whose hash is ``base``."""
+    record = read_record(path, fmt, gamefile.referee)
+    doc = record.doc
+    if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
+        raise GameDirError(f"{path}: a record of another game or game.toml", path=path)
+    if doc["player"] != player or doc["turn"] + 1 != number:
+        raise GameDirError(f"{path}: its name does not match its player and turn", path=path)
+    if base is not None and doc["base"] != base:
+        raise GameDirError(f"{path}: does not answer turn {doc['turn']} of this chain (base)", path=path)
+    return record
+
+
 def read_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
     """Turn file ``number``, checked against ``game.toml`` and the referee's signature."""
     return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee), gamefile, number)

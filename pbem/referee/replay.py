@@ -2,7 +2,10 @@
 
 Inputs, and nothing else: ``game.toml`` (and the card file it names, kept in
 ``cards/``), the seed (published in the final turn, in ``reveal.json``, or a
-test seed), the join files and the move files. From them the replay
+test seed), the join files, the move files, the referee's timeout and seat
+records, and, in a game with deadlines, the time each turn records (the
+referee's clock is an input like a move; it may never go backwards). From
+them the replay
 
 1. checks that the seed matches the commitment and yields the game id and
    the game identity of ``game.toml``;
@@ -11,6 +14,9 @@ test seed), the join files and the move files. From them the replay
 3. for each move file in order: opens its sealed choices with the game
    identity, checks it as the referee must have (signature, freshness,
    awaited player, legal choices) and applies it with the referee's own code;
+   a timeout record is checked (after its deadline) and answered with the
+   game's default action, drawn again from the step's generator; a seat
+   record hands its seat to the new key, whose sections are sealed to it;
 4. rebuilds every turn file: the public part, every sealed section (sealing
    is deterministic: its random bytes come from the seed's streams, and the
    padding is fixed; the referee's section is compressed, and a file whose
@@ -37,7 +43,8 @@ from pbem.crypto.seal import parse_plaintext
 from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
-from pbem.referee import commitments, formats, keying, sealing
+from pbem.referee import commitments, formats, keying, sealing, seats, timeouts
+from pbem.referee.deadlines import StepClock, previous_deadlines, recorded_time_problem
 from pbem.referee.deal import deal_position, load_setup, static_of
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
 from pbem.referee.gamefile import GameFile
@@ -46,7 +53,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.admission import admit_sender
 from pbem.referee.failures import refusing_failures
 from pbem.referee.pipeline import advance, file_hash, open_move
-from pbem.referee.records import read_record
+from pbem.referee.records import Record, read_record
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_documents
 
@@ -138,22 +145,36 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
         raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
     hashes: list[str] = []
     awaiting: list[dict[str, Any]] = []
-    moves = {turn: path for turn, _player, path in gamedir.move_files()}
+    steps = {turn: (player, path) for turn, player, path in gamedir.step_files()}
+    previous: Record | None = None
     for number in numbers:
-        move_hash = mover = move_file = None
+        move_hash = mover = move_file = act = None
+        found = _recorded(gamedir.turn(number))
+        step_clock = _step_clock(gamefile, found, previous, awaiting, gamedir.turn(number))
         if number:
-            path = moves.get(number)
-            if path is None:
+            if number not in steps:
                 raise _fail(f"{gamedir.turn(number)}: the move that produced it is missing", gamedir.turn(number))
-            position, since, move_hash, mover, move_file = _replay_move(
-                game, gamefile, position, awaiting, hashes, number, path, seed
-            )
+            player, path = steps[number]
+            assert previous is not None
+            if path.parent == gamedir.moves:
+                position, since, move_hash, mover, move_file = _replay_move(
+                    game, gamefile, position, awaiting, hashes, number, path, seed
+                )
+            elif path.parent == gamedir.timeouts:
+                position, since, move_hash, move_file, act = _replay_timeout(
+                    game, gamefile, position, previous, found, number, player, path
+                )
+            else:
+                gamefile, position, since, move_hash, move_file, act = _replay_takeover(
+                    game, gamefile, position, previous, number, player, path
+                )
         unsigned = assemble_turn(
             game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
-            move_file=move_file, joins=join_record if number == 0 else None,
+            move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
         )
         _adopt_recompressed_section(unsigned, gamedir.turn(number), game, gamefile, position, static, move_hash)
         hashes.append(compare_signed(unsigned, gamedir.turn(number), gamefile, f"turn {number}"))
+        previous = Record(gamedir.turn(number), found, hashes[-1])
         if number == stop_at and openings is not None:
             sections = section_documents(game, gamefile, position, static)
             openings.update(commitments.openings(game, seed, number, move_hash, sections, position.state))
@@ -225,6 +246,63 @@ def prove(directory: str | Path, turn: int) -> dict[str, Any]:
     openings: dict[str, Any] = {}
     replay_game(gamedir, gamefile, seed, stop_at=turn, openings=openings)
     return openings
+
+
+def _recorded(path: Path) -> dict[str, Any]:
+    """A turn file as recorded: its ``time`` is an input of the replay, like a move file."""
+    try:
+        doc = parse_json_strict(path.read_bytes(), max_bytes=64 << 20)
+    except (OSError, CryptoError) as error:
+        raise _fail(f"{path}: unreadable: {error}", path) from error
+    if not isinstance(doc, dict):
+        raise _fail(f"{path}: not a turn file", path)
+    return doc
+
+
+def _step_clock(gamefile: GameFile, found: dict[str, Any], previous: Record | None,
+                awaiting: list[dict[str, Any]], path: Path) -> StepClock | None:
+    """The clock of a replayed step: the time the turn at ``path`` records (checked never to go backwards)."""
+    problem = recorded_time_problem(gamefile.deadlines is not None, found, previous.doc if previous else None)
+    if problem:
+        raise _fail(f"{path}: {problem}", path)
+    if gamefile.deadlines is None:
+        return None
+    return StepClock(found["time"], previous_deadlines(awaiting))
+
+
+def _replay_timeout(
+    game: Any, gamefile: GameFile, position: Position, previous: Record, found: dict[str, Any], number: int,
+    player: str, path: Path,
+) -> tuple[Position, dict[str, int], str, str, dict[str, str]]:
+    """Answer the decision a timeout record names with the game's default action, as the referee must have."""
+    try:
+        record = timeouts.read_timeout_record(path, gamefile, number, player, previous, found)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(path)) from error
+    doc = record.doc
+    since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
+    try:
+        new_position, since, action = timeouts.timeout_position(game, position, since_before, doc["player"], doc["kind"])
+    except (GameDirError, EngineError) as error:
+        raise _fail(f"{path}: the replay cannot answer this decision: {error}", path) from error
+    if action != doc["action"]:
+        raise _fail(f"{path}: says the referee's action was {doc['action']}, but the game's default action "
+                    f"for this {doc['kind']} decision is {action}", path)
+    return new_position, since, record.hash, file_hash(path.read_bytes()), timeouts.act_of(doc)
+
+
+def _replay_takeover(
+    game: Any, gamefile: GameFile, position: Position, previous: Record, number: int, player: str, path: Path,
+) -> tuple[GameFile, Position, dict[str, int], str, str, dict[str, str]]:
+    """Hand the seat a seat record names to its new key; the state stays as it was."""
+    try:
+        record, handover = seats.read_seat_record(path, gamefile, number, player, previous.hash)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(path)) from error
+    since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
+    new_position, since = seats.takeover_position(game, position, since_before, player)
+    return (gamefile.with_handover(handover), new_position, since, record.hash, file_hash(path.read_bytes()),
+            seats.act_of(record.doc))
 
 
 def _replay_move(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
@@ -21,6 +22,7 @@ from pbem.engine.options import OptionError, options_of, set_up_options
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
 from pbem.referee.errors import SetupError
+from pbem.referee.deadlines import DeadlineRules, deal_clock
 from pbem.referee.deal import deal_position, setup_hash, static_of
 from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
@@ -42,12 +44,18 @@ def new_game(
     cards: str | Path | None = None,
     options: dict[str, str] | None = None,
     wait_for_joins: bool = False,
+    deadlines: Sequence[str] = (),
+    remind: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> GameFile:
     """Create the game directory ``directory`` and write turn 0.
 
     With ``wait_for_joins`` the deal waits: ``game.toml`` says ``entropy =
     "player-joins"``, the seed is kept sealed in ``pending.json``, and turn 0
     is written when the last seated player's join file is submitted.
+    ``deadlines`` (``48h``, ``KIND=12h``, ``KIND=off``) and ``remind``
+    (``24h``...) set the ``[deadlines]`` table (:mod:`pbem.referee.deadlines`);
+    the turns of such a game record the referee's clock, ``now``.
     """
     gamedir = GameDir.at(directory)
     if gamedir.root.exists() and any(gamedir.root.iterdir()):
@@ -64,6 +72,7 @@ def new_game(
         game = find_game(game_name)
     except EngineError as error:
         raise SetupError(str(error)) from error
+    rules = DeadlineRules.from_options(deadlines, remind, game.decision_kinds()) if deadlines or remind else None
     if not game.min_players <= len(players) <= game.max_players:
         raise SetupError(f"{game.name} seats {game.min_players}-{game.max_players} players, not {len(players)}")
     scenario_name = scenario or game.scenarios()[0]
@@ -100,6 +109,7 @@ def new_game(
         test_seed=seed,
         entropy=PLAYER_JOINS if wait_for_joins else REFEREE_ONLY,
         setup=setup_hash(setup),
+        deadlines=rules.to_doc() if rules is not None else None,
     )
     files = None
     if not wait_for_joins:
@@ -108,7 +118,8 @@ def new_game(
             position, since = deal_position(game, gamefile, setup, secret, [])
         except EngineError as error:
             raise SetupError(str(error)) from error
-        files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static)
+        files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
+                           clock=deal_clock(rules, now))
 
     gamedir.root.mkdir(parents=True, exist_ok=True)
     for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):

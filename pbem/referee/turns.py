@@ -19,6 +19,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from pbem.crypto.canonical import canonical_json
@@ -26,6 +27,7 @@ from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game
 from pbem.referee import commitments, formats, keying, sealing
+from pbem.referee.deadlines import StepClock, set_deadlines
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
@@ -257,11 +259,12 @@ def seal_sections(
     sizes = game.sealed_sizes(len(gamefile.players))
     kinds = {d.player: d.kind for d in game.awaiting(position.state)}
     sealed = {
+        # to the key that holds the seat now (a seat handed over is sealed to its new key)
         player: sealing.seal_canonical(
             canonical[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player),
             sizes.player_section(kinds.get(player)),
         )
-        for player, public_key in gamefile.players
+        for player, public_key in gamefile.seat_keys
     }
     sealed[REFEREE_SECTION] = sealing.seal_compressed(
         canonical[REFEREE_SECTION],
@@ -283,6 +286,8 @@ def assemble_turn(
     static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, str] | None = None,
+    clock: StepClock | None = None,
+    act: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Turn ``position.turn`` as the referee signs it (without the signature).
 
@@ -293,6 +298,13 @@ def assemble_turn(
     the kept move can change unnoticed), ``joins`` the same for each join
     file (turn 0 of a game that waited for joins). When the game is over the
     seed is published in the turn (``seed``), so anyone can replay the game.
+
+    In a game with deadlines, ``clock`` gives the step's time, recorded as
+    ``time``, and each awaited decision gets its ``deadline``; a game without
+    deadlines records neither, so its turns are what they always were.
+    ``act`` describes a step the referee made in place of a move (a timeout
+    or a takeover, ``referee_step``); ``move`` and ``move_file`` then name
+    the referee's signed record of it.
     """
     seed, number = position.seed, position.turn
     plain = section_documents(game, gamefile, position, static)
@@ -300,7 +312,17 @@ def assemble_turn(
     canonical = {name: canonical_json(doc) for name, doc in plain.items()}
     sealed = seal_sections(game, gamefile, position, move_hash, canonical)
     result = game.result(position.state)
+    awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)]
+    extra: dict[str, Any] = {}
+    if clock is not None:
+        rules = gamefile.deadline_rules
+        assert rules is not None, "a step clock in a game without deadlines"
+        set_deadlines(rules, awaiting, number, clock.time, clock.previous)
+        extra["time"] = clock.time
+    if act is not None:
+        extra["referee_step"] = act
     return {
+        **extra,
         "format": formats.TURN,
         "game_id": gamefile.game_id,
         "game": gamefile.hash(),
@@ -311,9 +333,7 @@ def assemble_turn(
         "mover": mover,
         "joins": joins,
         "public": game.public(position.state),
-        "awaiting": [
-            {"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)
-        ],
+        "awaiting": awaiting,
         "result": result.to_json() if result is not None else None,
         "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state, canonical),
         "seed": seed.hex() if is_over(game, position.state) else None,
@@ -333,11 +353,13 @@ def build_turn(
     static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, str] | None = None,
+    clock: StepClock | None = None,
+    act: dict[str, Any] | None = None,
 ) -> TurnFiles:
-    """Seal, assemble and sign turn ``position.turn`` and the views of it."""
+    """Seal, assemble and sign turn ``position.turn`` and the views of it (see :func:`assemble_turn`)."""
     unsigned = assemble_turn(
         game, gamefile, position, previous.hash if previous is not None else None, move_hash, mover, since,
-        static, move_file=move_file, joins=joins,
+        static, move_file=move_file, joins=joins, clock=clock, act=act,
     )
     turn, turn_hash = sign_and_hash(unsigned, referee_key)
     number = position.turn
@@ -390,18 +412,23 @@ def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
 
 
 def write_turn(
-    gamedir: GameDir, files: TurnFiles, move: tuple[str, bytes] | None = None
+    gamedir: GameDir, files: TurnFiles, move: tuple[str, bytes] | None = None,
+    record: tuple[Path, bytes] | None = None,
 ) -> None:
     """Write a step to disk in crash-safe order.
 
-    The move file first, then the turn file (its rename is the commit
-    point), then the views. A crash before the turn's rename leaves a move
-    file with no turn, which the next step removes; a crash after it leaves
-    old views, which the next step rewrites from the turn.
+    The move file (or the referee's ``record`` that stands in for one: a
+    timeout or a seat record, at its path) first, then the turn file (its
+    rename is the commit point), then the views. A crash before the turn's
+    rename leaves a move file or record with no turn, which the next step
+    removes; a crash after it leaves old views, which the next step rewrites
+    from the turn.
     """
     number = files.turn["turn"]
     if move is not None:
         player, data = move
         atomic_write(gamedir.move(number, player), data)
+    if record is not None:
+        atomic_write(*record)
     atomic_write(gamedir.turn(number), dump_json(files.turn))
     write_views(gamedir, files.views)

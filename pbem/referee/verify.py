@@ -21,8 +21,14 @@ Always checked, stopping at the first bad file (which the report names):
   ``game.toml``, and names the hash of the turn before it (``null`` for turn 0);
 * each turn after 0 names the hash of the move that produced it and the
   SHA-256 of its bytes, and ``moves/NNNNNN-PLAYER.json`` is that move: a
-  ``pbem-move/1`` document of this game by the seated player, signed by that
-  player, answering an earlier turn; no move file lies without its turn;
+  ``pbem-move/1`` document of this game by the seated player, signed by the
+  key that held the seat then, answering an earlier turn; or, for a turn
+  the referee produced (``referee_step``), its signed timeout record (the
+  decision was open with that deadline, and the referee acted at or after
+  it) or seat record (naming the key that held the seat, which later moves
+  are then checked against); no such file lies without its turn;
+* in a game with deadlines every turn records the referee's clock, and the
+  recorded times never go backwards; a game without records none;
 * a seed published in a turn or in ``reveal.json`` matches the commitment;
   ``reveal.json`` is signed and names the latest turn;
 * each player's ``views/`` files hold the player's section of the latest
@@ -44,7 +50,8 @@ from pathlib import Path
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
-from pbem.referee import formats, keying, sealing
+from pbem.referee import formats, keying, sealing, seats, timeouts
+from pbem.referee.deadlines import recorded_time_problem
 from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.deal import cards_path
 from pbem.referee.gamefile import GameFile
@@ -135,7 +142,8 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     if numbers != list(range(len(numbers))):
         missing = next(n for n in range(len(numbers) + 1) if n not in numbers)
         raise _fail(f"turn {missing} is missing from the chain", gamedir.turn(missing))
-    moves = {turn: (player, path) for turn, player, path in gamedir.move_files()}
+    steps = _step_files(gamedir)
+    seated = gamefile  # with the seat records in force at each turn, as the loop goes on
     previous: Record | None = None
     published: bytes | None = None
     for number in numbers:
@@ -152,15 +160,18 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
                 f"but the previous turn's hash is {expected_previous}",
                 turn.path,
             )
+        problem = recorded_time_problem(gamefile.deadlines is not None, turn.doc, previous.doc if previous is not None else None)
+        if problem:
+            raise _fail(f"{turn.path}: {problem}", turn.path)
         _check_turn_joins(gamedir, gamefile, turn, joins)
-        _check_move(gamedir, gamefile, turn, moves.pop(number, None))
+        seated = _check_step(gamedir, seated, turn, previous, steps.pop(number, None))
         published = _check_published_seed(gamefile, turn, last=number == numbers[-1]) or published
         if number:
             files += 1
         previous = turn
-    if moves:
-        turn_number, (player, path) = min(moves.items())
-        raise _fail(f"{path}: a move file with no turn {turn_number}", path)
+    if steps:
+        turn_number, (_player, path) = min(steps.items())
+        raise _fail(f"{path}: a {_what(gamedir, path)} with no turn {turn_number}", path)
     if previous is not None:
         files += _check_views(gamedir, gamefile, previous)
     files += _check_rejections(gamedir, gamefile)
@@ -297,6 +308,50 @@ def _check_reveal(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -
     return seed
 
 
+def _step_files(gamedir: GameDir) -> dict[int, tuple[str, Path]]:
+    """turn -> (player, path) of the file that produced it: a move, a timeout record or a seat record."""
+    found: dict[int, tuple[str, Path]] = {}
+    for number, player, path in gamedir.step_files():
+        if number in found:
+            raise _fail(f"{path}: a second file that produced turn {number} (besides {found[number][1]})", path)
+        found[number] = (player, path)
+    return found
+
+
+def _what(gamedir: GameDir, path: Path) -> str:
+    return {gamedir.timeouts: "timeout record", gamedir.seats: "seat record"}.get(path.parent, "move file")
+
+
+def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Record | None,
+                found: tuple[str, Path] | None) -> GameFile:
+    """The file that produced ``turn``; returns ``gamefile`` with the seat records in force after it."""
+    act = turn.doc.get("referee_step")
+    if act is None:
+        _check_move(gamedir, gamefile, turn, found)
+        return gamefile
+    number = turn.doc["turn"]
+    folder = gamedir.timeouts if act["kind"] == "timeout" else gamedir.seats
+    path = folder / f"{number:06d}-{act['player']}.json"
+    if number == 0 or previous is None or turn.doc["mover"] is not None:
+        raise _fail(f"{turn.path}: a step of the referee ({act['kind']}) names a mover, or is the deal", turn.path)
+    if found is None or found[1] != path:
+        raise _fail(f"{path}: the {act['kind']} record that produced turn {number} is missing", path)
+    try:
+        if act["kind"] == "timeout":
+            record = timeouts.read_timeout_record(path, gamefile, number, act["player"], previous, turn.doc)
+        else:
+            record, handover = seats.read_seat_record(path, gamefile, number, act["player"], previous.hash)
+            if act != seats.act_of(record.doc) or record.doc.get("time") != turn.doc.get("time"):
+                raise GameDirError(f"{path}: turn {number} does not describe this takeover (referee_step, time)")
+            gamefile = gamefile.with_handover(handover)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(path)) from error
+    _same_layout(record)
+    if record.hash != turn.doc["move"] or _file_hash(path.read_bytes()) != turn.doc["move_file"]:
+        raise _fail(f"{path}: is not the record that turn {number} names (its hash, or its bytes)", path)
+    return gamefile
+
+
 def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None) -> None:
     number, move_hash, mover = turn.doc["turn"], turn.doc["move"], turn.doc["mover"]
     if number == 0:
@@ -309,6 +364,8 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         path = gamedir.move(number, mover)
         raise _fail(f"{path}: the move that produced turn {number} is missing", path)
     player, path = found
+    if path.parent != gamedir.moves:
+        raise _fail(f"{path}: turn {number} names a move by {mover}, not a {_what(gamedir, path)}", path)
     if player != mover:
         raise _fail(f"{path}: turn {number} was produced by {mover}'s move, not {player}'s", path)
     if path.stat().st_size > MOVE_MAX_BYTES:

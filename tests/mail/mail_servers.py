@@ -359,13 +359,14 @@ spectators = [{spectators}]
 
 def make_post(tmp: Path, smtp: SmtpServer, kind: str, imap: Dovecot | None = None,
               players: tuple[str, ...] = ("alice", "bob"), wait_for_joins: bool = False,
-              seed: bytes | None = TEST_SEED) -> Post:
-    if wait_for_joins:
+              seed: bytes | None = TEST_SEED, table: Table | None = None) -> Post:
+    """A game served by mail: a new toy game in ``tmp/game`` (or ``table``, made by the caller)."""
+    if table is None and wait_for_joins:
         keys, files = make_keys(tmp / "keys", ["referee", *players])
         game = tmp / "game"
         new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], wait_for_joins=True)
         table = Table(dir=game, keys=keys, key_files=files)
-    else:
+    elif table is None:
         table = make_table(tmp, players, seed=seed)
     post = Post(tmp=tmp, table=table, smtp=smtp, mailbox_kind=kind, imap=imap,
                 addresses={p: ADDRESSES[p] for p in players})

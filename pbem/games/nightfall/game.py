@@ -74,11 +74,8 @@ class Nightfall(MachineGame[State]):
         self.machine.run(state, rng)
         return state
 
-
-
     def begin_step(self, state: State) -> None:
         begin_step(state)
-
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""

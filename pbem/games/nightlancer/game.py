@@ -77,11 +77,8 @@ class Nightlancer(MachineGame[State]):
         state["recent"] = []
         return state
 
-
-
     def begin_step(self, state: State) -> None:
         events.begin_step(state)
-
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue: built from the scenario's card data alone, and never changed."""

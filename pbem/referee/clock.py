@@ -1,0 +1,90 @@
+"""The referee's clock: an input of a step, like a move file, never read by the rules.
+
+Deadlines need time, which the rules engine never sees. The referee takes
+"now" as an input — ``--now ISO-8601`` on the command line, else the
+environment variable ``PBEM_NOW`` (tests, replays of a session), else the
+system clock — and records it, in games that have deadlines only, in every
+turn it writes (``time``). ``pbem verify --replay`` then takes the recorded
+times as inputs, exactly as it takes the move files, so the replay stays
+byte-exact; it checks that they never go backwards.
+
+Times are written in one canonical form, UTC to the second:
+``2025-03-01T12:00:00Z``. Durations (deadlines, reminders) are a whole
+number and a unit: ``90s``, ``30m``, ``48h``, ``7d``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta, timezone
+
+from pbem.referee.errors import ClockWentBack, UsageError
+
+#: the environment variable that sets the referee's clock when ``--now`` is not given
+NOW_ENV = "PBEM_NOW"
+#: a duration: a whole number of seconds, minutes, hours or days
+DURATION = re.compile(r"^([1-9][0-9]{0,6})([smhd])$")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_CANONICAL = "%Y-%m-%dT%H:%M:%SZ"
+_CANONICAL_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+
+
+def parse_time(text: str, where: str = "time") -> datetime:
+    """An ISO-8601 time with its offset (``Z`` or ``+01:00``), as UTC to the second.
+
+    A time without an offset is refused: "12:00" means nothing to a
+    referee and players in different time zones.
+    """
+    try:
+        found = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"{where} {text!r}: not an ISO-8601 time such as 2025-03-01T12:00:00Z") from None
+    if found.tzinfo is None:
+        raise UsageError(f"{where} {text!r}: give the time zone (Z, or an offset such as +01:00)")
+    return found.astimezone(timezone.utc).replace(microsecond=0)
+
+
+def format_time(moment: datetime) -> str:
+    """The canonical form: UTC, to the second, ``Z``."""
+    return moment.astimezone(timezone.utc).strftime(_CANONICAL)
+
+
+def read_recorded(text: str) -> datetime:
+    """A time the referee recorded (already canonical)."""
+    return datetime.strptime(text, _CANONICAL).replace(tzinfo=timezone.utc)
+
+
+def is_canonical(text: str) -> bool:
+    return bool(_CANONICAL_TIME.match(text))
+
+
+def referee_now(now: datetime | None = None) -> datetime:
+    """The referee's clock for this step: ``now`` if given, else ``$PBEM_NOW``, else the system clock."""
+    if now is not None:
+        return now.astimezone(timezone.utc).replace(microsecond=0)
+    text = os.environ.get(NOW_ENV)
+    if text:
+        return parse_time(text, NOW_ENV)
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def parse_duration(text: str, where: str = "duration") -> int:
+    """Seconds in a duration such as ``48h`` (units s, m, h, d)."""
+    found = DURATION.match(text.strip()) if isinstance(text, str) else None
+    if found is None:
+        raise UsageError(f"{where} {text!r}: a duration is a whole number and a unit, such as 90s, 30m, 48h or 7d")
+    return int(found.group(1)) * _UNITS[found.group(2)]
+
+
+def after(moment: datetime, seconds: int) -> datetime:
+    return moment + timedelta(seconds=seconds)
+
+
+def check_forward(previous: str | None, now: datetime, what: str) -> None:
+    """Refuse a clock earlier than the latest time the game recorded (``previous``)."""
+    if previous is not None and now < read_recorded(previous):
+        raise ClockWentBack(
+            f"the referee's clock says {format_time(now)}, earlier than {what} ({previous}): "
+            "recorded times never go backwards; check the clock (or --now / $PBEM_NOW) and run again"
+        )
