@@ -29,6 +29,7 @@ before its commit point; the next step removes it.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -103,14 +104,18 @@ def in_force(gamedir: GameDir, gamefile: GameFile, current: int) -> GameFile:
 
 
 def takeover_position(game: Game, position: Position, since_before: dict[str, int], player: str) -> tuple[Position, dict[str, int]]:
-    """The step of a takeover: the same state at the next turn; the seat's decision opens anew for its new holder.
+    """The step of a takeover: the same state at the next turn, a step in which nothing happens in the game
+    (the game begins it, so the turn repeats none of the last step's events); the seat's decision opens anew
+    for its new holder.
 
     Shared by ``pbem takeover`` and ``verify --replay``.
     """
-    awaiting = game.awaiting(position.state)
+    state = copy.deepcopy(position.state)
+    game.begin_step(state)
+    awaiting = game.awaiting(state)
     new_turn = position.turn + 1
     since = carry_since(awaiting, since_before, awaiting, {player}, new_turn)
-    new_position = Position(turn=new_turn, state=position.state, seed=position.seed, entropy=position.entropy,
+    new_position = Position(turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
                             standing_orders=position.standing_orders, step=[], unapplied=None)
     return new_position, since
 

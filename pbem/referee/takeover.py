@@ -2,8 +2,9 @@
 
 A player who leaves (or loses their key) can be replaced: the referee signs
 a seat record (:mod:`pbem.referee.seats`) and writes the next turn, whose
-sections for that seat are sealed to the new key. Nothing of the game's
-state changes; the seat's open decision opens anew for its new holder (a new
+sections for that seat are sealed to the new key. Nothing happens in the
+game (a step without events: the game begins it, and nothing else of its
+state changes); the seat's open decision opens anew for its new holder (a new
 ``since``, and in a game with deadlines a new deadline). The record and the
 turn are public, so everyone sees, in ``pbem log`` and ``pbem status``,
 that the seat changed hands, when, and the fingerprints of both keys.

@@ -104,7 +104,9 @@ def timeout_position(
     new_turn = position.turn + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     option, action = default_choice(game, decision, rng)
-    state = apply_choice(game, copy.deepcopy(position.state), player, option, rng)
+    state = copy.deepcopy(position.state)
+    game.begin_step(state)  # a step of its own: its events are the timeout's
+    state = apply_choice(game, state, player, option, rng)
     step = [{"player": player, "option": option, "by": "timeout"}]
     new_position, since, _step, _after = conclude(game, position, new_turn, before, since_before, state,
                                                    position.standing_orders, rng, step)

@@ -204,6 +204,17 @@ def test_simultaneous_decisions_past_their_deadline_are_both_answered_in_one_tic
     assert verify(table.dir, replay=True).replayed
 
 
+def test_a_timeouts_turn_tells_what_the_timeout_did_and_nothing_of_the_step_before(tmp_path):
+    """A timeout is a step of its own: the game begins it (Game.begin_step), so its events are its own."""
+    table = deadline_table(tmp_path)
+    submit(table.dir, table.move("alice", first_option(table, "alice")), table.referee, now=T0 + HOUR)
+    assert turn_doc(table, 1)["public"]["events"] == ["alice has picked"]
+    tick(table.dir, table.referee, now=T0 + 49 * HOUR)
+    events = turn_doc(table, 2)["public"]["events"]
+    assert events[0] == "bob has picked" and events[1].startswith("round 1: ") and len(events) == 2
+    assert verify(table.dir, replay=True).replayed
+
+
 def test_a_move_arriving_after_a_timeout_answered_its_decision_is_stale_and_says_so(tmp_path):
     table = deadline_table(tmp_path)
     late = table.move("bob", first_option(table, "bob"))

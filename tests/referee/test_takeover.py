@@ -117,6 +117,16 @@ def test_the_new_holders_decision_opens_at_the_takeover(table):
     assert turn["referee_step"]["kind"] == "takeover" and turn["mover"] is None and "time" not in turn
 
 
+def test_the_takeovers_turn_tells_of_no_game_event_and_repeats_none_of_the_step_before(table):
+    """Nothing happens in the game at a takeover: its turn is a step whose events are empty
+    (the game begins it), and the replay agrees."""
+    hand_bob_over(table)
+    turns = table.dir / "turns"
+    assert json.loads((turns / "000001.json").read_text())["public"]["events"] == ["alice has picked"]
+    assert json.loads((turns / "000002.json").read_text())["public"]["events"] == []
+    assert verify(table.dir, replay=True).replayed
+
+
 def test_a_takeover_in_a_game_with_deadlines_gives_the_seat_a_new_deadline(tmp_path):
     table = make_table(tmp_path, deadlines=["48h"], now=T0)
     take_over(table.dir, "bob", generate("bob").public, table.referee, now=T0 + timedelta(hours=40))
