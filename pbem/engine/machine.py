@@ -23,8 +23,9 @@ A task comes in one of two shapes:
 
 A **decision kind** (:meth:`TurnMachine.kind`) names a kind of decision in
 the rulebook's words (``"link"``, ``"block"``, ``"reaction"``), with its
-default prompt, its pass option and, when the options follow from the state,
-how to list them and how to apply a choice. A decision asked with fixed
+default prompt, its pass option, what the referee does for a player whose
+decision of that kind passed its deadline (its default action) and, when the
+options follow from the state, how to list them and how to apply a choice. A decision asked with fixed
 options names instead the **answer** (:meth:`TurnMachine.answer`) that takes
 the choice. A decision asked as ``forced`` is taken at once when it offers a
 single option (only where that reveals nothing). **Free actions**
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, Required, TypedDict, TypeVar
 
 from pbem.engine.errors import NotAwaitedError, RulesError
-from pbem.engine.protocol import Decision, Option
+from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Option
 from pbem.engine.rng import Rng
 
 #: a task on the stack: ``{"type": name, "step"?: step, ...its own data}`` (plain JSON)
@@ -106,14 +107,22 @@ FreeApply = Callable[[S, str, str, Rng], None]
 
 @dataclass(frozen=True)
 class DecisionKind(Generic[S]):
-    """A kind of decision: its name, default prompt and pass option, and,
-    for a kind whose options follow from the state, how to list and apply them."""
+    """A kind of decision: its name, default prompt and pass option, its
+    default action, and, for a kind whose options follow from the state, how
+    to list and apply them.
+
+    ``default_action`` is what the referee does for a player whose decision
+    of this kind passed its deadline (``pbem tick``): ``"pass"`` answers with
+    the decision's pass option where it offers one (else, like ``"bot"``, an
+    option drawn at random).
+    """
 
     name: str
     prompt: str = ""
     pass_id: str | None = None
     options: ListOptions[S] | None = None
     apply: Answer[S] | None = None
+    default_action: str = "pass"
 
 
 @dataclass(frozen=True)
@@ -133,6 +142,8 @@ class _KindDefault:
 
 
 KIND_DEFAULT: Final = _KindDefault()
+#: the pass option :func:`ask` takes: an option id, ``None`` (no pass here), or the kind's (:data:`KIND_DEFAULT`)
+PassId = str | _KindDefault | None
 
 
 # --- tasks ------------------------------------------------------------------------
@@ -182,7 +193,7 @@ def ask(
     options: Options | None = None,
     answer: str | None = None,
     data: dict[str, Any] | None = None,
-    pass_id: str | _KindDefault | None = KIND_DEFAULT,
+    pass_id: PassId = KIND_DEFAULT,
     simultaneous: bool = False,
     forced: bool = False,
 ) -> PendingDecision:
@@ -268,13 +279,17 @@ class TurnMachine(Generic[S]):
         pass_id: str | None = None,
         options: ListOptions[S] | None = None,
         apply: Answer[S] | None = None,
+        default_action: str = "pass",
     ) -> DecisionKind[S]:
         """Register a decision kind (see :class:`DecisionKind`)."""
         if name in self._kinds:
             raise RulesError(f"{self.game}: decision kind {name!r} is registered twice")
         if (options is None) != (apply is None):
             raise RulesError(f"{self.game}: decision kind {name!r} needs both options and apply, or neither")
-        kind = DecisionKind(name, prompt, pass_id, options, apply)
+        if default_action not in DEFAULT_ACTIONS:
+            raise RulesError(f"{self.game}: decision kind {name!r} declares the default action {default_action!r}, "
+                             f"not one of {', '.join(DEFAULT_ACTIONS)}")
+        kind = DecisionKind(name, prompt, pass_id, options, apply, default_action)
         self._kinds[name] = kind
         return kind
 
@@ -407,14 +422,18 @@ class TurnMachine(Generic[S]):
 
 class MachineGame(Generic[S]):
     """The protocol members a game on the turn machine takes from its machine:
-    :meth:`decision_kinds`, :meth:`awaiting` and :meth:`apply`. A game sets
-    ``self.machine`` (its own :class:`TurnMachine`) and supplies the rest of
-    :class:`~pbem.engine.protocol.Game`."""
+    :meth:`decision_kinds`, :meth:`default_action`, :meth:`awaiting` and
+    :meth:`apply`. A game sets ``self.machine`` (its own :class:`TurnMachine`)
+    and supplies the rest of :class:`~pbem.engine.protocol.Game`."""
 
     machine: TurnMachine[S]
 
     def decision_kinds(self) -> frozenset[str]:
         return self.machine.decision_kinds()
+
+    def default_action(self, kind: str) -> str:
+        """What the referee does for a player whose decision of ``kind`` passed its deadline, as registered."""
+        return self.machine.decision_kind(kind).default_action
 
     def awaiting(self, state: S) -> list[Decision]:
         return self.machine.decisions(state)

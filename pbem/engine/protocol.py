@@ -73,6 +73,10 @@ from pbem.engine.rng import Rng
 State = dict[str, Any]
 JSON = Any
 
+#: what a game may declare for a decision kind whose deadline passed (``Game.default_action``):
+#: answer with the decision's pass option, or draw one of its options at random
+DEFAULT_ACTIONS = ("pass", "bot")
+
 
 @dataclass(frozen=True)
 class Option:
@@ -102,7 +106,8 @@ class Decision:
     ``"block"``, ``"draft-pick"``, ``"assist"``, ``"reaction"``).
     ``prompt`` says what is being decided. ``pass_id``, when set, is the
     option that declines (pass, no link, no reaction); the referee uses it to
-    carry out a player's standing order to pass decisions of this kind.
+    carry out a player's standing order to pass decisions of this kind, and
+    to answer for a player whose decision passed its deadline.
     ``simultaneous`` is true when other players decide at the same time and
     the choices are applied together.
     """

@@ -10,7 +10,8 @@ says what happened in ``referee_step``::
     {"kind": "timeout", "player": "alice", "decision": "claim", "action": "pass"}
 
 **The default action** is declared per decision kind by the game
-(``Game.default_action(kind) -> "pass" | "bot"``, optional); without a
+(``Game.default_action(kind) -> "pass" | "bot"``, optional; a game on the
+turn machine declares it when it registers the kind); without a
 declaration it is ``"pass"``. ``pass`` answers with the decision's pass
 option (``pass_id``) when it has one; otherwise, and for ``bot``, the
 referee draws one of the options uniformly from the step's own generator
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import EngineError
-from pbem.engine.protocol import Decision, Game, apply_choice
+from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Game, apply_choice
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying
 from pbem.referee.clock import read_recorded
@@ -40,8 +41,6 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.records import Record, read_step_record
 from pbem.referee.turns import Position
 
-#: what a game may declare for a decision kind
-ACTIONS = ("pass", "bot")
 #: the default action of a kind the game declares nothing for
 DEFAULT_ACTION = "pass"
 #: the generator stream a bot's choice for an absent player is drawn from
@@ -52,8 +51,9 @@ def declared_action(game: Game, kind: str) -> str:
     """What ``game`` declares for a decision of ``kind`` whose deadline passed: ``pass`` or ``bot``."""
     declare = getattr(game, "default_action", None)
     action = declare(kind) if callable(declare) else DEFAULT_ACTION
-    if action not in ACTIONS:
-        raise EngineError(f"{game.name}.default_action({kind!r}) is {action!r}, not one of {', '.join(ACTIONS)}")
+    if action not in DEFAULT_ACTIONS:
+        raise EngineError(f"{game.name}.default_action({kind!r}) is {action!r}, "
+                          f"not one of {', '.join(DEFAULT_ACTIONS)}")
     return action
 
 

@@ -76,6 +76,24 @@ def test_every_awaited_kind_is_a_decision_kind_and_every_option_fits_a_move(game
     assert seen
 
 
+@pytest.mark.parametrize("game_name", game_names())
+def test_a_declared_pass_is_always_one_of_the_decisions_options(game_name: str, game_count) -> None:
+    """A standing order to pass, and the referee at a deadline (default action "pass"), answer with the
+    decision's ``pass_id``; one that is not offered would leave them to a bot's random choice."""
+    game = find_game(game_name)
+
+    def check(game, state) -> None:
+        for decision in game.awaiting(state):
+            if decision.pass_id is not None:
+                assert decision.option(decision.pass_id) is not None, (
+                    f"{game_name}: a {decision.kind} decision declares the pass {decision.pass_id!r} "
+                    f"but offers {[o.id for o in decision.options]}")
+
+    for scenario_name, scenario, players in configurations(game):
+        for seed in range(game_count(1)):
+            play(game, players, seed, scenario=scenario, check=check)
+
+
 def _asked_kinds(package: Path) -> set[str]:
     """The kind (third argument) of every ``ask(...)`` and ``choose(...)`` call under ``package``."""
     kinds = set()

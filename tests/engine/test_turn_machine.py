@@ -247,3 +247,22 @@ def test_a_handler_registered_twice_is_refused():
         machine.step("a", "start", say("a"))
     with pytest.raises(RulesError):
         machine.kind("k")
+
+
+def test_what_the_referee_does_at_a_deadline_is_declared_with_each_decision_kind():
+    """A game on the machine answers ``default_action(kind)`` (pbem tick) from the kinds it registered:
+    ``pass`` unless the kind says ``bot``; a kind it never registered is a rules error."""
+    from pbem.engine.machine import MachineGame
+
+    class Game(MachineGame[Log]):
+        def __init__(self) -> None:
+            self.machine = TurnMachine("test")
+            self.machine.kind("give", pass_id="pass")
+            self.machine.kind("guess", default_action="bot")
+
+    game = Game()
+    assert (game.default_action("give"), game.default_action("guess")) == ("pass", "bot")
+    with pytest.raises(RulesError, match="no decision kind 'steal'"):
+        game.default_action("steal")
+    with pytest.raises(RulesError, match="default action 'wait'"):
+        game.machine.kind("wait", default_action="wait")

@@ -97,3 +97,14 @@ def test_a_players_private_part_shows_a_change_of_their_own_hand():
         changed = json.loads(json.dumps(state))
         changed["seats"][player]["hand"][0], changed["decks"]["agenda"][0] = deck[0], hand[0]
         assert hand and GAME.private(changed, player) != before
+
+
+def test_the_kinds_with_an_obvious_pass_declare_it_for_standing_orders_and_timeouts():
+    """The option that declines: a standing order to pass takes it, and so does the referee for a
+    player whose decision passed its deadline (pbem tick); the others are a bot's choice then."""
+    passes = {kind: GAME.machine.decision_kind(kind).pass_id for kind in GAME.decision_kinds()}
+    assert {kind: p for kind, p in passes.items() if p is not None} == {
+        "assist": "stand-by", "attempt": "roll", "reaction": "pass", "gear-up": "done", "abandon": "continue",
+        "skill": "none", "repay": "keep", "take-mission": "pass", "stay": "stay", "final": "done",
+        "streets": "pass"}
+    assert {GAME.default_action(kind) for kind in GAME.decision_kinds()} == {"pass"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.machine import TurnMachine, new_task, push, push_all
+from pbem.engine.machine import KIND_DEFAULT, TurnMachine, new_task, push, push_all
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects import schedule
 from pbem.games.nightfall.flow import ask, on_data
@@ -91,7 +91,7 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
     more = starter or task.get("linked", False)
     ask(state, player, "link", prompt, options + [("pass", "link no more" if more else "pass (link nothing)")],
-        "chain:link", {"player": player, "more": more}, pass_id=None if starter else "pass")
+        "chain:link", {"player": player, "more": more}, pass_id=None if starter else KIND_DEFAULT)
 
 
 def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:

@@ -213,8 +213,7 @@ def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
     if current_turn(state)["wound_used"] or not attackers_against(state, defender_of(combat)):
         return
     ask(state, player, "wound-window", f"the attack on {combat['defender']}: use a wound effect before blocks are declared?",
-        wound_effect_options(state, player) + [("continue", "go on to the blocks")], "combat:wound-window",
-        pass_id="continue")  # a standing order may answer it (e.g. when "continue" is the only option)
+        wound_effect_options(state, player) + [("continue", "go on to the blocks")], "combat:wound-window")
 
 
 def _wound_window(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.engine.machine import (
+    KIND_DEFAULT,
     Answer,
     PendingDecision,
     Task,
+    PassId,
     TurnMachine,
     push,
     push_all,
@@ -51,6 +53,19 @@ KINDS = {
     "discard": "a card to discard from hand",
     "claim": "claim an archive's top card, discard for influence, or end the claim phase (EN 217-226)",
     "wound-effect": "use a Nightfall wound's effect in the cleanup phase (EN 232)",
+}
+
+
+#: the kinds with an obvious pass: the option that declines, which a standing order to pass chooses
+#: and the referee takes for a player whose decision passed its deadline (the default action "pass")
+PASS_IDS = {
+    "wound-window": "continue",
+    "block": "no-block",
+    "chain-start": "pass",
+    "link": "pass",
+    "feed": "stop",
+    "claim": "done",
+    "wound-effect": "pass",
 }
 
 
@@ -88,13 +103,15 @@ def ask(
     options: list[tuple[str, str]],
     handler: str,
     data: dict[str, Any] | None = None,
-    pass_id: str | None = None,
+    pass_id: PassId = KIND_DEFAULT,
     simultaneous: bool = False,
     forced: bool = False,
 ) -> None:
     """Leave a decision of ``player`` pending; the answer ``handler`` takes the choice.
 
-    ``forced``: a single option is taken at once (only among public things).
+    ``pass_id`` overrides the kind's (:data:`PASS_IDS`; ``None``: no pass
+    here). ``forced``: a single option is taken at once (only among public
+    things).
     """
     ask_decision(state, player, kind, prompt, options=distinct_labels(options), answer=handler, data=data or {},
                 pass_id=pass_id, simultaneous=simultaneous, forced=forced)
@@ -126,6 +143,6 @@ def _trigger_chosen(state: State, data: dict[str, Any], option_id: str, rng: Rng
 def register(machine: TurnMachine[State]) -> None:
     """The decision kinds, and this module's task and answer, on the game's turn machine."""
     for kind in KINDS:
-        machine.kind(kind)
+        machine.kind(kind, pass_id=PASS_IDS.get(kind))
     machine.task("order_triggers", _order_triggers)
     machine.answer("flow:trigger", on_data(_trigger_chosen))

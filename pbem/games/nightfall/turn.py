@@ -154,7 +154,7 @@ def cleanup_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
                    for c in hand if card(state, c).get("kind") == "nightfall"]
     # always asked, so that whether you hold a wound stays hidden
     ask(state, player, "wound-effect", "use a wound effect?", options + [("pass", "use no wound effect")],
-        "turn:wound", pass_id="pass")
+        "turn:wound")
     push(state, "cleanup_draws")
 
 
@@ -177,7 +177,7 @@ def _wound_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng)
         others = [c for c in hand if is_wound(state, c)]
         ask(state, player, "wound-effect", "discard another wound to draw 2 more cards?",
             [(f"wound:{c}", f"discard {name(state, c)}") for c in others] + [("done", "draw now")],
-            "turn:wound-more", data)
+            "turn:wound-more", data, pass_id="done")  # discarding no more wounds is this decision's pass
         return
     # the cards drawn now cannot be used for another wound effect (EN 232, EN 234)
     draw(state, player, 2 * len(data["discarded"]), rng)

@@ -366,6 +366,6 @@ def register(machine: TurnMachine[State]) -> None:
                                 "scored": challenge_scored, "settle": challenge_settle})
     machine.steps("attempt", {"start": attempt_start, "pay": attempt_pay})
     machine.step("window", "start", run_window)
-    machine.kind("assist", prompt="Assist in the challenge?", options=assist_options, apply=assist_apply)
+    machine.kind("assist", prompt="Assist in the challenge?", pass_id="stand-by", options=assist_options, apply=assist_apply)
     machine.kind("attempt", prompt="Play contacts on your attempt, or roll", pass_id="roll", options=attempt_options, apply=attempt_apply)
     machine.kind("reaction", prompt="Play a contact against the attempt, or pass", pass_id="pass", options=reaction_options, apply=reaction_apply)

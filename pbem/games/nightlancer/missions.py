@@ -486,9 +486,9 @@ def register(machine: TurnMachine[State]) -> None:
         "contest-lead": lead_scored, "contest-trail": trail_fought, "payment": payment, "end": end_mission,
     })
     machine.steps("skills", {"start": offer_skills, "chosen": discard_skills})
-    machine.kind("gear-up", prompt="Choose your Loadout", options=gear_options, apply=gear_apply)
-    machine.kind("abandon", prompt="Continue or abandon the mission", options=abandon_options, apply=abandon_apply)
+    machine.kind("gear-up", prompt="Choose your Loadout", pass_id="done", options=gear_options, apply=gear_apply)
+    machine.kind("abandon", prompt="Continue or abandon the mission", pass_id="continue", options=abandon_options, apply=abandon_apply)
     machine.kind("choose-option", prompt="Choose the Stage option", options=choose_options, apply=choose_apply)
     machine.kind("face-off", prompt="Face-off: fight or abandon", options=faceoff_options, apply=faceoff_apply)
     machine.kind("accept-fight", prompt="Accept the fight or abandon", options=accept_options, apply=accept_apply)
-    machine.kind("skill", prompt="Buy a Skill", options=skill_options, apply=skill_apply)
+    machine.kind("skill", prompt="Buy a Skill", pass_id="none", options=skill_options, apply=skill_apply)
