@@ -121,16 +121,21 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
             f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"
         )
     turn = current_turn(gamedir, gamefile)
+    view = PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, key))
+    if (view.doc["decision"] is None) != (view.awaiting is None):
+        raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
+    return view
+
+
+def open_section(gamefile: GameFile, turn: Record, player: str, key: PrivateKey) -> dict[str, Any]:
+    """``player``'s section of a checked turn, opened with their key and checked to be theirs, of that turn."""
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
     problem = formats.format_problem(doc, formats.PLAYER_VIEW)
     if problem:
         raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
     if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
         raise GameDirError(f"{turn.path}: {player}'s section belongs to another player, turn or game")
-    view = PlayerView(gamefile=gamefile, turn=turn, doc=doc)
-    if (doc["decision"] is None) != (view.awaiting is None):
-        raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
-    return view
+    return doc
 
 
 def view_cards(directory: str | Path, view: PlayerView) -> Any:

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from pbem.engine.errors import EngineError
+from pbem.engine.protocol import Game
+from pbem.engine.registry import find_game
 from pbem.referee import formats
+from pbem.referee.deal import card_data
+from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
@@ -101,8 +106,33 @@ class LogEntry:
     @property
     def events(self) -> list[str]:
         """The events of the step, when the game's public part lists them."""
-        events = self.public.get("events") if isinstance(self.public, dict) else None
-        return [str(e) if not isinstance(e, dict) else e.get("text", str(e)) for e in events or []]
+        return event_lines(self.public)
+
+
+def event_lines(part: Any) -> list[str]:
+    """The lines under ``events`` of a game's public or private part: what happened in that step.
+
+    By the protocol's convention (docs/engine.md) a part that tells what
+    happened lists it as ``events``, lines of text (or ``{"text": ...}``);
+    a part without it tells nothing.
+    """
+    events = part.get("events") if isinstance(part, dict) else None
+    if not isinstance(events, list):
+        return []
+    return [e.get("text", str(e)) if isinstance(e, dict) else str(e) for e in events]
+
+
+def game_cards(directory: str | Path) -> tuple[Game, Any]:
+    """A game directory's game and its card data (:meth:`Game.cards` of the set-up ``game.toml`` pins,
+    an owner's ``--cards`` file included): public, static, and no key needed."""
+    gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
+    gamefile = GameFile.read(gamedir.game_toml)
+    try:
+        game = find_game(gamefile.game)
+    except EngineError as error:
+        raise GameDirError(f"{gamedir.game_toml}: {error}") from error
+    return game, card_data(game, gamedir, gamefile)
 
 
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
