@@ -29,6 +29,7 @@ from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game, game_names, register
+from pbem.engine.screen import cards_on_screen, describe_card, find_cards
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
@@ -51,7 +52,8 @@ from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
 from pbem.referee.player import make_move, read_view, view_cards
-from pbem.referee.public import public_log, status as game_status
+from pbem.referee.public import game_cards, public_log, status as game_status
+from pbem.referee.since import since_last_move
 from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
 from pbem.referee.verify import verify as verify_game
@@ -477,6 +479,60 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
     typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
 
 
+@app.command()
+def card(
+    name: list[str] = typer.Argument(..., help="The card's name, in any case, without quotes if you like; "
+                                              "a part of it will do; or its key."),
+    game: Optional[str] = typer.Option(None, "--game", help="Only this game's cards (see `pbem games`)."),
+    scenario: Optional[str] = typer.Option(None, "--scenario", help="That game's scenario; default: its standard set-up."),
+    directory: Optional[Path] = typer.Option(
+        None, "--dir", help="A game directory: the card data it was set up with (an owner's --cards file included)."),
+) -> None:
+    """A card's full text and facts, from the game's static card data.
+
+    Without --game or --dir, every installed game's standard card data is
+    searched. A name that matches no card, or several, gets the names it
+    may have meant.
+    """
+    query = " ".join(name)
+    if directory is not None and (game is not None or scenario is not None):
+        _fail("--dir reads the game directory's own card data; give --dir, or --game (and --scenario)", 2)
+    if scenario is not None and game is None:
+        _fail("--scenario needs --game", 2)
+    sources: list[tuple[Any, Any]] = []
+    if directory is not None:
+        sources.append(_guard(lambda: game_cards(directory)))
+    else:
+        for game_name in [game] if game is not None else game_names():
+            try:
+                found = find_game(game_name)
+            except (ImportError, AttributeError, EngineError) as error:
+                if game is not None:
+                    _fail(str(error), 6, SetupError.reason)
+                continue
+            if scenario is not None and scenario not in found.scenarios():
+                _fail(f"{found.name} has no scenario {scenario!r} (scenarios: {', '.join(found.scenarios())})", 6,
+                      SetupError.reason)
+            setup = _guard(lambda: found.load_scenario(scenario or found.scenarios()[0]))
+            sources.append((found, found.cards(setup)))
+    matches = [(g, cards, find_cards(cards, query)) for g, cards in sources]
+    hits = [(g, cards, m) for g, cards, m in matches if m.keys]
+    if not hits:
+        where = " or ".join(g.name for g, _ in sources) or "no installed game"
+        suggestions = list(dict.fromkeys(s for _, _, m in matches for s in m.suggestions))
+        several = any(m.ambiguous for _, _, m in matches)
+        if suggestions:
+            lead = f"{query!r} is part of several card names" if several else f"no card named {query!r} in {where}"
+            _fail(f"{lead}; did you mean: {'; '.join(suggestions)}?", 2)
+        _fail(f"no card named {query!r} in {where}", 2)
+    blocks = []
+    for g, cards, m in hits:
+        for key in m.keys:
+            head = f"{g.name}:\n" if len(hits) > 1 else ""
+            blocks.append(head + describe_card(g, key, cards[key]))
+    typer.echo("\n\n".join(blocks))
+
+
 # --- the player ----------------------------------------------------------------
 
 
@@ -486,13 +542,15 @@ def view(
     player: str = typer.Option(..., "--as", help="Your player name."),
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
+    with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on the screen."),
     state_dir: Optional[Path] = typer.Option(
         None, "--state-dir", envvar=STATE_ENV,
         help="Where pbem remembers the latest turn it showed you, to notice dropped turns "
              "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
     ),
 ) -> None:
-    """Your view of the game: your hand, the table, and your options when it is your decision.
+    """Your view of the game: what happened since your last move, the table, your hand, and your
+    options when it is your decision.
 
     pbem remembers the latest turn it showed you (outside the game directory)
     and warns loudly if the game directory no longer holds it: turns dropped
@@ -505,6 +563,7 @@ def view(
     if warning is not None and not as_json:
         typer.echo(f"pbem: WARNING: {warning.message}", err=True)
     cards = _guard(lambda: view_cards(directory, seen))
+    since = _guard(lambda: since_last_move(directory, seen, private))
     decision = seen.decision
     if as_json:
         _emit_json({
@@ -521,6 +580,7 @@ def view(
             "pass_id": decision.pass_id if decision else None,
             "options": [o.to_json() for o in decision.options] if decision else [],
             "since": seen.since,
+            "since_last_move": since.to_json(),
             "standing_orders": seen.standing_orders,
             "unapplied": seen.doc["unapplied"],
             "result": seen.result,
@@ -528,8 +588,14 @@ def view(
             "test_seed": seen.gamefile.test_seed is not None,
         })
         return
-    rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.public, seen.private, cards))
-    typer.echo(text.view_text(seen, rendered, seen.turn.doc["awaiting"]))
+    game = find_game(seen.gamefile.game)
+    rendered = _guard(lambda: game.render(seen.public, seen.private, cards))
+    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since)
+    if with_cards:
+        shown = cards_on_screen(screen, cards)
+        screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since,
+                                [describe_card(game, k, cards[k]) for k in shown])
+    typer.echo(screen)
 
 
 @app.command()

@@ -1,20 +1,24 @@
-"""Plain-text renderings of the referee's results, for a terminal."""
+"""Plain-text renderings of the referee's results, for an 80-column terminal."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable
 
+from pbem.engine.protocol import Option
+from pbem.engine.screen import wrap
 from pbem.referee.player import PlayerView
 from pbem.referee.public import LogEntry, Status
+from pbem.referee.since import SinceLastMove, StepEvents
 
 
 def result_line(result: dict[str, Any]) -> str:
+    """``game over: SUMMARY``; the scores only when the game gives no summary (which tells them)."""
     summary = result.get("summary") or ""
+    if summary:
+        return f"game over: {summary}"
     winners = ", ".join(result.get("winners", [])) or "nobody"
     scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
-    line = f"game over: {summary}" if summary else f"game over: won by {winners}"
-    return line + (f" (scores: {scores})" if scores else "")
+    return f"game over: won by {winners}" + (f" (scores: {scores})" if scores else "")
 
 
 def unapplied_line(unapplied: dict[str, int]) -> str:
@@ -32,7 +36,7 @@ def awaiting_line(awaiting: list[dict[str, Any]]) -> str:
 
 
 #: the line every command that shows a ``--seed`` test game prints about it
-TEST_GAME_LINE = "TEST GAME: its seed is published in game.toml, so anybody can read every secret (--seed)"
+TEST_GAME_LINE = "TEST GAME: its seed is in game.toml, so anybody can read every secret (--seed)"
 
 
 def status_text(status: Status) -> str:
@@ -50,38 +54,84 @@ def status_text(status: Status) -> str:
     return "\n".join(lines)
 
 
-def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]]) -> str:
+def since_lines(since: SinceLastMove) -> list[str]:
+    """What happened since the player's last move, turn by turn: the public events and, marked
+    ``(only you)``, the player's own; turns that tell nothing are left out."""
+    if since.last_move is not None:
+        head = f"Since your last move (turn {since.last_move}):"
+    elif since.complete:
+        head = "Since the deal:"
+    else:
+        head = (f"The last {len(since.steps)} turns (your last move was earlier; "
+                "pbem log has the whole public record):")
+    lines = wrap(head)
+    told = [step for step in since.steps if step.events or step.private_events]
+    for step in told:
+        lines.append(f"  turn {step.turn}, {_whose(step, since.player)}:")
+        for event in step.events:
+            lines += wrap(event, "    ", "      ")
+        for event in step.private_events:
+            lines += wrap(f"(only you) {event}", "    ", "      ")
+    if not told:
+        lines.append("  nothing to tell")
+    return lines
+
+
+def _whose(step: StepEvents, player: str) -> str:
+    if step.mover is None:
+        return "the deal"
+    return "your move" if step.mover == player else f"{step.mover}'s move"
+
+
+def option_lines(options: Iterable[Option]) -> list[str]:
+    """The numbered options. An option's id follows its label when a player would type it
+    (``[done]``); an id that names a card (``discard:bad-smoke#2``) is left to ``--json``:
+    the screen names cards by name, and the number chooses the option."""
+    lines: list[str] = []
+    for number, option in enumerate(options, start=1):
+        typed = f"  [{option.id}]" if "#" not in option.id else ""
+        lines += wrap(f"{number:>2}. {option.label}{typed}", "  ", "      ")
+    return lines
+
+
+def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
+              since: SinceLastMove | None = None, card_texts: list[str] | None = None) -> str:
+    """The screen of ``pbem view``: who and where, what happened since the player's last move, the
+    game's rendering of the position, the full texts of its cards (``--cards``), and then the result,
+    or whom the game waits for, or the player's decision with its numbered options."""
     lines = [TEST_GAME_LINE] if view.gamefile.test_seed is not None else []
-    lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", "", rendered, ""]
+    lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", ""]
+    if since is not None:
+        lines += since_lines(since) + [""]
+    lines += [rendered, ""]
+    if card_texts:
+        lines += ["Cards on this screen:", *card_texts, ""]
     if view.doc["unapplied"] is not None:
-        lines.append(f"your move: {unapplied_line(view.doc['unapplied'])} (each choice must be an option "
-                     "when its turn comes; the ones before it stand)")
+        lines += wrap(f"your move: {unapplied_line(view.doc['unapplied'])} (each choice must be an option "
+                      "when its turn comes; the ones before it stand)")
     decision = view.decision
     if view.result is not None:
         lines.append(result_line(view.result))
     elif decision is None:
         others = ", ".join(f"{a['player']} ({a['kind']})" for a in awaiting) or "nobody"
-        lines.append(f"not your decision; waiting for {others}")
+        lines += wrap(f"not your decision; waiting for {others}")
     else:
-        lines.append(f"your decision: {decision.kind}" + (f": {decision.prompt}" if decision.prompt else ""))
-        for number, option in enumerate(decision.options, start=1):
-            lines.append(f"  {number:>2}. {option.label}  [{option.id}]")
-        lines.append(f"answer with: pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER-OR-ID")
+        lines += wrap(f"your decision: {decision.kind}" + (f": {decision.prompt}" if decision.prompt else ""))
+        lines += option_lines(decision.options)
+        lines += ["answer with:", f"  pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER"]
     return "\n".join(lines)
 
 
 def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
+    """``pbem log``: each turn, who moved, what happened, and whom the game then waits for; the
+    result once, after the last turn."""
     lines: list[str] = [TEST_GAME_LINE] if test_seed else []
     for entry in entries:
-        head = f"turn {entry.turn}" + (f": move by {entry.mover}" if entry.mover else ": the deal")
-        lines.append(head)
-        events = entry.events
-        if events:
-            lines.extend(f"    {e}" for e in events)
-        elif entry.turn == 0:
-            lines.append("    " + json.dumps(entry.public, sort_keys=True, ensure_ascii=False)[:400])
+        lines.append(f"turn {entry.turn}" + (f": move by {entry.mover}" if entry.mover else ": the deal"))
+        for event in entry.events:
+            lines += wrap(event, "    ", "      ")
         if entry.result is not None:
             lines.append("    " + result_line(entry.result))
         else:
-            lines.append("    " + awaiting_line(entry.awaiting))
+            lines += wrap(awaiting_line(entry.awaiting), "    ", "      ")
     return "\n".join(lines)
