@@ -590,10 +590,10 @@ def view(
         return
     game = find_game(seen.gamefile.game)
     rendered = _guard(lambda: game.render(seen.public, seen.private, cards))
-    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since)
+    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards)
     if with_cards:
         shown = cards_on_screen(screen, cards)
-        screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since,
+        screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
                                 [describe_card(game, k, cards[k]) for k in shown])
     typer.echo(screen)
 

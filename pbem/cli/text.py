@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from pbem.engine.protocol import Option
 from pbem.engine.screen import wrap
@@ -83,19 +83,26 @@ def _whose(step: StepEvents, player: str) -> str:
     return "your move" if step.mover == player else f"{step.mover}'s move"
 
 
-def option_lines(options: Iterable[Option]) -> list[str]:
-    """The numbered options. An option's id follows its label when a player would type it
-    (``[done]``); an id that names a card (``discard:bad-smoke#2``) is left to ``--json``:
-    the screen names cards by name, and the number chooses the option."""
+def option_lines(options: Iterable[Option], cards: Mapping[str, Any] | None = None) -> list[str]:
+    """The numbered options. An option's id follows its label when it is a word a player would
+    type (``[done]``, ``[claim:commons-1]``); an id that names a card (``discard:bad-smoke#2``,
+    ``pick:mad-jake``: a key of ``cards``) is left to ``--json``: the screen names cards by name,
+    and the number chooses the option."""
     lines: list[str] = []
     for number, option in enumerate(options, start=1):
-        typed = f"  [{option.id}]" if "#" not in option.id else ""
+        typed = "" if names_a_card(option.id, cards or {}) else f"  [{option.id}]"
         lines += wrap(f"{number:>2}. {option.label}{typed}", "  ", "      ")
     return lines
 
 
+def names_a_card(option_id: str, cards: Mapping[str, Any]) -> bool:
+    """Whether an option id holds a card instance id or a card key among its ``:``-separated parts."""
+    return "#" in option_id or any(part in cards for part in option_id.split(":"))
+
+
 def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
-              since: SinceLastMove | None = None, card_texts: list[str] | None = None) -> str:
+              since: SinceLastMove | None = None, cards: Mapping[str, Any] | None = None,
+              card_texts: list[str] | None = None) -> str:
     """The screen of ``pbem view``: who and where, what happened since the player's last move, the
     game's rendering of the position, the full texts of its cards (``--cards``), and then the result,
     or whom the game waits for, or the player's decision with its numbered options."""
@@ -117,7 +124,7 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
         lines += wrap(f"not your decision; waiting for {others}")
     else:
         lines += wrap(f"your decision: {decision.kind}" + (f": {decision.prompt}" if decision.prompt else ""))
-        lines += option_lines(decision.options)
+        lines += option_lines(decision.options, cards)
         lines += ["answer with:", f"  pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER"]
     return "\n".join(lines)
 

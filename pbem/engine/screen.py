@@ -134,13 +134,15 @@ def find_cards(cards: Mapping[str, Mapping[str, Any]], query: str, suggest: int 
     key = key_of(query.strip())
     if key in cards:
         return CardMatch(query, [key], [])
-    wanted = normal(query)
+    wanted, tight = normal(query), normal(query).replace(" ", "")
     printed = {k: card_name(k, facts) for k, facts in cards.items()}
     names = {k: normal(name) for k, name in printed.items()}
-    exact = [k for k, name in names.items() if wanted and name == wanted]
+    # spaces aside too: ``jj mcteague`` is ``J.J. McTeague``
+    exact = [k for k, name in names.items() if tight and name.replace(" ", "") == tight]
     if exact:
         return CardMatch(query, sorted(exact), [])
-    partial = sorted((k for k, name in names.items() if wanted and wanted in name), key=lambda k: names[k])
+    partial = sorted((k for k, name in names.items() if tight and tight in name.replace(" ", "")),
+                     key=lambda k: names[k])
     if len({names[k] for k in partial}) == 1:
         return CardMatch(query, partial, [])
     if partial:

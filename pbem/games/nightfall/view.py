@@ -289,7 +289,7 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
                 lines += wrap(str(facts["text"]), "      ", "      ")
     if data.get("combat"):
         combat = data["combat"]
-        lines.append("Combat:")
+        lines.append("Combat:" if combat["attacks"] else "Combat: no attack declared yet")
         for attacker, defender in combat["attacks"].items():
             blockers = [name(b) for b, a in combat["blocks"].items() if a == attacker]
             lines += wrap(f"attack: {name(attacker)} -> {defender}"
@@ -306,12 +306,14 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
         if last and not data["chain"]["cards"][-1]["resolved"]:
             lines.append(f"  a card linked now must be {' or '.join(last['links'])}")
     if data["archives"]:
-        lines.append("Archives (claim the top card for its cost; pbem card NAME for its text):")
         tops = mine.get("archive_tops", {})
+        lines.append("Archives (claim the top card for its cost; pbem card NAME for its text):")
+        if tops:
+            lines.append("  (secret: an archive of yours whose top card only you see)")
         rows = []
         for a in data["archives"]:
             top = a.get("top") or tops.get(a["id"])
-            note = f"{a['count']} left" + (", secret: only you see it" if a["id"] in tops else "")
+            note = f"{a['count']} left" + (", secret" if a["id"] in tops else "")
             rows.append((a["id"], name(top) if top else "face down", name.facts(top) if top else None, note))
         width = max(len(r[0]) for r in rows)
         lines += _compact([(f"{r[0]:<{width}}  {r[1]}", r[2], r[3]) for r in rows])
