@@ -59,6 +59,9 @@ def test_the_screens_and_log_of_a_finished_game_are_unchanged(finished: PlayedGa
 
 
 def test_pbem_card_answers_are_unchanged() -> None:
+    # a look-up that fails names the games searched: every registered game, the tests' toy games
+    # among them when another test module registered them, so those name their game
     queries = [["bad", "smoke"], ["J.J. McTeague"], ["mongrel's", "trap"], ["witness pickup"], ["smoke"],
-               ["wound"], ["headshoot"], ["zzzz"], ["bouncer", "--game", "nightlancer"]]
+               ["wound", "--game", "nightfall"], ["headshoot", "--game", "nightfall"],
+               ["zzzz", "--game", "nightlancer"], ["bouncer", "--game", "nightlancer"]]
     _check("card", "".join(_run("card", *q) for q in queries))
