@@ -4,14 +4,15 @@ Public: counts the table sees (hand, deck and discard sizes, wounds each
 player holds), the top of each discard pile, minions in play, the chain,
 face-up archives, exiled cards, whether face-up wounds remain (their exact
 number only with ``count_face_up``: "you may not count", DE 30), and the
-public events since the last decision. A player's private part holds what
+public events of the last step. A player's private part holds what
 they know besides: their hand, their discard pile (EN 105), the tops of
 their own secret archives, their draft cards and picks, and their private
-events. Deck orders, other hands, other players' draft cards and pending
-picks never leave the state.
+events of the last step. Deck orders, other hands, other players' draft
+cards and pending picks never leave the state.
 
 Both parts name cards by id (``koi-jiang#3``); what a card is and does is the
-static card data of :func:`card_facts`, which :func:`render` joins to them.
+static card data of :func:`card_facts`, which :func:`render` joins to them
+for an 80-column screen, naming cards by name (:mod:`pbem.engine.screen`).
 """
 
 from __future__ import annotations

@@ -5,12 +5,13 @@ Spent cards), counts of hands and decks, discard piles, the Open Black
 Market, the missions and Crews, the current event and the challenge under
 way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
-their private event lines. Secret from all: deck orders, the boxed event
+their private event lines of the last step (``events``). Secret from all: deck orders, the boxed event
 cards, pinned dice.
 
 Both parts name cards by id (``beat-cop#2``); what a card is and does is the
 static card data of :func:`card_facts` (by design id), joined to them by
-:func:`render`.
+:func:`render` for an 80-column screen, naming cards by name
+(:mod:`pbem.engine.screen`).
 """
 
 from __future__ import annotations
