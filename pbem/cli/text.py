@@ -42,15 +42,13 @@ TEST_GAME_LINE = "TEST GAME: its seed is in game.toml, so anybody can read every
 def status_text(status: Status) -> str:
     gamefile = status.gamefile
     lines = [TEST_GAME_LINE] if gamefile.test_seed is not None else []
-    lines += [
-        f"game {gamefile.game_id}: {gamefile.game}, scenario {gamefile.scenario}",
-        f"players: {', '.join(gamefile.player_names)}",
-        f"turn {status.turn}",
-    ]
+    lines += wrap(f"game {gamefile.game_id}: {gamefile.game}, scenario {gamefile.scenario}")
+    lines += wrap(f"players: {', '.join(gamefile.player_names)}")
+    lines.append(f"turn {status.turn}")
     if status.dealing:
         lines.append("every player has sent their nonce: the referee's next run deals turn 0")
     else:
-        lines.append(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
+        lines += wrap(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
     return "\n".join(lines)
 
 
