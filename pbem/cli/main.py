@@ -29,7 +29,7 @@ from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game, game_names, register
-from pbem.engine.screen import cards_on_screen, describe_card, find_cards
+from pbem.engine.screen import cards_on_screen, describe_card
 from pbem.referee import formats
 from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
@@ -52,7 +52,8 @@ from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
 from pbem.referee.player import make_move, read_view, view_cards
-from pbem.referee.public import game_cards, public_log, status as game_status
+from pbem.referee.cards import look_up_card
+from pbem.referee.public import public_log, status as game_status
 from pbem.referee.since import since_last_move
 from pbem.referee.setup import new_game
 from pbem.referee.storage import atomic_write
@@ -494,43 +495,14 @@ def card(
     searched. A name that matches no card, or several, gets the names it
     may have meant.
     """
-    query = " ".join(name)
-    if directory is not None and (game is not None or scenario is not None):
-        _fail("--dir reads the game directory's own card data; give --dir, or --game (and --scenario)", 2)
-    if scenario is not None and game is None:
-        _fail("--scenario needs --game", 2)
-    sources: list[tuple[Any, Any]] = []
-    if directory is not None:
-        sources.append(_guard(lambda: game_cards(directory)))
-    else:
-        for game_name in [game] if game is not None else game_names():
-            try:
-                found = find_game(game_name)
-            except (ImportError, AttributeError, EngineError) as error:
-                if game is not None:
-                    _fail(str(error), 6, SetupError.reason)
-                continue
-            if scenario is not None and scenario not in found.scenarios():
-                _fail(f"{found.name} has no scenario {scenario!r} (scenarios: {', '.join(found.scenarios())})", 6,
-                      SetupError.reason)
-            setup = _guard(lambda: found.load_scenario(scenario or found.scenarios()[0]))
-            sources.append((found, found.cards(setup)))
-    matches = [(g, cards, find_cards(cards, query)) for g, cards in sources]
-    hits = [(g, cards, m) for g, cards, m in matches if m.keys]
-    if not hits:
-        where = " or ".join(g.name for g, _ in sources) or "no installed game"
-        suggestions = list(dict.fromkeys(s for _, _, m in matches for s in m.suggestions))
-        several = any(m.ambiguous for _, _, m in matches)
-        if suggestions:
-            lead = f"{query!r} is part of several card names" if several else f"no card named {query!r} in {where}"
-            _fail(f"{lead}; did you mean: {'; '.join(suggestions)}?", 2)
-        _fail(f"no card named {query!r} in {where}", 2)
-    blocks = []
-    for g, cards, m in hits:
-        for key in m.keys:
-            head = f"{g.name}:\n" if len(hits) > 1 else ""
-            blocks.append(head + describe_card(g, key, cards[key]))
-    typer.echo("\n\n".join(blocks))
+    found = _guard(lambda: look_up_card(" ".join(name), game, scenario, directory))
+    if not found.hits:
+        where = " or ".join(found.games) or "no installed game"
+        lead = (f"{found.query!r} is part of several card names" if found.ambiguous
+                else f"no card named {found.query!r} in {where}")
+        _fail(lead + (f"; did you mean: {'; '.join(found.suggestions)}?" if found.suggestions else ""), 2)
+    several = len({hit.game for hit in found.hits}) > 1
+    typer.echo("\n\n".join((f"{hit.game}:\n" if several else "") + hit.text for hit in found.hits))
 
 
 # --- the player ----------------------------------------------------------------

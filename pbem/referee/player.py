@@ -17,11 +17,10 @@ from typing import Any, Callable
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
-from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision
 from pbem.engine.registry import find_game
 from pbem.referee import formats, orders
-from pbem.referee.deal import card_data
+from pbem.referee.deal import game_and_cards
 from pbem.referee.errors import (
     GameDirError,
     IllegalMove,
@@ -144,11 +143,7 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
     Read from the set-up that ``game.toml`` pins, as the referee does; it is
     public and the same for every turn, so no turn file carries it.
     """
-    try:
-        game = find_game(view.gamefile.game)
-    except EngineError as error:
-        raise GameDirError(f"game.toml: {error}") from error
-    return card_data(game, GameDir.at(directory), view.gamefile)
+    return game_and_cards(GameDir.at(directory), view.gamefile)[1]
 
 
 def resolve_choice(decision: Decision, text: str) -> str:

@@ -10,12 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Game
-from pbem.engine.registry import find_game
 from pbem.referee import formats
-from pbem.referee.deal import card_data
-from pbem.referee.errors import GameDirError
+from pbem.referee.deal import game_and_cards
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
@@ -127,12 +124,7 @@ def game_cards(directory: str | Path) -> tuple[Game, Any]:
     an owner's ``--cards`` file included): public, static, and no key needed."""
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    gamefile = GameFile.read(gamedir.game_toml)
-    try:
-        game = find_game(gamefile.game)
-    except EngineError as error:
-        raise GameDirError(f"{gamedir.game_toml}: {error}") from error
-    return game, card_data(game, gamedir, gamefile)
+    return game_and_cards(gamedir, GameFile.read(gamedir.game_toml))
 
 
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
