@@ -31,6 +31,7 @@ from pbem.crypto.keys import generate, load_private_key, load_public_key, write_
 from pbem.engine.errors import EngineError
 from pbem.engine.options import format_value, options_of
 from pbem.engine.registry import find_game, game_names, register
+from pbem.engine.screen import cards_on_screen, describe_card
 from pbem.referee import clock, formats
 from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
@@ -55,7 +56,9 @@ from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
 from pbem.referee.player import read_view, sign_move, view_cards
+from pbem.referee.cards import look_up_card
 from pbem.referee.public import public_log, status as game_status
+from pbem.referee.since import since_last_move
 from pbem.referee.setup import new_game
 from pbem.referee.takeover import take_over
 from pbem.referee.tick import tick as tick_game
@@ -577,6 +580,31 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
     typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
 
 
+@app.command()
+def card(
+    name: list[str] = typer.Argument(..., help="The card's name, in any case, without quotes if you like; "
+                                              "a part of it will do; or its key."),
+    game: Optional[str] = typer.Option(None, "--game", help="Only this game's cards (see `pbem games`)."),
+    scenario: Optional[str] = typer.Option(None, "--scenario", help="That game's scenario; default: its standard set-up."),
+    directory: Optional[Path] = typer.Option(
+        None, "--dir", help="A game directory: the card data it was set up with (an owner's --cards file included)."),
+) -> None:
+    """A card's full text and facts, from the game's static card data.
+
+    Without --game or --dir, every installed game's standard card data is
+    searched. A name that matches no card, or several, gets the names it
+    may have meant.
+    """
+    found = _guard(lambda: look_up_card(" ".join(name), game, scenario, directory))
+    if not found.hits:
+        where = " or ".join(found.games) or "no installed game"
+        lead = (f"{found.query!r} is part of several card names" if found.ambiguous
+                else f"no card named {found.query!r} in {where}")
+        _fail(lead + (f"; did you mean: {'; '.join(found.suggestions)}?" if found.suggestions else ""), 2)
+    several = len({hit.game for hit in found.hits}) > 1
+    typer.echo("\n\n".join((f"{hit.game}:\n" if several else "") + hit.text for hit in found.hits))
+
+
 # --- the player ----------------------------------------------------------------
 
 
@@ -586,13 +614,15 @@ def view(
     player: str = typer.Option(..., "--as", help="Your player name."),
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
+    with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on the screen."),
     state_dir: Optional[Path] = typer.Option(
         None, "--state-dir", envvar=STATE_ENV,
         help="Where pbem remembers the latest turn it showed you, to notice dropped turns "
              "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
     ),
 ) -> None:
-    """Your view of the game: your hand, the table, and your options when it is your decision.
+    """Your view of the game: what happened since your last move, the table, your hand, and your
+    options when it is your decision.
 
     pbem remembers the latest turn it showed you (outside the game directory)
     and warns loudly if the game directory no longer holds it: turns dropped
@@ -605,6 +635,7 @@ def view(
     if warning is not None and not as_json:
         typer.echo(f"pbem: WARNING: {warning.message}", err=True)
     cards = _guard(lambda: view_cards(directory, seen))
+    since = _guard(lambda: since_last_move(directory, seen, private))
     decision = seen.decision
     if as_json:
         _emit_json({
@@ -622,6 +653,7 @@ def view(
             "options": [o.to_json() for o in decision.options] if decision else [],
             "since": seen.since,
             "deadline": seen.deadline,
+            "since_last_move": since.to_json(),
             "standing_orders": seen.standing_orders,
             "unapplied": seen.doc["unapplied"],
             "result": seen.result,
@@ -629,8 +661,14 @@ def view(
             "test_seed": seen.gamefile.test_seed is not None,
         })
         return
-    rendered = _guard(lambda: find_game(seen.gamefile.game).render(seen.public, seen.private, cards))
-    typer.echo(text.view_text(seen, rendered, seen.turn.doc["awaiting"]))
+    game = find_game(seen.gamefile.game)
+    rendered = _guard(lambda: game.render(seen.public, seen.private, cards))
+    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards)
+    if with_cards:
+        shown = cards_on_screen(screen, cards)
+        screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
+                                [describe_card(game, k, cards[k]) for k in shown])
+    typer.echo(screen)
 
 
 @app.command()

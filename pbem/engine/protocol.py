@@ -263,14 +263,20 @@ class Game(Protocol):
         ...
 
     def public(self, state: State) -> JSON:
-        """What every player and every onlooker may know; cards named by id."""
+        """What every player and every onlooker may know; cards named by id.
+
+        What happened in the last step goes under ``events``, lines of text
+        that name cards by name: ``pbem view`` and ``pbem log`` read them from
+        each turn, so no part repeats an earlier step.
+        """
         ...
 
     def private(self, state: State, player: str) -> JSON:
         """What ``player`` knows besides the public part (their hand, their own picks); cards by id.
 
         It never repeats the public part: the referee seals it to the player
-        next to the public part of the same turn.
+        next to the public part of the same turn. The player's own lines of
+        the last step go under ``events``, as in :meth:`public`.
         """
         ...
 
@@ -283,8 +289,15 @@ class Game(Protocol):
         ...
 
     def render(self, public: JSON, private: JSON | None, cards: JSON) -> str:
-        """A player's view as text for a terminal: the public part, their private part
-        (``None`` for an onlooker) and the card data they name."""
+        """The position as a player sees it, as text for an 80-column terminal: the public
+        part, their private part (``None`` for an onlooker) and the card data they name.
+
+        Cards by their names, never ids (:mod:`pbem.engine.screen`). What
+        happened, the result and the numbered options are printed by the
+        CLI around this text, not by it. A game may also describe one card
+        of :meth:`cards` in full with an optional ``card_text(facts) -> str``
+        (``pbem card``, ``pbem view --cards``).
+        """
         ...
 
     def hidden_zones(self, state: State) -> Mapping[str, list[Any]]:

@@ -16,6 +16,7 @@ from pbem.crypto.canonical import canonical_json
 from pbem.engine.errors import EngineError
 from pbem.engine.options import set_up_options
 from pbem.engine.protocol import Game
+from pbem.engine.registry import find_game
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
@@ -84,6 +85,16 @@ def static_of(game: Game, setup: Any) -> StaticMembers:
 def card_data(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
     """The public, static card data of this game (:meth:`Game.cards` of its set-up), for reading a view."""
     return game.cards(load_setup(game, gamedir, gamefile))
+
+
+def game_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[Game, Any]:
+    """The game ``game.toml`` names and its card data (:func:`card_data`); a game this pbem lacks is a
+    :class:`GameDirError`."""
+    try:
+        game = find_game(gamefile.game)
+    except EngineError as error:
+        raise GameDirError(f"{gamedir.game_toml}: {error}") from error
+    return game, card_data(game, gamedir, gamefile)
 
 
 def setup_hash(setup: Any) -> str:

@@ -18,11 +18,10 @@ from typing import Any, Callable
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
-from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Decision
 from pbem.engine.registry import find_game
 from pbem.referee import formats, orders, seats
-from pbem.referee.deal import card_data
+from pbem.referee.deal import game_and_cards
 from pbem.referee.errors import (
     GameDirError,
     GameOverMove,
@@ -137,16 +136,21 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     turn = current_turn(gamedir, gamefile)
     gamefile = seats.in_force(gamedir, gamefile, turn.doc["turn"])  # a seat handed over takes its new key
     _check_seat(gamefile, player, key)
+    view = PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, key))
+    if (view.doc["decision"] is None) != (view.awaiting is None):
+        raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
+    return view
+
+
+def open_section(gamefile: GameFile, turn: Record, player: str, key: PrivateKey) -> dict[str, Any]:
+    """``player``'s section of a checked turn, opened with their key and checked to be theirs, of that turn."""
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
     problem = formats.format_problem(doc, formats.PLAYER_VIEW)
     if problem:
         raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
     if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
         raise GameDirError(f"{turn.path}: {player}'s section belongs to another player, turn or game")
-    view = PlayerView(gamefile=gamefile, turn=turn, doc=doc)
-    if (doc["decision"] is None) != (view.awaiting is None):
-        raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
-    return view
+    return doc
 
 
 def view_cards(directory: str | Path, view: PlayerView) -> Any:
@@ -155,11 +159,7 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
     Read from the set-up that ``game.toml`` pins, as the referee does; it is
     public and the same for every turn, so no turn file carries it.
     """
-    try:
-        game = find_game(view.gamefile.game)
-    except EngineError as error:
-        raise GameDirError(f"game.toml: {error}") from error
-    return card_data(game, GameDir.at(directory), view.gamefile)
+    return game_and_cards(GameDir.at(directory), view.gamefile)[1]
 
 
 #: how ``pbem move`` tells an option number from an option id (no game names an option by a bare number)

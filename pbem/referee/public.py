@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from pbem.engine.protocol import Game
 from pbem.referee import formats, seats
+from pbem.referee.deal import game_and_cards
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
@@ -127,28 +129,48 @@ class LogEntry:
 
     @property
     def what(self) -> str:
-        """What produced this turn, in a few words: ``move by alice``, ``the deal``, a timeout or a takeover."""
-        act = self.referee_step
-        if act is not None and act["kind"] == "timeout":
-            done = "passed" if act["action"] == "pass" else "chose one of the options at random"
-            return (f"{act['player']}'s {act['decision']} decision timed out: the referee {done} "
-                    f"on {act['player']}'s behalf")
-        if act is not None:
-            return (f"the referee handed {act['player']}'s seat to a new key ({act['key']}; "
-                    f"it was {act['previous']})")
-        return f"move by {self.mover}" if self.mover else "the deal"
+        """What produced this turn, in a few words (:func:`step_what`)."""
+        return step_what(self.mover, self.referee_step)
 
     @property
     def events(self) -> list[str]:
-        """The events of the step, when the game's public part lists them.
+        """The events of the step, when the game's public part lists them."""
+        return event_lines(self.public)
 
-        A takeover changes nothing in the game, whose public part then still
-        lists the events of the step before: it has none of its own.
-        """
-        if self.referee_step is not None and self.referee_step["kind"] == "takeover":
-            return []
-        events = self.public.get("events") if isinstance(self.public, dict) else None
-        return [str(e) if not isinstance(e, dict) else e.get("text", str(e)) for e in events or []]
+
+def step_what(mover: str | None, referee_step: dict[str, Any] | None) -> str:
+    """What produced a turn, in a few words: ``move by alice``, ``the deal``, a timeout or a takeover
+    (``referee_step``, the turn's description of a step the referee made in place of a move)."""
+    act = referee_step
+    if act is not None and act["kind"] == "timeout":
+        done = "passed" if act["action"] == "pass" else "chose one of the options at random"
+        return (f"{act['player']}'s {act['decision']} decision timed out: the referee {done} "
+                f"on {act['player']}'s behalf")
+    if act is not None:
+        return (f"the referee handed {act['player']}'s seat to a new key ({act['key']}; "
+                f"it was {act['previous']})")
+    return f"move by {mover}" if mover else "the deal"
+
+
+def event_lines(part: Any) -> list[str]:
+    """The lines under ``events`` of a game's public or private part: what happened in that step.
+
+    By the protocol's convention (docs/engine.md) a part that tells what
+    happened lists it as ``events``, lines of text (or ``{"text": ...}``);
+    a part without it tells nothing.
+    """
+    events = part.get("events") if isinstance(part, dict) else None
+    if not isinstance(events, list):
+        return []
+    return [e.get("text", str(e)) if isinstance(e, dict) else str(e) for e in events]
+
+
+def game_cards(directory: str | Path) -> tuple[Game, Any]:
+    """A game directory's game and its card data (:meth:`Game.cards` of the set-up ``game.toml`` pins,
+    an owner's ``--cards`` file included): public, static, and no key needed."""
+    gamedir = GameDir.at(directory)
+    gamedir.refuse_symlinks()
+    return game_and_cards(gamedir, GameFile.read(gamedir.game_toml))
 
 
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from pbem.engine.rng import Rng
@@ -158,24 +159,28 @@ def test_the_same_seed_plays_the_same_game():
 def test_a_view_renders_as_text(table):
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["koi-jiang"]}}})
     text = t.screen("janet")
-    assert "Your hand:\n  #1 Koi Jiang [minion; " in text
+    assert "Your hand (1):\n  Koi Jiang: white minion, " in text
     assert "Koi Jiang" not in t.screen("brad")
 
 
 def test_the_screen_shows_what_a_player_decides_by_but_not_the_options(table):
-    """The CLI lists the numbered options after ``render``; the screen gives each card's
-    type, colour, links, kicker colour, cost, strength/health and text."""
+    """The CLI lists the numbered options after ``render``; the screen gives each card in hand its
+    type, colour, links, kicker colour, cost, strength/health and text (wrapped under it), a
+    minion in play its strength and health, an archive one line."""
     t = table({"phase": "chain", "active": "janet", "commons": ["hysteria"],
                "players": {"janet": {"hand": ["koi-jiang"], "in_play": ["bad-smoke"]}}})
     text = t.screen("janet")
     koi = GAME.cards(t.scenario)["koi-jiang"]
-    line = next(line for line in text.splitlines() if "Koi Jiang [" in line)
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  Koi Jiang: "))
+    following = list(itertools.takewhile(lambda line: line.startswith("    "), lines[first + 1:]))
+    card = " ".join(" ".join([lines[first], *following]).split())
     for fact in (koi["type"], koi["colour"], "links " + "/".join(koi["links"]), f"cost {koi['cost']}",
                  f"strength {koi['strength']}, health {koi['health']}", koi["text"]):
-        assert fact in line, fact
-    assert "Hysteria [action; " in text and "Chain: " in text  # the commons
-    assert '"Bad Smoke" [minion; ' in text  # in play
-    assert "play:koi-jiang#1" not in text and "start no chain" not in text
+        assert fact in card, fact
+    assert "  commons-1  Hysteria  purple action, cost 2  7 left" in text  # an archive, one line
+    assert '  janet: "Bad Smoke", purple minion, strength 1, health 2 of 2' in text  # in play
+    assert "koi-jiang" not in text and "start no chain" not in text
 
 
 def test_minions_alike_are_told_apart_in_labels(table):

@@ -76,7 +76,7 @@ def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
             and t.state["stack"][-1].get("stage", 0) >= 2, {"attempt": "roll", "reaction": "pass"})
     t.choose("ana", "option:2")  # Stage 2: Close 4
     t.until_kind("attempt", "ana")
-    text = screen(t.state, "ana")
+    text = " ".join(screen(t.state, "ana").split())  # the screen wraps its lines at 80 columns
     assert "Riot Shotgun (Weapon, " in text and "Loud" in text
     assert "Buy a Safehouse: needs nothing; costs 12 KC; gives 3 Prospects" in text
     assert "abilities: Covert 3, Streetwise 1, Technical 1, Close 2" in text

@@ -100,6 +100,10 @@ class Nightfall(MachineGame[State]):
     def render(self, public: Any, private: Any, cards: Any) -> str:
         return view.render(public, private, cards)
 
+    def card_text(self, facts: Any) -> str:
+        """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
+        return view.card_text(facts)
+
     def hidden_zones(self, state: State) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""
         return view.hidden_zones(state)

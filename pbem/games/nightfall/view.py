@@ -4,25 +4,27 @@ Public: counts the table sees (hand, deck and discard sizes, wounds each
 player holds), the top of each discard pile, minions in play, the chain,
 face-up archives, exiled cards, whether face-up wounds remain (their exact
 number only with ``count_face_up``: "you may not count", DE 30), and the
-public events since the last decision. A player's private part holds what
+public events of the last step. A player's private part holds what
 they know besides: their hand, their discard pile (EN 105), the tops of
 their own secret archives, their draft cards and picks, and their private
-events. Deck orders, other hands, other players' draft cards and pending
-picks never leave the state.
+events of the last step. Deck orders, other hands, other players' draft
+cards and pending picks never leave the state.
 
 Both parts name cards by id (``koi-jiang#3``); what a card is and does is the
-static card data of :func:`card_facts`, which :func:`render` joins to them.
+static card data of :func:`card_facts`, which :func:`render` joins to them
+for an 80-column screen, naming cards by name (:mod:`pbem.engine.screen`).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.engine.protocol import SealedSizes
+from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.cards import build_catalogue
-from pbem.games.nightfall.state import Archive, State, health, key_of, strength, wound_count
+from pbem.games.nightfall.state import Archive, State, health, strength, wound_count
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
 
@@ -200,41 +202,61 @@ def hidden_zones(state: State) -> dict[str, list[str]]:
     return zones
 
 
-def describe(facts: dict[str, Any] | None, name: str = "?") -> str:
-    """One card as a line a player can decide by: what it is, how it links, what it costs and does."""
-    if facts is None:
-        return name
+def facts_line(facts: Mapping[str, Any]) -> str:
+    """What a card is, in one line: ``purple minion, links purple, cost 0, strength 1, health 2``
+    (a wound: ``wound, bite``)."""
     if facts["type"] == "wound":
-        return f"{facts['name']} [wound] {facts.get('text', '')}".rstrip()
-    parts = [facts["type"], facts["colour"], "links " + "/".join(facts["links"])]
+        return "wound"
+    parts = [f"{facts['colour']} {facts['type']}", "links " + "/".join(facts["links"])]
     if facts.get("kicker_colour"):
         parts.append(f"kicker when linked to {facts['kicker_colour']}")
     parts.append(f"cost {facts['cost']}")
     if facts["type"] == "minion":
         parts.append(f"strength {facts['strength']}, health {facts['health']}")
-    return f"{facts['name']} [{'; '.join(parts)}] {facts.get('text', '')}".rstrip()
+    return ", ".join(parts)
 
 
-def _tag(card_id: str) -> str:
-    return "#" + card_id.split("#", 1)[1] if "#" in card_id else ""
+def card_text(facts: Mapping[str, Any]) -> str:
+    """A card in full, for ``pbem card`` and ``pbem view --cards``: its name and facts, then its
+    printed text (Chain / Your Chain / In Play / Kicker / Feed), wrapped to the screen."""
+    lines = wrap(f"{facts['name']}: {facts_line(facts)}", "", "    ")
+    if facts.get("text"):
+        lines += wrap(str(facts["text"]), "    ", "    ")
+    return "\n".join(lines)
+
+
+def _card_lines(name: str, facts: Mapping[str, Any] | None, indent: str = "  ") -> list[str]:
+    """A card a player decides with: its name and facts, its text on the lines below."""
+    if facts is None:
+        return [indent + name]
+    lines = wrap(f"{name}: {facts_line(facts)}", indent, indent + "    ")
+    if facts.get("text"):
+        lines += wrap(str(facts["text"]), indent + "    ", indent + "    ")
+    return lines
+
+
+def _kind(facts: Mapping[str, Any] | None) -> str:
+    """``red action``, ``white minion``, ``wound``: what a card is, in two words."""
+    if facts is None:
+        return "?"
+    return "wound" if facts["type"] == "wound" else f"{facts['colour']} {facts['type']}"
 
 
 def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[str, dict[str, Any]]) -> str:
-    """A view as text for a terminal: the table, then your cards, each with
-    its colour, links, cost, strength/health and text (from ``cards``, the
-    card data by key). Your decision, its prompt and its numbered options are
-    printed by the CLI after this text. ``private`` is ``None`` for an onlooker."""
-    def facts(card_id: str) -> dict[str, Any] | None:
-        return cards.get(key_of(card_id))
+    """A view as text for an 80-column terminal: the table, then your cards.
 
-    def about(card_id: str) -> str:
-        return describe(facts(card_id), card_id)
+    The cards you decide with (your hand, your draft cards, the chain, the
+    minions in play) come with their facts and text; the archives one line
+    each (the top card's name, kind and cost, and how many are left: ``pbem
+    card NAME`` or ``pbem view --cards`` print the texts). Two copies of one
+    card on the screen are named with their copy numbers. What happened,
+    your decision and its numbered options are printed by the CLI around
+    this text. ``private`` is ``None`` for an onlooker."""
+    return "\n".join(settle_names(cards, lambda name: _screen(public, private, name)))
 
-    def called(card_id: str) -> str:
-        found = facts(card_id)
-        return found["name"] if found else card_id
 
-    data, mine = public, private or {}
+def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardNames) -> list[str]:
+    mine = private or {}
     lines = []
     turn = data.get("turn")
     if turn:
@@ -244,68 +266,83 @@ def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[s
     lines.append((f"First player: {data['first_player']}. " if data["first_player"] else "")
                  + f"Face-up wounds left: {data['face_up_wounds']}")
     for p, seat in data["seats"].items():
-        top = f" (top: {called(seat['discard_top'])})" if seat["discard_top"] else ""
-        lines.append(f"  {p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}{top}, "
-                     f"wounds {seat['wounds']}")
+        top = f" (top: {name(seat['discard_top'])})" if seat["discard_top"] else ""
+        lines += wrap(f"{p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}{top}, "
+                      f"wounds {seat['wounds']}", "  ")
     if data.get("draft"):
         draft = data["draft"]
         lines.append(f"Draft ({draft['mode']}), round {draft['round']} of {draft['rounds']}")
         if draft.get("commons"):
             lines.append("Commons laid out before the draft:")
-            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["commons"])
+            lines += _compact([(name(k), name.facts(k), "") for k in draft["commons"]])
     if data["in_play"]:
         lines.append("In play:")
         for m in data["in_play"]:
-            owner = "" if m["owner"] == m["controller"] else f", owned by {m['owner']}"
-            lines.append(f"  {_tag(m['card'])} {about(m['card'])} -- {m['controller']}{owner}; "
-                         f"strength now {m['strength']}, health left {m['health']}")
+            facts = name.facts(m["card"])
+            owner = "" if m["owner"] == m["controller"] else f" (owned by {m['owner']})"
+            now = f"strength {m['strength']}, health {m['health']}"
+            if facts is not None and facts["type"] == "minion":
+                now += f" of {facts['health']}" + (f" (printed strength {facts['strength']})"
+                                                   if m["strength"] != facts["strength"] else "")
+            lines += wrap(f"{m['controller']}{owner}: {name(m['card'])}, {_kind(facts)}, {now}", "  ", "      ")
+            if facts is not None and facts.get("text"):
+                lines += wrap(str(facts["text"]), "      ", "      ")
     if data.get("combat"):
         combat = data["combat"]
-        names = {m["card"]: f"{called(m['card'])} {_tag(m['card'])}" for m in data["in_play"]}
-        lines.append("Combat:")
+        lines.append("Combat:" if combat["attacks"] else "Combat: no attack declared yet")
         for attacker, defender in combat["attacks"].items():
-            blockers = [names.get(b, b) for b, a in combat["blocks"].items() if a == attacker]
-            lines.append(f"  attack: {names.get(attacker, attacker)} -> {defender}"
-                         + (f", blocked by {', '.join(blockers)}" if blockers else "")
-                         + (" (has struck)" if attacker in combat["struck"] else ""))
+            blockers = [name(b) for b, a in combat["blocks"].items() if a == attacker]
+            lines += wrap(f"attack: {name(attacker)} -> {defender}"
+                          + (f", blocked by {', '.join(blockers)}" if blockers else "")
+                          + (" (has struck)" if attacker in combat["struck"] else ""), "  ")
     if data["chain"]:
         lines.append(f"Chain (started by {data['chain']['starter']}; resolves last card first):")
         for i, c in enumerate(data["chain"]["cards"], 1):
             marks = [m for m, on in (("kicker fires", c["kicker"]), ("resolved", c["resolved"]),
                                      ("cancelled", c["cancelled"])) if on]
-            lines.append(f"  {i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: {about(c['card'])}")
-        last = facts(data["chain"]["cards"][-1]["card"])
+            lines += _card_lines(f"{i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: "
+                                 f"{name(c['card'])}", name.facts(c["card"]))
+        last = name.facts(data["chain"]["cards"][-1]["card"])
         if last and not data["chain"]["cards"][-1]["resolved"]:
             lines.append(f"  a card linked now must be {' or '.join(last['links'])}")
     if data["archives"]:
-        lines.append("Archives (claim the top card for its cost):")
         tops = mine.get("archive_tops", {})
+        lines.append("Archives (claim the top card for its cost; pbem card NAME for its text):")
+        if tops:
+            lines.append("  (secret: an archive of yours whose top card only you see)")
+        rows = []
         for a in data["archives"]:
-            owner = "commons" if a["owner"] is None else f"{a['owner']}'s"
             top = a.get("top") or tops.get(a["id"])
-            what = about(top) if top else "face down"
-            secret = " (secret: only you see it)" if a["id"] in tops else ""
-            lines.append(f"  {a['id']} ({owner}, {a['count']} left): {what}{secret}")
+            note = f"{a['count']} left" + (", secret" if a["id"] in tops else "")
+            rows.append((a["id"], name(top) if top else "face down", name.facts(top) if top else None, note))
+        width = max(len(r[0]) for r in rows)
+        lines += _compact([(f"{r[0]:<{width}}  {r[1]}", r[2], r[3]) for r in rows])
     if data.get("series"):
-        lines.append("Series totals: " + ", ".join(f"{p} {t}" for p, t in data["series"]["totals"].items()))
-    if data["events"]:
-        lines.append("What happened:")
-        lines.extend(f"- {line}" for line in data["events"])
+        lines += wrap("Series totals: " + ", ".join(f"{p} {t}" for p, t in data["series"]["totals"].items()))
     if private is not None:
-        lines.extend(f"- (you) {line}" for line in mine["events"])
-        lines.append("Your hand:" if mine["hand"] else "Your hand: empty")
-        lines.extend(f"  {_tag(c)} {about(c)}" for c in mine["hand"])
+        hand = mine["hand"]
+        lines.append(f"Your hand ({len(hand)}):" if hand else "Your hand: empty")
+        for c in hand:
+            lines += _card_lines(name(c), name.facts(c))
         if mine.get("draft"):
             draft = mine["draft"]
             if draft["private_picks"]:
-                lines.append("Your private archives so far: " + ", ".join(called(k) for k in draft["private_picks"]))
+                lines += wrap("Your private archives so far: " + ", ".join(name(k) for k in draft["private_picks"]))
             if draft.get("picked_now"):
-                lines.append(f"Your pick this round (sealed): {called(draft['picked_now'])}")
+                lines.append(f"Your pick this round (sealed): {name(draft['picked_now'])}")
             lines.append("Your draft cards:")
-            lines.extend(f"  {describe(cards.get(k), k)}" for k in draft["hand"])
-    if data.get("final"):
-        lines.append(f"Game over: {data['final']['winner']} wins")
-    return "\n".join(lines)
+            for k in draft["hand"]:
+                lines += _card_lines(name(k), name.facts(k))
+    return lines
+
+
+def _compact(rows: list[tuple[str, Mapping[str, Any] | None, str]]) -> list[str]:
+    """Cards one line each, in columns: the name, what it is and its cost, a note (``7 left``)."""
+    cells = [(what, "" if facts is None else _kind(facts)
+              + ("" if facts.get("cost") is None else f", cost {facts['cost']}"), note) for what, facts, note in rows]
+    first = max(len(c[0]) for c in cells)
+    second = max(len(c[1]) for c in cells)
+    return [f"  {a:<{first}}  {b:<{second}}  {c}".rstrip() for a, b, c in cells]
 
 
 #: The padded sizes of the sealed sections, the same for 2 to 5 seats: a player's section (hand,

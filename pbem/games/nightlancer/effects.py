@@ -233,7 +233,7 @@ def draw_contacts(state: State, player: str, count: int, rng: Rng) -> None:
         c = draw(state, "contact", rng)
         if c is not None:
             p["hand"].append(c)
-            tokens.tell(state, player, f"You draw {card(state, c)['name']} ({c}).")
+            tokens.tell(state, player, f"You draw {card(state, c)['name']}.")  # a name, never an id, on a screen
 
 
 def cyber_duplicate(state: State, player: str, instance: str) -> bool:

@@ -102,6 +102,10 @@ class Nightlancer(MachineGame[State]):
     def render(self, public: Any, private: Any, cards: Any) -> str:
         return view.render(public, private, cards)
 
+    def card_text(self, facts: Any) -> str:
+        """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
+        return view.card_text(facts)
+
     def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
 

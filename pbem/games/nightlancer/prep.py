@@ -381,7 +381,7 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
                 agenda = draw(state, "agenda", rng)
                 if agenda is not None:
                     p["hand"].append(agenda)
-                    tokens.tell(state, player, f"You draw the Agenda {card(state, agenda)['name']} ({agenda}).")
+                    tokens.tell(state, player, f"You draw the Agenda {card(state, agenda)['name']}.")
         frame["queue"] = [p for p in state["order"] if on_mission(state, p)]
         frame["part"] = 0
         return

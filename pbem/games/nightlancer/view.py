@@ -5,20 +5,22 @@ Spent cards), counts of hands and decks, discard piles, the Open Black
 Market, the missions and Crews, the current event and the challenge under
 way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
-their private event lines. Secret from all: deck orders, the boxed event
+their private event lines of the last step (``events``). Secret from all: deck orders, the boxed event
 cards, pinned dice.
 
 Both parts name cards by id (``beat-cop#2``); what a card is and does is the
 static card data of :func:`card_facts` (by design id), joined to them by
-:func:`render`.
+:func:`render` for an 80-column screen, naming cards by name
+(:mod:`pbem.engine.screen`).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.engine.protocol import SealedSizes
+from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, effects, tokens
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES, catalogue, design
@@ -114,21 +116,14 @@ def public(state: State) -> dict[str, Any]:
         "challenge": _challenge(state),
         "players": players,
         "events": list(state["events"]),
-        "earlier": _earlier(state),
         "result": state["outcome"],
     }
-
-
-def _earlier(state: State) -> list[str]:
-    """The public lines of the steps before this one that the rolling log keeps (``recent`` ends with ``events``)."""
-    recent = state.get("recent", [])
-    return recent[: max(0, len(recent) - len(state["events"]))]
 
 
 def private(state: State, player: str) -> dict[str, Any]:
     """What ``player`` knows besides the public part: hand, Skills drawn, own sealed choices, private lines."""
     p = tokens.seat(state, player)
-    secret: dict[str, Any] = {"hand": list(p["hand"]), "private_events": list(state["private"].get(player, []))}
+    secret: dict[str, Any] = {"hand": list(p["hand"]), "events": list(state["private"].get(player, []))}
     for frame in state["stack"]:
         if frame["type"] == "skills" and frame["player"] == player:
             secret["skill_draw"] = list(frame["drawn"])
@@ -191,8 +186,8 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     return s
 
 
-def card_line(c: dict[str, Any]) -> str:
-    """One card as a player reads it: name, type, cost, traits, text."""
+def card_line(c: Mapping[str, Any], name: str | None = None) -> str:
+    """One card as a player reads it: name, type, cost, traits, text (``name``: as the screen names it)."""
     head = [c.get("type", "").replace("_", " ").title()] if c.get("type") else []
     if "cost" in c and isinstance(c["cost"], int):
         head.append(f"{c['cost']} KC")
@@ -201,22 +196,55 @@ def card_line(c: dict[str, Any]) -> str:
         text = f"for you: {c['self'][0]} OR {c['self'][1]}; against another: {c['against']}"
     else:
         text = c.get("text", "")
-    return f"{c['name']}" + (f" ({', '.join(head)})" if head else "") + (f": {text}" if text else "")
+    return (name or c.get("name", "?")) + (f" ({', '.join(head)})" if head else "") + (f": {text}" if text else "")
 
 
 def _abilities(abilities: dict[str, int]) -> str:
     return ", ".join(f"{k.title()} {v}" for k, v in abilities.items())
 
 
-def _challenge_line(c: dict[str, Any], cards: dict[str, dict[str, Any]]) -> str:
+def _mission_lines(mission: Mapping[str, Any], indent: str) -> list[str]:
+    """A mission's stages (the challenge options, the penalty for failing) and its rewards."""
+    lines = []
+    for n, stage in enumerate(mission["stages"], start=1):
+        options = " or ".join(f"{o['challenge'].title()} {o['difficulty']}" for o in stage["options"])
+        penalty = stage["penalty"]
+        failed = {"heat": f"{penalty.get('amount')} Heat", "abort": "Abort"}.get(
+            penalty["kind"], f"{penalty.get('challenge', '').title()} {penalty.get('difficulty')} combat")
+        lines += wrap(f"Stage {n}: {options}; penalty {failed}", indent)
+    rewards = "; ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']} Prospects" if r["prospects"] else "")
+                        + (f" {r['skills']} Skill draw" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
+                        for size, r in enumerate(mission["rewards"], start=1))
+    return lines + wrap(f"Reward each, by Crew size: {rewards}", indent)
+
+
+def card_text(c: Mapping[str, Any]) -> str:
+    """A card in full, for ``pbem card`` and ``pbem view --cards``: what its kind prints, wrapped to the screen."""
+    kind_name = c["kind"].replace("_", " ").title()
+    if c["kind"] == "mission":
+        traits = ", ".join(t.title() for t in c["traits"]) or "no traits"
+        return "\n".join(wrap(f"{c['name']} (Mission, {c['profile']}-profile, {traits})")
+                         + _mission_lines(c, "    "))
+    if c["kind"] == "nightlancer":
+        lines = wrap(f"{c['name']} (Nightlancer): {_abilities(c['abilities'])}")
+        return "\n".join(lines + (wrap(f"special: {c['special']}", "    ") if c.get("special") else []))
+    if c["kind"] == "event":
+        return "\n".join(wrap(f"{c['name']} (Event): {c['text']} Prospects cost {c['prospect_price']} KC."))
+    line = card_line(c)
+    if not c.get("type"):
+        line = line.replace(c["name"], f"{c['name']} ({kind_name})", 1)
+    return "\n".join(wrap(line + (" [Spend]" if c.get("spend") else "")))
+
+
+def _challenge_line(c: dict[str, Any], name: CardNames) -> str:
     contacts = c["contacts"]
     net = contacts["bonus"] - contacts["penalty"]
     total = c["ability"] + c["cards"] + net
     used = []
     for instance in c["cards_used"]:
-        data = cards[design(instance)]
+        data = name.facts(instance) or {}
         marks = [t.title() for t in data.get("traits", [])] + (["Spend"] if data.get("spend") else [])
-        used.append(data["name"] + (f" - {', '.join(marks)}" if marks else ""))
+        used.append(name(instance) + (f" - {', '.join(marks)}" if marks else ""))
     cards_text = f" ({'; '.join(used)})" if used else ""
     line = (f"Challenge: {c['player']} attempts {c['challenge'].title()}"
             + (f" {c['difficulty']}" if c["difficulty"] is not None else " (face-off: beat the other Crew)")
@@ -231,78 +259,70 @@ def _challenge_line(c: dict[str, Any], cards: dict[str, dict[str, Any]]) -> str:
     if contacts["steady"]:
         extras.append("ignores a Resolve symbol")
     if c["cards_left_out"]:
-        extras.append("kept back: " + ", ".join(cards[design(i)]["name"] for i in c["cards_left_out"]))
+        extras.append("kept back: " + ", ".join(name(i) for i in c["cards_left_out"]))
     return line + ("; " + "; ".join(extras) if extras else "")
 
 
 def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[str, dict[str, Any]]) -> str:
-    """A view as text for a terminal (the CLI prints the numbered options after it); ``private``
-    is ``None`` for an onlooker, ``cards`` the card data by design id."""
-    def shown(instance: str) -> dict[str, Any]:
-        return {"id": instance, **cards[design(instance)]}
+    """A view as text for an 80-column terminal (the CLI prints what happened before it and the
+    numbered options after it); ``private`` is ``None`` for an onlooker, ``cards`` the card data by
+    design id. Two copies of one card on the screen are named with their copy numbers."""
+    return "\n".join(settle_names(cards, lambda name: _screen(public, private, name)))
 
-    data = public
+
+def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardNames) -> list[str]:
+    def line_of(instance: str) -> str:
+        return card_line(name.facts(instance) or {}, name(instance))
+
     lines = [f"Nightlancer ({data['mode']}{', hardened' if data['hardened'] else ''}) - round {data['round']}, {data['phase']} phase"]
     if data["event"]:
-        e = cards[design(data["event"])]
-        lines.append(f"Event: {e['name']} - {e['text']} Prospects cost {e['prospect_price']} KC.")
-    lines.append("Turn order: " + ", ".join(data["turn_order"]))
-    for name, p in data["players"].items():
+        e = name.facts(data["event"]) or {}
+        lines += wrap(f"Event: {name(data['event'])} - {e.get('text', '')} Prospects cost {e.get('prospect_price')} KC.")
+    lines += wrap("Turn order: " + ", ".join(data["turn_order"]))
+    for who, p in data["players"].items():
         flags = [f for f, on in (("Shaken", p["shaken"]), ("Techshock", p["techshock"])) if on]
-        nl = cards[design(p["nightlancer"])] if p["nightlancer"] else None
-        lines.append(f"- {name} ({nl['name'] if nl else 'no Nightlancer yet'}): Health {p['health']}/{p['max_health']}, "
-                     f"Resolve {p['resolve']}/{p['max_resolve']}, Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, "
-                     f"Prospects {p['prospects']}, Loans {p['loans']}, hand {p['hand_contacts']} Contacts + {p['hand_agendas']} Agendas, "
-                     f"Deal token {'in hand' if p['deal_token'] else 'placed'}, missions completed {p['missions_completed']}"
-                     + (f" [{', '.join(flags)}]" if flags else ""))
+        nl = name.facts(p["nightlancer"]) if p["nightlancer"] else None
+        lines += wrap(f"{who} ({name(p['nightlancer']) if nl else 'no Nightlancer yet'})"
+                      + (f" [{', '.join(flags)}]" if flags else ""), "- ", "    ")
+        lines += wrap(f"Health {p['health']}/{p['max_health']}, Resolve {p['resolve']}/{p['max_resolve']}, "
+                      f"Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, Prospects {p['prospects']}, "
+                      f"Loans {p['loans']}", "    ", "        ")
+        lines += wrap(f"hand {p['hand_contacts']} Contacts + {p['hand_agendas']} Agendas, "
+                      f"Deal token {'in hand' if p['deal_token'] else 'placed'}, "
+                      f"missions completed {p['missions_completed']}", "    ", "        ")
         if nl:
-            lines.append(f"    abilities: {_abilities(nl['abilities'])}" + (f"; special: {nl['special']}" if nl["special"] else ""))
+            lines += wrap(f"abilities: {_abilities(nl['abilities'])}" + (f"; special: {nl['special']}" if nl["special"] else ""),
+                          "    ", "        ")
         for c in p["items"] + p["cyber"] + p["skills"]:
             marks = [m for m, on in (("in Loadout", c in p["loadout"]), ("Spent", c in p["spent"])) if on]
-            lines.append(f"    {card_line(shown(c))}" + (f" [{', '.join(marks)}]" if marks else ""))
+            lines += wrap(line_of(c) + (f" [{', '.join(marks)}]" if marks else ""), "    ", "        ")
         if p["loadout"]:
-            lines.append("    Loadout: " + ", ".join(cards[design(c)]["name"] for c in p["loadout"]))
+            lines += wrap("Loadout: " + ", ".join(name(c) for c in p["loadout"]), "    ", "        ")
         for c in p["fulfilled"]:
-            lines.append(f"    fulfilled: {cards[design(c)]['name']}")
+            lines.append(f"    fulfilled: {name(c)}")
     if data["black_market"]:
         lines.append("Open Black Market:")
-        lines.extend(f"    {card_line(shown(c))}" for c in data["black_market"])
+        for c in data["black_market"]:
+            lines += wrap(line_of(c), "    ", "        ")
     for m in data["missions"]:
-        mission = cards[design(m["card"])]
+        mission = name.facts(m["card"]) or {"profile": "?", "traits": [], "stages": [], "rewards": []}
         crews = "; ".join(f"{c['pos']} Crew: {', '.join(c['members'])} (Boss {c['members'][0]})" for c in m["crews"]) or "no crew"
         deal = f", Deal token of {m['deal']}" if m["deal"] else ""
-        lines.append(f"Mission {mission['name']} ({mission['profile']}-profile, "
-                     f"{', '.join(t.title() for t in mission['traits']) or 'no traits'}{deal}): {crews}")
-        for n, stage in enumerate(mission["stages"], start=1):
-            options = " or ".join(f"{o['challenge'].title()} {o['difficulty']}" for o in stage["options"])
-            penalty = stage["penalty"]
-            failed = {"heat": f"{penalty.get('amount')} Heat", "abort": "Abort"}.get(
-                penalty["kind"], f"{penalty.get('challenge', '').title()} {penalty.get('difficulty')} combat")
-            lines.append(f"    Stage {n}: {options}; penalty {failed}")
-        rewards = ", ".join(f"{size}: {r['kc']} KC" + (f" +{r['prospects']} Prospects" if r["prospects"] else "")
-                            + (f" {r['skills']} Skill draw" if r["skills"] else "") + (f" +{r['heat']} Heat" if r["heat"] else "")
-                            for size, r in enumerate(mission["rewards"], start=1))
-        lines.append(f"    Reward each, by Crew size: {rewards}")
+        lines += wrap(f"Mission {name(m['card'])} ({mission['profile']}-profile, "
+                      f"{', '.join(t.title() for t in mission['traits']) or 'no traits'}{deal}): {crews}")
+        lines += _mission_lines(mission, "    ")
     if data["challenge"]:
-        lines.append(_challenge_line(data["challenge"], cards))
+        lines += wrap(_challenge_line(data["challenge"], name))
     if private is not None:
         hand = private["hand"]
         lines.append("Your hand:" + ("" if hand else " empty"))
-        lines.extend(f"    {card_line(shown(c))}" for c in hand)
+        for c in hand:
+            lines += wrap(line_of(c), "    ", "        ")
         if private.get("skill_draw"):
             lines.append("Skills drawn:")
-            lines.extend(f"    {card_line(shown(c))}" for c in private["skill_draw"])
-        for line in private["private_events"]:
-            lines.append("  (private) " + line)
-    earlier = data["earlier"]
-    if earlier:
-        lines.append("Earlier:")
-        lines.extend("  " + line for line in earlier)
-    for line in data["events"]:
-        lines.append("* " + line)
-    if data["result"]:
-        lines.append("Result: " + data["result"]["summary"])
-    return "\n".join(lines)
+            for c in private["skill_draw"]:
+                lines += wrap(line_of(c), "    ", "        ")
+    return lines
 
 
 #: The padded sizes of the sealed sections, the same for 1 to 4 seats: a player's section (hand, Skills

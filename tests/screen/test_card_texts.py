@@ -1,0 +1,124 @@
+"""Issue 10, the screen: a card's full text on ``pbem card NAME`` (both games; any case, without
+punctuation, a part of the name; a clear "did you mean") and on ``pbem view --cards`` (the full
+texts of every card on the screen)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
+from pbem.engine import find_game
+from pbem.engine.registry import GAMES
+from pbem.engine.screen import cards_on_screen, describe_card, find_cards
+from pbem.resources import scenario_dir
+from screen_helpers import PlayedGame
+
+runner = CliRunner()
+
+
+def pbem(*args: str, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.output, result.exception)
+    return result.output
+
+
+def _cards(name: str):
+    game = find_game(name)
+    return game.cards(game.load_scenario(game.scenarios()[0]))
+
+
+@pytest.mark.parametrize("query", ["bad-smoke", "bad-smoke#3", '"Bad Smoke"', "bad smoke", "BAD SMOKE", "Smoke"])
+def test_a_card_is_found_by_key_id_name_in_any_case_or_a_part_of_its_name(query: str) -> None:
+    assert find_cards(_cards("nightfall"), query).keys == ["bad-smoke"]
+
+
+def test_punctuation_and_apostrophes_need_not_be_typed() -> None:
+    nightfall, nightlancer = _cards("nightfall"), _cards("nightlancer")
+    assert find_cards(nightfall, "jj mcteague").keys == ["jj-mcteague"]
+    assert find_cards(nightfall, "j.j. mcteague").keys == ["jj-mcteague"]
+    (key,) = find_cards(nightlancer, "mongrel's trap").keys
+    assert nightlancer[key]["name"] == "Mongrels' Trap"
+
+
+def test_a_part_of_several_names_is_answered_with_those_names() -> None:
+    found = find_cards(_cards("nightfall"), "wound")
+    assert found.keys == [] and found.ambiguous
+    assert "Wound (bite)" in found.suggestions and "Martial Law Wound (burn)" in found.suggestions
+
+
+def test_a_near_miss_is_answered_with_the_nearest_names() -> None:
+    found = find_cards(_cards("nightfall"), "headshoot")
+    assert found.keys == [] and not found.ambiguous and found.suggestions[0] == "Headshot"
+    assert find_cards(_cards("nightfall"), "grotesk").suggestions == ["Grotesque Revenant"]
+    assert find_cards(_cards("nightfall"), "zzzz").suggestions == []
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_every_card_of_both_games_is_found_by_its_name_and_described_in_full(game_name: str) -> None:
+    game = find_game(game_name)
+    cards = _cards(game_name)
+    for key, facts in cards.items():
+        assert key in find_cards(cards, facts["name"].lower()).keys
+        text = describe_card(game, key, facts)
+        assert text.startswith(facts["name"]) and all(len(line) <= 80 for line in text.splitlines())
+        for fact in ("text", "special"):
+            if facts.get(fact):
+                assert " ".join(str(facts[fact]).split()) in " ".join(text.split()), (key, fact)
+
+
+def test_pbem_card_prints_the_full_text() -> None:
+    out = pbem("card", "relentless", "grinder")
+    assert out.startswith("Relentless Grinder: red action, links blue/gold, kicker when linked to white")
+    assert "Double all damage of the next card in the chain." in " ".join(out.split())
+    assert "Smoke Grenades (Gear, 4 KC, Loud)" in pbem("card", "smoke grenades")
+    both = pbem("card", "smoke")  # a part of one name in each game: both, each under its game
+    assert "nightfall:\n\"Bad Smoke\"" in both and "nightlancer:\nSmoke Grenades" in both
+
+
+def test_pbem_card_says_what_it_may_have_meant() -> None:
+    assert "did you mean: Headshot?" in pbem("card", "headshoot", code=2)
+    assert "'wound' is part of several card names; did you mean: " in pbem("card", "wound", code=2)
+    nowhere = pbem("card", "zzzz", code=2)
+    assert "no card named 'zzzz' in " in nowhere and "nightfall" in nowhere and "nightlancer" in nowhere
+    assert "no card named 'bouncer' in nightfall" in pbem("card", "bouncer", "--game", "nightfall", code=2)
+    assert "has no scenario 'nope'" in pbem("card", "smoke", "--game", "nightfall", "--scenario", "nope", code=6)
+    assert "--scenario needs --game" in pbem("card", "smoke", "--scenario", "standard", code=2)
+
+
+def test_pbem_card_dir_reads_the_games_own_card_data(tmp_path: Path) -> None:
+    """An owner's --cards file renames a card: the game directory's card data has the new name, the
+    shipped data does not."""
+    cards = tmp_path / "cards.toml"
+    cards.write_text((scenario_dir("nightfall") / "cards.toml").read_text().replace(
+        'name = "\\"Bad Smoke\\""', 'name = "Black Smoke"'))
+    keys = tmp_path / "keys"
+    for name in ("referee", "alice", "bob"):
+        pbem("keygen", name, "--out", keys)
+    game = tmp_path / "game"
+    pbem("new", game, "--game", "nightfall", "--player", f"alice={keys / 'alice.pub'}", "--player",
+         f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key", "--cards", cards, "--seed", "ab" * 32)
+    assert pbem("card", "black smoke", "--dir", game).startswith("Black Smoke: purple minion")
+    pbem("card", "black smoke", code=2)
+    assert "give --dir, or --game" in pbem("card", "smoke", "--dir", game, "--game", "nightfall", code=2)
+
+
+@pytest.mark.parametrize("which", ["nightfall", "nightlancer"])
+def test_view_cards_adds_the_full_text_of_every_card_on_the_screen(which: str, request) -> None:
+    game: PlayedGame = request.getfixturevalue(which)
+    cards = _cards(which)
+    rules = find_game(which)
+    for player in game.players:
+        args = ["view", game.dir, "--as", player, "--key", game.key_file(player)]
+        plain, full = pbem(*args), pbem(*args, "--cards")
+        shown = cards_on_screen(plain, cards)
+        assert shown, "no card on the screen"
+        head, _, tail = full.partition("\nCards on this screen:\n")
+        assert head + "\n" == plain[:len(head) + 1]
+        for key in shown:
+            assert describe_card(rules, key, cards[key]) in tail
+        for key in set(cards) - set(shown):
+            assert not re.search(r"^" + re.escape(describe_card(rules, key, cards[key])), tail, re.M), key
