@@ -88,7 +88,7 @@ def card_data(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
 
 
 def game_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[Game, Any]:
-    """The game ``game.toml`` names and its card data (:func:`card_data`); a game this pbem lacks is a
+    """The game ``game.toml`` names and its card data (:func:`card_data`); a game not installed here is a
     :class:`GameDirError`."""
     try:
         game = find_game(gamefile.game)
