@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 from pbem.engine.protocol import Option
 from pbem.engine.screen import wrap
 from pbem.referee.player import Choice, PlayerView
-from pbem.referee.public import LogEntry, Status, awaiting_text
+from pbem.referee.public import LogEntry, Status, awaiting_text, step_what
 from pbem.referee.since import SinceLastMove, StepEvents
 from pbem.referee.tick import TickReport
 
@@ -82,6 +82,8 @@ def since_lines(since: SinceLastMove) -> list[str]:
     ``(only you)``, the player's own; turns that tell nothing are left out."""
     if since.last_move is not None:
         head = f"Since your last move (turn {since.last_move}):"
+    elif since.seat_taken is not None:
+        head = f"Since the seat was handed to you (turn {since.seat_taken}):"
     elif since.complete:
         head = "Since the deal:"
     else:
@@ -101,6 +103,8 @@ def since_lines(since: SinceLastMove) -> list[str]:
 
 
 def _whose(step: StepEvents, player: str) -> str:
+    if step.referee_step is not None:
+        return step_what(step.mover, step.referee_step)
     if step.mover is None:
         return "the deal"
     return "your move" if step.mover == player else f"{step.mover}'s move"
@@ -204,14 +208,14 @@ def tick_text(report: TickReport) -> str:
     lines = [f"game {report.game_id}: the referee's clock: {report.now}"]
     for t in report.timeouts:
         done = "passed" if t.action == "pass" else "chose one of the options at random"
-        lines += wrap(f"{t.player}'s {t.kind} decision timed out (deadline {t.deadline}): the referee {done} "
-                      f"on {t.player}'s behalf; turn {t.turn} written ({t.record})")
+        lines.append(f"{t.player}'s {t.kind} decision timed out (deadline {t.deadline}): the referee {done} "
+                     f"on {t.player}'s behalf; turn {t.turn} written ({t.record})")
     for r in report.reminders:
-        lines += wrap(f"reminder due: {r.player}'s {r.kind} decision, deadline {r.deadline} ({r.before} before it)")
+        lines.append(f"reminder due: {r.player}'s {r.kind} decision, deadline {r.deadline} ({r.before} before it)")
     if report.idle is not None:
-        lines += wrap(f"nothing to tick: {report.idle}")
+        lines.append(f"nothing to tick: {report.idle}")
     elif not report.timeouts:
         lines.append("no deadline has passed")
     if report.turn is not None and report.idle is None:
-        lines += wrap(awaiting_line(report.awaiting))
+        lines.append(awaiting_line(report.awaiting))
     return "\n".join(lines)

@@ -13,7 +13,12 @@ deal):
 * the public events come from each turn's public part;
 * the player's private events come from **their own** sealed section of
   each turn, opened with their key: the only section a player's key opens.
-  No other player's section is read, nor the referee's.
+  No other player's section is read, nor the referee's;
+* a seat handed to a new key (``pbem takeover``) is read back only to the
+  turn of the takeover: the seat's sections before it are sealed to the
+  previous key;
+* a step the referee made in place of a move (a timeout, a takeover) is
+  told as the turn describes it (``referee_step``).
 
 The work is bounded: at most ``limit`` turns are read (:data:`SINCE_TURNS`
 by default, whatever the gap); when the bound stops the walk first, the
@@ -50,10 +55,12 @@ class StepEvents:
     events: list[str]
     #: the player's own private events of the step (their sealed section of that turn)
     private_events: list[str]
+    #: a step the referee made in place of a move (a timeout, a takeover), as the turn describes it
+    referee_step: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "mover": self.mover, "events": list(self.events),
-                "private_events": list(self.private_events)}
+                "private_events": list(self.private_events), "referee_step": self.referee_step}
 
 
 @dataclass(frozen=True)
@@ -64,12 +71,16 @@ class SinceLastMove:
     #: the turn the player's last move produced (the first of ``steps``), or ``None`` when the
     #: turns read hold no move of theirs (they have not moved yet, or the bound came first)
     last_move: int | None
-    #: the walk reached the player's last move or the deal; false when :data:`SINCE_TURNS` stopped it
+    #: the walk reached the player's last move, the deal, or the turn from which the player's key holds
+    #: the seat; false when :data:`SINCE_TURNS` stopped it
     complete: bool
     steps: list[StepEvents]
+    #: the turn of the takeover that handed the seat to the player's key, when the walk stopped there
+    #: (the seat's sections before it are sealed to the previous key); else ``None``
+    seat_taken: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"last_move": self.last_move, "complete": self.complete,
+        return {"last_move": self.last_move, "complete": self.complete, "seat_taken": self.seat_taken,
                 "turns": [step.to_json() for step in self.steps]}
 
 
@@ -85,9 +96,11 @@ def since_last_move(directory: str | Path, view: PlayerView, key: PrivateKey,
         raise ValueError(f"the number of turns to read back must be positive, not {limit}")
     gamedir = GameDir.at(directory)
     player, gamefile = view.player, view.gamefile
+    # the first turn whose section of this seat the player's key opens (0, or the latest takeover)
+    first = max((handover.turn for handover in gamefile.handovers_of(player)), default=0)
     steps = [_step(view.turn, view.doc)]
     current = view.turn
-    while current.doc["mover"] != player and current.doc["turn"] > 0 and len(steps) < limit:
+    while current.doc["mover"] != player and current.doc["turn"] > first and len(steps) < limit:
         number = current.doc["turn"] - 1
         earlier = read_turn(gamedir, gamefile, number)
         if earlier.hash != current.doc["previous"]:
@@ -96,10 +109,12 @@ def since_last_move(directory: str | Path, view: PlayerView, key: PrivateKey,
         steps.append(_step(earlier, open_section(gamefile, earlier, player, key)))
         current = earlier
     moved = current.doc["mover"] == player
+    taken = not moved and first > 0 and current.doc["turn"] == first
     return SinceLastMove(player=player, last_move=current.doc["turn"] if moved else None,
-                         complete=moved or current.doc["turn"] == 0, steps=steps[::-1])
+                         complete=moved or taken or current.doc["turn"] == 0, steps=steps[::-1],
+                         seat_taken=first if taken else None)
 
 
 def _step(turn: Record, section: dict[str, Any]) -> StepEvents:
     return StepEvents(turn=turn.doc["turn"], mover=turn.doc["mover"], events=event_lines(turn.doc["public"]),
-                      private_events=event_lines(section["private"]))
+                      private_events=event_lines(section["private"]), referee_step=turn.doc.get("referee_step"))

@@ -49,7 +49,7 @@ def test_tick_answers_the_decisions_past_their_deadline_and_log_says_so(game: Pa
     assert formats.format_problem(doc, formats.CLI_TICK) is None
     assert [(t["turn"], t["player"], t["action"]) for t in doc["timeouts"]] == [(1, "alice", "bot"), (2, "bob", "bot")]
     assert doc["mailed"] is None
-    log = pbem("log", game)
+    log = " ".join(pbem("log", game).split())  # pbem log wraps its lines at 80 columns
     assert ("turn 1: alice's play decision timed out: the referee chose one of the options at random on alice's "
             "behalf (at 2025-03-03T12:00:00Z)") in log
     assert "game" in pbem("verify", game, "--replay")

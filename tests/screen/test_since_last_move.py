@@ -158,3 +158,60 @@ def test_an_earlier_turn_that_is_not_the_one_its_successor_names_is_refused(tmp_
     assert view.number == 2
     with pytest.raises(GameDirError, match="is not the turn that turn 2 follows"):
         since_last_move(a.dir, view, a.keys["alice"])
+
+
+# --- steps the referee made in place of a move (deadlines, takeovers) -------------------------------
+
+
+def test_a_seat_handed_to_a_new_key_reads_back_only_to_the_takeover(tmp_path: Path) -> None:
+    """The turns before a takeover hold the seat's sections sealed to the previous key, which the new
+    holder's key cannot open: the section stops at the takeover and says so, and the view works."""
+    from pbem.crypto.keys import generate
+    from pbem.referee import submit
+    from pbem.referee.takeover import take_over
+
+    table = make_table(tmp_path)
+    new = generate("bob")
+    take_over(table.dir, "bob", new.public, table.referee)
+    submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
+    view = read_view(table.dir, "bob", new)
+    since = since_last_move(table.dir, view, new)
+    assert [s.turn for s in since.steps] == [1, 2] and since.complete and since.last_move is None
+    assert since.seat_taken == 1
+    assert since.steps[0].referee_step == {"kind": "takeover", "player": "bob", "key": new.public.fingerprint,
+                                           "previous": table.keys["bob"].public.fingerprint}
+    assert since.steps[1].events == ["alice has picked"]
+    assert "Since the seat was handed to you (turn 1):" in "\n".join(since_lines(since))
+    doc = _view_doc(table.dir, "bob", new)
+    assert formats.format_problem(doc, formats.CLI_VIEW) is None and doc["since_last_move"]["seat_taken"] == 1
+
+
+def test_a_timeout_is_told_as_the_referees_step_never_as_the_deal(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.referee import submit
+    from pbem.referee.tick import tick
+
+    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+    table = make_table(tmp_path, deadlines=["48h"], now=t0)
+    submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee,
+           now=t0 + timedelta(hours=1))
+    tick(table.dir, table.referee, now=t0 + timedelta(hours=49))
+    since = since_last_move(table.dir, table.view("alice"), table.keys["alice"])
+    assert [(s.turn, s.mover) for s in since.steps] == [(1, "alice"), (2, None)]
+    lines = "\n".join(since_lines(since))
+    assert "turn 2, bob's play decision timed out: the referee chose one of the options at random" in lines
+    assert "the deal" not in lines
+
+
+def _view_doc(directory: Path, player: str, key) -> dict:
+    """``pbem view --json`` with ``key`` (written to a folder of its own)."""
+    from pbem.crypto.keys import write_keypair
+
+    folder = directory.parent / "new-keys"
+    folder.mkdir()
+    private, _ = write_keypair(key, folder)
+    result = runner.invoke(app, ["view", str(directory), "--as", player, "--key", str(private), "--json",
+                                 "--state-dir", str(directory.parent / "state")])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
