@@ -1,23 +1,18 @@
-"""What happened: the public and private lines of a step, and the rolling recent log.
+"""What happened: the public and private lines of a step.
 
 A step's lines (``state["events"]``, and ``state["private"]`` per player)
 cover everything from the step's first choice to its last, standing orders
-included; :func:`begin_step` forgets them when the next step begins. The
-last :data:`RECENT` public lines stay in ``state["recent"]``, so that a
-mailed view shows what happened since the player's last move; bounded, so
-that turn files do not grow with the game.
+included; :func:`begin_step` forgets them when the next step begins. What
+happened since a player's last move the view reads back from the turns
+(:mod:`pbem.referee.since`), so the state keeps no log.
 """
 
 from __future__ import annotations
 
 from pbem.games.nightlancer.state import State
 
-#: public lines kept in the rolling ``recent`` log
-RECENT = 24
-
-
 def begin_step(state: State) -> None:
-    """A new step: the last step's lines are forgotten (``recent`` keeps the public ones)."""
+    """A new step: the last step's lines are forgotten."""
     state["events"] = []
     state["private"] = {}
 
@@ -25,9 +20,6 @@ def begin_step(state: State) -> None:
 def say(state: State, line: str) -> None:
     """A public line about what happened."""
     state["events"].append(line)
-    recent = state["recent"]
-    recent.append(line)
-    del recent[:-RECENT]
 
 
 def tell(state: State, player: str, line: str) -> None:

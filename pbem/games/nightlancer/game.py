@@ -73,8 +73,6 @@ class Nightlancer(MachineGame[State]):
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         state = setup.new_state(scenario, players, rng)
         self.machine.run(state, rng)
-        # the set-up's lines are the first turn's events; the rolling log starts with the first move
-        state["recent"] = []
         return state
 
     def begin_step(self, state: State) -> None:

@@ -67,7 +67,6 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "stack": [],
         "pending": [],
         "events": [],
-        "recent": [],
         "private": {},
         "dice": [],
         "over": False,

@@ -89,7 +89,6 @@ class State(MachineState):
     event: str | None
     seats: dict[str, Seat]
     events: list[str]
-    recent: list[str]
     private: dict[str, list[str]]
     dice: list[int]
     outcome: Outcome | None
