@@ -57,7 +57,7 @@ from pbem.referee.pipeline import submit as submit_move
 from pbem.referee import orders
 from pbem.referee.player import read_view, sign_move, view_cards
 from pbem.referee.cards import look_up_card
-from pbem.referee.public import public_log, status as game_status
+from pbem.referee.public import public_log, result_text, status as game_status
 from pbem.referee.since import since_last_move
 from pbem.referee.setup import new_game
 from pbem.referee.takeover import take_over
@@ -391,7 +391,7 @@ def submit(
             "result": now["result"],
         })
     else:
-        typer.echo(text.result_line(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
+        typer.echo(result_text(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
     raise typer.Exit(exit_code)
 
 
@@ -763,7 +763,7 @@ def demo(
         typer.echo(text.TEST_GAME_LINE)
     report = _guard(lambda: run_demo(root, name, players, seed_bytes))
     typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
-    typer.echo(text.result_line(report.result) if report.result else "the game did not finish")
+    typer.echo(result_text(report.result) if report.result else "the game did not finish")
     typer.echo(
         f"verified: {report.verified.turns} turns, {report.verified.moves} moves, {report.verified.files} files OK"
     )

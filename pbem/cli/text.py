@@ -9,19 +9,9 @@ from typing import Any, Iterable, Mapping
 from pbem.engine.protocol import Option
 from pbem.engine.screen import wrap
 from pbem.referee.player import Choice, PlayerView
-from pbem.referee.public import LogEntry, Status, awaiting_text, step_what
+from pbem.referee.public import LogEntry, Status, awaiting_text, result_text, step_what
 from pbem.referee.since import SinceLastMove, StepEvents
 from pbem.referee.tick import TickReport
-
-
-def result_line(result: dict[str, Any]) -> str:
-    """``game over: SUMMARY``; the scores only when the game gives no summary (which tells them)."""
-    summary = result.get("summary") or ""
-    if summary:
-        return f"game over: {summary}"
-    winners = ", ".join(result.get("winners", [])) or "nobody"
-    scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
-    return f"game over: won by {winners}" + (f" (scores: {scores})" if scores else "")
 
 
 def unapplied_line(unapplied: dict[str, int]) -> str:
@@ -73,7 +63,7 @@ def status_text(status: Status) -> str:
     if status.dealing:
         lines.append("every player has sent their nonce: the referee's next run deals turn 0")
     else:
-        lines += wrap(result_line(status.result) if status.result is not None else awaiting_line(status.awaiting))
+        lines += wrap(result_text(status.result) if status.result is not None else awaiting_line(status.awaiting))
     return "\n".join(lines)
 
 
@@ -145,7 +135,7 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
                       "when its turn comes; the ones before it stand)")
     decision = view.decision
     if view.result is not None:
-        lines.append(result_line(view.result))
+        lines.append(result_text(view.result))
     elif decision is None:
         others = ", ".join(f"{a['player']} ({a['kind']})" for a in awaiting) or "nobody"
         lines += wrap(f"not your decision; waiting for {others}")
@@ -188,7 +178,7 @@ def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
         for event in entry.events:
             lines += wrap(event, "    ", "      ")
         if entry.result is not None:
-            lines.append("    " + result_line(entry.result))
+            lines.append("    " + result_text(entry.result))
         else:
             lines += wrap(awaiting_line(entry.awaiting), "    ", "      ")
     return "\n".join(lines)

@@ -58,7 +58,7 @@ from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.public import Status
+from pbem.referee.public import Status, result_text
 from pbem.referee.records import read_turn
 
 if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
@@ -253,7 +253,7 @@ def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now:
 
 def _status_line(current: Status) -> str:
     if current.result is not None:
-        return result_text(current.result)
+        return _result_sentence(current.result)
     if current.dealing:
         return "every player has joined; the deal comes with the referee's next run"
     if current.over:
@@ -265,10 +265,10 @@ def _awaiting(current: Status) -> str:
     return ", ".join(f"{a['player']} ({a['kind']})" for a in current.awaiting) or "nobody"
 
 
-def result_text(result: dict[str, Any]) -> str:
-    scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
-    said = result.get("summary") or f"won by {', '.join(result.get('winners', [])) or 'nobody'}"
-    return f"Game over: {said}" + (f" (scores: {scores})." if scores else ".")
+def _result_sentence(result: dict[str, Any]) -> str:
+    """``Game over: ...``: :func:`~pbem.referee.public.result_text` as a mail's sentence."""
+    said = result_text(result)
+    return f"{said[:1].upper()}{said[1:]}."
 
 
 # --- turn mails ---------------------------------------------------------------------------
@@ -385,7 +385,7 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
         game_id=gamefile.game_id, game=gamefile.game, player=player, turn=current.turn,
         referee=config.address or "", kind=decision["kind"] if decision else None,
         awaiting=_awaiting(current), joining=joining,
-        result=result_text(current.result) if current.result is not None else None,
+        result=_result_sentence(current.result) if current.result is not None else None,
         abandoned=current.over and current.result is None and not joining,
         events=[] if joining else _events_since(game, mark),
         note=note, deadline=decision.get("deadline") if decision else None,

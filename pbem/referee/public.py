@@ -19,6 +19,17 @@ from pbem.referee.records import current_turn, read_turn
 from pbem.referee.reveal import read_reveal
 
 
+def result_text(result: dict[str, Any]) -> str:
+    """``game over: SUMMARY``, or ``game over: won by alice (scores: alice 3, bob 1)`` when the game gives
+    no summary (a summary tells the scores): how every command and mail says how a game ended."""
+    summary = result.get("summary") or ""
+    if summary:
+        return f"game over: {summary}"
+    winners = ", ".join(result.get("winners", [])) or "nobody"
+    scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
+    return f"game over: won by {winners}" + (f" (scores: {scores})" if scores else "")
+
+
 def awaiting_text(awaiting: list[dict[str, Any]]) -> str:
     """Who is awaited and for what: ``bob (draw, since turn 2), carol (block, since turn 3)``, or ``nobody``.
 
