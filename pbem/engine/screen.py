@@ -27,8 +27,9 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 #: the columns a screen fits
 WIDTH = 80

@@ -18,9 +18,9 @@ from typing import Any
 from pbem.engine.machine import (
     KIND_DEFAULT,
     Answer,
+    PassId,
     PendingDecision,
     Task,
-    PassId,
     TurnMachine,
     push,
     push_all,

@@ -18,11 +18,12 @@ for an 80-column screen, naming cards by name (:mod:`pbem.engine.screen`).
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.engine.protocol import SealedSizes
-from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.engine.rng import Rng
+from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.games.nightfall.cards import build_catalogue
 from pbem.games.nightfall.state import Archive, State, health, strength, wound_count
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.games.nightlancer.state import State
 
+
 def begin_step(state: State) -> None:
     """A new step: the last step's lines are forgotten."""
     state["events"] = []

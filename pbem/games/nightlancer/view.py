@@ -17,13 +17,14 @@ static card data of :func:`card_facts` (by design id), joined to them by
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.engine.protocol import SealedSizes
-from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.engine.rng import Rng
+from pbem.engine.screen import CardNames, settle_names, wrap
 from pbem.games.nightlancer import agendas, effects, tokens
-from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES, catalogue, design
+from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_COST, SPECIAL_CHALLENGES, catalogue
 from pbem.games.nightlancer.state import Slot, State
 from pbem.games.nightlancer.zones import card, kind
 
