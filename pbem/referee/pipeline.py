@@ -65,14 +65,14 @@ from pbem.referee.errors import (
 )
 from pbem.referee.deal import static_members
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 from pbem.referee.player import BINDING
 from pbem.referee.public import Status, turn_status
 from pbem.referee.reveal import read_reveal
 from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.records import Record, current_turn, read_turn
-from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
+from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import Position, StaticMembers, build_turn, carry_since, open_position, view_wrapper, write_turn, write_views
 
 #: a move file larger than this is refused unread
@@ -135,7 +135,14 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
         game = find_game(gamefile.game)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
-    current = current_turn(gamedir, gamefile)
+    current = current_turn(gamedir, gamefile, gapless=True)
+    # the files of turns/, moves/ and rejected/ this step may read or write (the rest was looked at under the lock)
+    number = current.doc["turn"]
+    gamedir.refuse_symlinks(
+        gamedir.turn(number + 1),
+        *(gamedir.move(number + 1, player) for player in gamefile.player_names),
+        *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
+    )
     static = static_members(game, gamedir, gamefile)
     position = open_position(current, referee_key, gamefile, static)
     return _Context(gamedir, gamefile, game, current, position, referee_key, static)
@@ -144,17 +151,20 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
 def recover(ctx: _Context) -> list[str]:
     """Undo what a crashed step left behind; return the paths repaired.
 
-    Temporary files go; a move file with no turn (the crash came before the
-    turn's rename, the commit point) goes; views that are not those of the
-    current turn are rewritten from it.
+    Temporary files go (a step makes them at the top of the game directory,
+    :func:`~pbem.referee.storage.write_file`); a move file with no turn (the
+    crash came before the turn's rename, the commit point: it is the next
+    turn's) goes; views that are not those of the current turn are
+    rewritten from it. Files are looked up by name: nothing here lists
+    ``turns/`` or ``moves/``.
     """
     gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
-    repaired = [str(p) for d in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected)
-                for p in remove_temp_files(d)]
-    for turn, _player, path in gamedir.move_files():
-        if turn > number:
-            path.unlink()
-            repaired.append(str(path))
+    repaired = [str(p) for p in (*remove_temp_files(gamedir.root, recursive=False), *remove_temp_files(gamedir.views))]
+    for player in ctx.gamefile.player_names:
+        orphan = gamedir.move(number + 1, player)
+        if orphan.exists():
+            orphan.unlink()
+            repaired.append(str(orphan))
     stale_views = {}
     for player in ctx.gamefile.player_names:
         # The views are a function of the current turn: rebuild the expected
@@ -190,7 +200,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
-            if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.turn_numbers():
+            if not complete_deal(gamedir, gamefile, referee_key) and not gamedir.has_turns():
                 return submit_join(gamedir, gamefile, data, referee_key)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
@@ -259,7 +269,7 @@ def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
         raise SchemaInvalidMove(f"not a valid move file: {problem}")
     move_hash = document_hash(doc)
     player = doc["player"]
-    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], move_hash)
+    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move_hash)
     if applied_at is not None:
         raise AlreadyApplied(
             f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
@@ -398,16 +408,22 @@ def _refuse_late_join(ctx: _Context, doc: dict[str, Any]) -> None:
     raise UnexpectedJoin(f"game {ctx.gamefile.game_id} takes no join file: {why}", player=player, move_hash=join_hash)
 
 
-def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int | None:
-    """The turn a move with this hash produced, if it is in ``moves/``."""
-    for turn, mover, path in gamedir.move_files():
-        if mover != player or turn <= base:
-            continue
+def _applied_at(gamedir: GameDir, player: str, base: int, current: int, move_hash: str) -> int | None:
+    """The turn a move with this hash produced, if it is in ``moves/``.
+
+    A move answering turn ``base`` produced a turn after it and no later than
+    the current one, so only those names of ``player``'s move files are
+    looked up: none for a move answering the current turn.
+    """
+    turn = current
+    while turn > base:
         try:
-            if document_hash(parse_json_strict(path.read_bytes(), max_bytes=MOVE_MAX_BYTES)) == move_hash:
+            data = read_file(gamedir.move(turn, player))
+            if document_hash(parse_json_strict(data, max_bytes=MOVE_MAX_BYTES)) == move_hash:
                 return turn
-        except CryptoError:
-            continue
+        except (FileNotFoundError, CryptoError):
+            pass
+        turn -= 1
     return None
 
 
@@ -504,7 +520,7 @@ def write_notice(
         },
         referee_key,
     )
-    atomic_write(path, dump_json(notice))
+    write_file(gamedir, path, dump_json(notice))
     refusal.rejection = str(path)
     return path
 

@@ -115,7 +115,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     if player == REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
     _check_seat(gamefile, player, key)
-    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+    if gamefile.waits_for_joins and not gamedir.has_turns():
         raise NotYourDecisionMove(
             f"game {gamefile.game_id} is not dealt yet: it waits for every player's join file "
             f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"

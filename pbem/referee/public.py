@@ -62,7 +62,7 @@ def status(directory: str | Path) -> Status:
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
-    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+    if gamefile.waits_for_joins and not gamedir.has_turns():
         from pbem.referee.joins import joined
 
         joins = joined(gamedir, gamefile)
@@ -108,7 +108,7 @@ class LogEntry:
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
     """The public record, turn by turn from turn ``first`` on, each turn signature-checked."""
     gamedir = GameDir.at(directory)
-    gamedir.refuse_symlinks()
+    gamedir.refuse_all_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     for number in (n for n in gamedir.turn_numbers() if n >= first):
         doc = read_turn(gamedir, gamefile, number).doc

@@ -20,7 +20,7 @@ from pbem.engine.protocol import Decision, Option
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 
 #: a referee's own files may be larger than a player's move (a big game state)
 RECORD_MAX_BYTES = 64 << 20
@@ -38,7 +38,7 @@ class Record:
 def read_record(path: Path, expected_format: str, signer: PublicKey | None = None) -> Record:
     """Read, format-check and (when ``signer`` is given) signature-check one file."""
     try:
-        data = path.read_bytes()
+        data = read_file(path)
     except FileNotFoundError:
         raise GameDirError(f"{path}: missing") from None
     return parse_record(data, path, expected_format, signer)
@@ -78,12 +78,21 @@ def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:
     return record
 
 
-def current_turn(gamedir: GameDir, gamefile: GameFile) -> Record:
-    """The latest turn file (the current position of the game)."""
-    numbers = gamedir.turn_numbers()
-    if not numbers:
+def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) -> Record:
+    """The latest turn file (the current position of the game).
+
+    ``gapless``: the directory holds every turn, as the referee's own does
+    (it writes each one), so the latest is found by probing names
+    (:meth:`GameDir.latest_turn`) rather than by listing ``turns/``. A
+    player's copy may lack the turns that were not mailed to them.
+    """
+    if gapless:
+        latest = gamedir.latest_turn()
+    else:
+        latest = next(iter(gamedir.turn_numbers()[-1:]), None)
+    if latest is None:
         raise GameDirError(f"{gamedir.root}: no turn files; is this a pbem game directory?")
-    return read_turn(gamedir, gamefile, numbers[-1])
+    return read_turn(gamedir, gamefile, latest)
 
 
 def decision_from_json(data: dict[str, Any]) -> Decision:

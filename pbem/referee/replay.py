@@ -212,7 +212,7 @@ def prove(directory: str | Path, turn: int) -> dict[str, Any]:
     that shows it is what the signed turn committed to.
     """
     gamedir = GameDir.at(directory)
-    gamedir.refuse_symlinks()
+    gamedir.refuse_all_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     if turn not in gamedir.turn_numbers():
         raise VerificationFailed(f"{gamedir.turn(turn)}: no such turn", str(gamedir.turn(turn)))

@@ -48,8 +48,8 @@ def reveal(directory: str | Path, referee_key: PrivateKey, force: bool = False,
         existing = read_reveal(gamedir, gamefile)
         if existing is not None:
             return existing
-        if gamedir.turn_numbers():
-            turn = current_turn(gamedir, gamefile)
+        if gamedir.has_turns():
+            turn = current_turn(gamedir, gamefile, gapless=True)
             seed = open_seed(turn, referee_key, gamefile)
             number, turn_hash = turn.doc["turn"], turn.hash
             over = turn.doc["result"] is not None or not turn.doc["awaiting"]

@@ -30,7 +30,7 @@ from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
-from pbem.referee.storage import atomic_write, dump_json, fsync_dir
+from pbem.referee.storage import dump_json, write_file
 
 REFEREE_SECTION = "referee"
 
@@ -383,10 +383,15 @@ def view_wrapper(
 
 
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
+    """Write each player's view files atomically, without waiting for the disk.
+
+    A view is a copy of the player's section of the current turn: after a
+    crash, the next step compares every view with the turn and rewrites the
+    ones that differ (:func:`pbem.referee.pipeline.recover`).
+    """
     for player, wrapper in views.items():
-        atomic_write(gamedir.view_json(player), dump_json(wrapper), sync_dir=False)
-        atomic_write(gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync_dir=False)
-        fsync_dir(gamedir.view_json(player).parent)
+        write_file(gamedir, gamedir.view_json(player), dump_json(wrapper), sync=False)
+        write_file(gamedir, gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync=False)
 
 
 def write_turn(
@@ -395,13 +400,14 @@ def write_turn(
     """Write a step to disk in crash-safe order.
 
     The move file first, then the turn file (its rename is the commit
-    point), then the views. A crash before the turn's rename leaves a move
-    file with no turn, which the next step removes; a crash after it leaves
-    old views, which the next step rewrites from the turn.
+    point), each flushed to disk with its folder, then the views. A crash
+    before the turn's rename leaves a move file with no turn, which the next
+    step removes; a crash after it leaves old views, which the next step
+    rewrites from the turn.
     """
     number = files.turn["turn"]
     if move is not None:
         player, data = move
-        atomic_write(gamedir.move(number, player), data)
-    atomic_write(gamedir.turn(number), dump_json(files.turn))
+        write_file(gamedir, gamedir.move(number, player), data)
+    write_file(gamedir, gamedir.turn(number), dump_json(files.turn))
     write_views(gamedir, files.views)

@@ -109,7 +109,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     """
     gamedir = GameDir.at(directory)
     try:
-        gamedir.refuse_symlinks()
+        gamedir.refuse_all_symlinks()
     except GameDirError as error:
         raise VerificationFailed(str(error), error.path) from error
     try:
