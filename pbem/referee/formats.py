@@ -15,6 +15,7 @@ import jsonschema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from pbem.crypto.canonical import is_plain
 from pbem.resources import data_dir, schema_path
 from pbem.schemas import validator
 
@@ -122,3 +123,18 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
 
 def is_valid(doc: Any, expected: str) -> bool:
     return format_problem(doc, expected) is None
+
+
+def signed_format_problem(doc: Any, expected: str) -> str | None:
+    """:func:`format_problem` for a document the referee's signature covers (checked by the caller).
+
+    The referee writes only documents of their schema, and only plain ones
+    (:func:`~pbem.crypto.canonical.is_plain`: no float, no integer beyond
+    ±(2**53-1)), so once its signature verifies, a plain document of the
+    expected format is what it wrote and is not checked against the schema
+    again. One that is not plain (``1.0`` where ``1`` was signed, which has
+    the same canonical form) is.
+    """
+    if isinstance(doc, dict) and doc.get("format") == expected and is_plain(doc):
+        return None
+    return format_problem(doc, expected)

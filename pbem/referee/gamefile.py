@@ -124,12 +124,25 @@ class GameFile:
 
     @classmethod
     def read(cls, path: Path) -> "GameFile":
+        """Read and check ``game.toml``. The file is read every time; what its bytes
+        give (parsed, schema-checked, every key checked) is kept for the process."""
         try:
             data = path.read_bytes()
         except FileNotFoundError:
             raise GameDirError(f"{path}: no game.toml here; is this a pbem game directory?") from None
-        try:
-            doc = tomllib.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise GameDirError(f"{path}: not valid TOML: {error}") from error
-        return cls.from_doc(doc, str(path))
+        found = _READ.get(data)
+        if found is None:
+            try:
+                doc = tomllib.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+                raise GameDirError(f"{path}: not valid TOML: {error}") from error
+            found = cls.from_doc(doc, str(path))
+            if len(_READ) >= _READ_KEPT:
+                _READ.clear()
+            _READ[data] = found
+        return found
+
+
+#: the game.toml files read in this process, by their bytes (a GameFile is immutable)
+_READ: dict[bytes, GameFile] = {}
+_READ_KEPT = 64

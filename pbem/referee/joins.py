@@ -106,7 +106,7 @@ def read_pending_seed(gamedir: GameDir, gamefile: GameFile, referee_key: Private
     and the deal go through here, so a ``game.toml`` changed since ``pbem new``
     (a seat key swapped) is never dealt on.
     """
-    record = read_record(gamedir.pending, formats.PENDING, gamefile.referee)
+    record = read_record(gamedir.pending, formats.PENDING, gamefile.referee, by_referee=True)
     if record.doc["game_id"] != gamefile.game_id or record.doc["game"] != gamefile.hash():
         # a seat key or any other setting of game.toml changed after `pbem new`:
         # dealing on it would seat whoever holds the new key

@@ -42,7 +42,7 @@ from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.seal import parse_plaintext
-from pbem.crypto.signing import sign_document
+from pbem.crypto.signing import sign_document, signed_bytes
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
@@ -267,7 +267,8 @@ def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
     problem = formats.format_problem(doc, formats.MOVE)
     if problem:
         raise SchemaInvalidMove(f"not a valid move file: {problem}")
-    move_hash = document_hash(doc)
+    body = signed_bytes(doc)  # one canonical form for the move's hash and its signature
+    move_hash = "sha256:" + hashlib.sha256(body).hexdigest()
     player = doc["player"]
     applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move_hash)
     if applied_at is not None:
@@ -275,7 +276,7 @@ def _admit(ctx: _Context, data: bytes) -> tuple[dict[str, Any], str]:
             f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
         )
     # 3.-5. game id, known player, signature
-    admit_sender(ctx.gamefile, doc, move_hash, "move")
+    admit_sender(ctx.gamefile, doc, move_hash, "move", body)
     return doc, move_hash
 
 

@@ -122,7 +122,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
         )
     turn = current_turn(gamedir, gamefile)
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
-    problem = formats.format_problem(doc, formats.PLAYER_VIEW)
+    problem = formats.signed_format_problem(doc, formats.PLAYER_VIEW)  # the turn's signature covers the section
     if problem:
         raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
     if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:

@@ -29,7 +29,7 @@ def read_reveal(gamedir: GameDir, gamefile: GameFile) -> dict[str, Any] | None:
     """``reveal.json`` if present, signature and game checked."""
     if not gamedir.reveal.exists():
         return None
-    doc = read_record(gamedir.reveal, formats.REVEAL, gamefile.referee).doc
+    doc = read_record(gamedir.reveal, formats.REVEAL, gamefile.referee, by_referee=True).doc
     if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
         raise GameDirError(f"{gamedir.reveal}: belongs to another game")
     return doc

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -55,13 +56,19 @@ class StaticMembers:
     def _pristine(self) -> dict[str, Any]:
         return json.loads(self.canonical)
 
+    @cached_property
+    def _pickled(self) -> bytes:
+        # the quickest way to make new objects of the same JSON values (a card catalogue:
+        # some tens of KiB, once per step)
+        return pickle.dumps(json.loads(self.canonical), protocol=pickle.HIGHEST_PROTOCOL)
+
     @property
     def names(self) -> frozenset[str]:
         return frozenset(self._pristine)
 
     def fresh(self) -> dict[str, Any]:
         """The members as new objects, for a state the game may work on."""
-        return json.loads(self.canonical)
+        return pickle.loads(self._pickled)
 
     def matches(self, name: str, value: Any) -> bool:
         return self._pristine[name] == value
@@ -98,9 +105,15 @@ class Position:
         }
 
     @classmethod
-    def from_section(cls, doc: Any, where: str, static: StaticMembers) -> "Position":
-        """The position a referee section holds, its state completed with the ``static`` members."""
-        problem = formats.format_problem(doc, formats.REFEREE)
+    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> "Position":
+        """The position a referee section holds, its state completed with the ``static`` members.
+
+        The section is the referee's (its turn's signature covers it, or the
+        caller built it): it is checked against its schema only if it is not
+        plain (:func:`~pbem.referee.formats.signed_format_problem`), and not
+        at all if ``checked`` (the caller has just done so).
+        """
+        problem = None if checked else formats.signed_format_problem(doc, formats.REFEREE)
         if problem:
             raise GameDirError(f"{where}: referee section: {problem}")
         clash = sorted(static.names & set(doc["state"]))
@@ -135,7 +148,7 @@ def dynamic_state(state: dict[str, Any], static: StaticMembers) -> dict[str, Any
 def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> dict[str, Any]:
     doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
                                 compressed=True)
-    problem = formats.format_problem(doc, formats.REFEREE)
+    problem = formats.signed_format_problem(doc, formats.REFEREE)  # the turn's signature covers the section
     if problem:
         raise GameDirError(f"{turn.path}: referee section: {problem}")
     if doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
@@ -147,7 +160,8 @@ def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameF
 
 def open_position(turn: Record, referee_key: PrivateKey, gamefile: GameFile, static: StaticMembers) -> Position:
     """Open the referee's section of a turn with the referee's private key; ``static`` completes the state."""
-    return Position.from_section(_open_referee_section(turn, referee_key, gamefile), str(turn.path), static)
+    return Position.from_section(_open_referee_section(turn, referee_key, gamefile), str(turn.path), static,
+                                 checked=True)
 
 
 def open_seed(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> bytes:
