@@ -115,3 +115,29 @@ def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_
         submit(table.dir, data, table.referee)
     assert step.turn == 4
     assert not {"turns", "moves", "rejected"} & set(listed), listed
+
+
+def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: the move, the current turn, each new section, the new turn and each view are put in
+    canonical form once per step (for a signature, a hash, a seal or a commitment alike)."""
+    import pbem.crypto.canonical as canonical
+
+    table = make_table(tmp_path, players=("alice", "bob", "carol"))
+    submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
+    data = table.move("bob", table.view("bob").decision.options[0].id)
+    written: list[bytes] = []
+    real = canonical.canonical_json
+
+    def counting(value):
+        written.append(real(value))
+        return written[-1]
+
+    for module in list(__import__("sys").modules.values()):
+        if getattr(module, "__name__", "").startswith("pbem") and getattr(module, "canonical_json", None) is real:
+            monkeypatch.setattr(module, "canonical_json", counting)
+    submit(table.dir, data, table.referee)
+    players = 3
+    # the move and the current turn read; P+1 sections, the turn and P views written; P views of
+    # the current turn rebuilt to compare with the files (the toy game commits to no zone)
+    assert len(written) == 2 + (players + 1) + 1 + players + players
+    assert len(set(written)) == len(written)
