@@ -14,19 +14,18 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import typer
 
-from pbem.crypto.keys import load_private_key
-from pbem.mail import compose
-from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailError, MailServerError
-from pbem.mail.player import file_mail, unpack as unpack_mail
-from pbem.mail.sending import send_now
-from pbem.mail.serve import ServeReport, serve_once
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.storage import atomic_write
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.mail.serve import ServeReport
+
+# The mail modules are imported by the commands that use them: `pbem status`
+# and the other commands of the main app do not pay for them (issue 9).
 
 app = typer.Typer(
     name="mail",
@@ -53,6 +52,10 @@ def _run(action: Callable[[], Any], file: Optional[Path] = None) -> Any:
 
 def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -> None:
     """``--mail``: write ``target`` with the suffix ``.eml``, a mail carrying the file to ``to``."""
+    from pbem.mail import compose
+    from pbem.mail.player import file_mail
+    from pbem.referee.storage import atomic_write
+
     message = _run(lambda: file_mail(data, target.name, to, sender))
     eml = target.with_suffix(".eml")
     _run(lambda: atomic_write(eml.resolve(), compose.message_bytes(message)))
@@ -77,6 +80,10 @@ def serve(
     or damaged; the message says which); 30 the configuration; 31 a mail
     server could not be reached (the answers stay queued and go next run).
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.mail.config import MailConfig
+    from pbem.mail.serve import serve_once
+
     if once == (poll is not None):
         _fail("give exactly one of --once and --poll SECONDS", 2, "usage")
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
@@ -127,6 +134,8 @@ def unpack(
 
     Then `pbem view DIR` and `pbem move DIR` work on that copy.
     """
+    from pbem.mail.player import unpack as unpack_mail
+
     done = _run(lambda: unpack_mail(list(files), into))
     if done.turns_written:
         filed = ", ".join(str(n) for n in done.turns_written)
@@ -148,6 +157,11 @@ def send(
 ) -> None:
     """Send move or join files to the referee by SMTP."""
     from email import message_from_bytes, policy
+
+    from pbem.mail import compose
+    from pbem.mail.config import MailConfig
+    from pbem.mail.player import file_mail
+    from pbem.mail.sending import send_now
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("address", "smtp"))

@@ -3,6 +3,11 @@
 Every command is thin: arguments in, one library call, output out. Only
 here do errors become messages and exit codes (the table is in
 ``docs/referee.md`` and in :data:`EXIT_CODES`).
+
+Each command imports the library modules it calls when it runs, so that
+``pbem status`` does not pay for the modules of ``pbem verify`` or ``pbem
+mail`` (issue 9: a command's cost is mostly its imports). At the top are
+only what every command needs: typer, the error classes, the formats.
 """
 
 from __future__ import annotations
@@ -26,11 +31,8 @@ except ImportError:  # pragma: no cover - an older typer uses click itself
 
 from pbem import __version__
 from pbem.crypto.errors import CryptoError, KeyFileError
-from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
-from pbem.engine.registry import find_game, game_names, register
 from pbem.referee import formats
-from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
@@ -42,19 +44,8 @@ from pbem.referee.errors import (
     SetupError,
     VerificationFailed,
 )
-from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import make_join
-from pbem.referee.replay import prove as prove_turn
-from pbem.referee.reveal import reveal as reveal_seed
-from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
+from pbem.referee.seen import STATE_ENV
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.pipeline import submit as submit_move
-from pbem.referee import orders
-from pbem.referee.player import make_move, read_view, view_cards
-from pbem.referee.public import public_log, status as game_status
-from pbem.referee.setup import new_game
-from pbem.referee.storage import atomic_write
-from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
 from pbem.cli.mail import app as mail_app, write_mail_file
 from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
@@ -165,6 +156,8 @@ def _emit_json(doc: dict[str, Any]) -> None:
 
 
 def _load_games_from_env() -> None:
+    from pbem.engine.registry import register
+
     for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
         try:
             module = importlib.import_module(module_name)
@@ -220,6 +213,8 @@ def keygen(
     Keep NAME.key private; give NAME.pub to the referee (players) or to the
     players (the referee).
     """
+    from pbem.crypto.keys import generate, write_keypair
+
     key = _guard(lambda: generate(name))
     _guard(lambda: out.mkdir(parents=True, exist_ok=True))
     if (out / f"{name}.key").exists():
@@ -259,6 +254,9 @@ def new(
     ),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
+    from pbem.crypto.keys import load_private_key, load_public_key
+    from pbem.referee.setup import new_game
+
     seed_bytes = _seed_bytes(seed)  # a usage error, before any file is read
     seats = []
     for item in player:
@@ -283,6 +281,8 @@ def new(
 
 
 def game_status_doc(directory: Path) -> dict[str, Any]:
+    from pbem.referee.public import status as game_status
+
     return _guard(lambda: game_status(directory)).to_json()
 
 
@@ -295,6 +295,9 @@ def submit(
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.pipeline import submit as submit_move
+
     _json_output(as_json)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
     results: list[dict[str, Any]] = []
@@ -367,6 +370,8 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
     """The turn number, whose decision is awaited and of what kind, or the result."""
+    from pbem.referee.public import status as game_status
+
     _json_output(as_json)
     current = _guard(lambda: game_status(directory))
     if as_json:
@@ -389,6 +394,8 @@ def verify(
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
     """
+    from pbem.referee.verify import verify as verify_game
+
     _json_output(as_json)
     try:
         report = verify_game(directory, replay=replay)
@@ -430,6 +437,9 @@ def reveal(
     A finished game publishes its seed by itself in the final turn. A running
     game is refused unless --force, which abandons it: no move is taken after.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.reveal import reveal as reveal_seed
+
     key = _guard(lambda: load_private_key(referee_key))
     doc = _guard(lambda: reveal_seed(directory, key, force=force, wait=wait))
     state = "abandoned at" if doc["abandoned"] else "finished at"
@@ -451,6 +461,9 @@ def prove(
     Replays the game up to that turn from the revealed seed, then prints, as
     JSON, each commitment with its salt and the value it commits to.
     """
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.replay import prove as prove_turn
+
     try:
         opened = prove_turn(directory, turn)
     except VerificationFailed as error:
@@ -472,6 +485,9 @@ def prove(
 @app.command()
 def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
     """The public record of the game, turn by turn."""
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.public import public_log
+
     entries = _guard(lambda: list(public_log(directory)))
     gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
     typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
@@ -498,6 +514,11 @@ def view(
     and warns loudly if the game directory no longer holds it: turns dropped
     or rewritten, which `pbem verify` alone cannot see.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.engine.registry import find_game
+    from pbem.referee.player import read_view, view_cards
+    from pbem.referee.seen import check_and_remember, default_state_dir
+
     _json_output(as_json)
     private = _guard(lambda: load_private_key(key, name=player), key)
     seen = _guard(lambda: read_view(directory, player, private))
@@ -550,6 +571,11 @@ def move(
     sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee import orders
+    from pbem.referee.player import make_move, read_view
+    from pbem.referee.storage import atomic_write
+
     standing: dict[str, Any] = {}
     for item in auto_pass:
         kind, mode = _split_pair(item, "--auto-pass")
@@ -587,6 +613,10 @@ def join(
     and game.toml, so running it twice writes the same file. The last nonce
     the referee submits deals the game.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.joins import make_join
+    from pbem.referee.storage import atomic_write
+
     private = _guard(lambda: load_private_key(key, name=player))
     data = _guard(lambda: make_join(directory, player, private))
     round_name = json.loads(data)["round"]
@@ -610,6 +640,8 @@ def demo(
     seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
+    from pbem.referee.demo import default_game, run_demo
+
     seed_bytes = _seed_bytes(seed)
     root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     name = game or _guard(default_game)
@@ -630,6 +662,8 @@ def demo(
 @app.command()
 def games() -> None:
     """List the games this pbem knows."""
+    from pbem.engine.registry import find_game, game_names
+
     for name in game_names():
         try:
             game = find_game(name)

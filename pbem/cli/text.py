@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from pbem.referee.player import PlayerView
-from pbem.referee.public import LogEntry, Status
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.player import PlayerView
+    from pbem.referee.public import LogEntry, Status
 
 
 def result_line(result: dict[str, Any]) -> str:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
-
-import jsonschema
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import is_plain
-from pbem.resources import data_dir, schema_path
-from pbem.schemas import validator
+from pbem.resources import schema_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    import jsonschema
+    from referencing import Registry
 
 GAME = "pbem-game/1"
 TURN = "pbem-turn/3"
@@ -63,19 +62,36 @@ SCHEMAS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
-def _registry() -> Registry:
-    """Every shipped schema under its ``$id``, so that ``$ref`` between them resolves offline."""
-    resources = []
-    for path in sorted(data_dir("schemas").glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        if "$id" in schema:
-            resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
-    return Registry().with_resources(resources)
+#: the ``$id`` of every shipped schema is this prefix and its name (``schemas/NAME.schema.json``)
+SCHEMA_ID_PREFIX = "urn:pbem:schema:"
 
 
 @lru_cache(maxsize=None)
-def _validator(name: str) -> jsonschema.protocols.Validator:
+def _registry() -> "Registry":
+    """The shipped schemas under their ``$id``, so that ``$ref`` between them resolves offline.
+
+    A schema is read when a ``$ref`` first names it. jsonschema is imported
+    here, when a document is first checked, not with this module: a command
+    that checks no document against a schema never imports it.
+    """
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(uri: str) -> Resource:
+        name = uri.removeprefix(SCHEMA_ID_PREFIX)
+        path = schema_path(name)
+        if not uri.startswith(SCHEMA_ID_PREFIX) or not path.is_file():
+            raise NoSuchResource(ref=uri)
+        return Resource.from_contents(json.loads(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
+
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> "jsonschema.protocols.Validator":
+    from pbem.schemas import validator
+
     with open(schema_path(name), encoding="utf-8") as handle:
         schema = json.load(handle)
     return validator(schema, registry=_registry())

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError
@@ -28,9 +28,11 @@ from pbem.durable import atomic_write
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError, StateFileError
 from pbem.referee.layout import GameDir
-from pbem.referee.player import PlayerView
 from pbem.referee.records import read_turn
 from pbem.referee.storage import dump_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.player import PlayerView
 
 #: the environment variable naming the state directory (tests, several profiles)
 STATE_ENV = "PBEM_STATE_DIR"

@@ -1,0 +1,103 @@
+"""The player's and the referee's commands as processes, against the import floor, in one run.
+
+    python benchmarks/bench_cli.py [--runs N] [--game GAME] [--players P] [--turns T]
+
+Sets up a game (``pbem new`` with a test seed, then T moves of random bots
+through the real referee), then times, N times each and interleaved (so
+that a change in the machine's load touches all alike), each a whole
+process started as a user starts it (``python -m pbem ...``):
+
+* the **import floor**: ``python -c "import typer, cryptography"``;
+* ``pbem status``, ``pbem view`` (the awaited player), ``pbem move`` (a
+  move for them, written to a temporary file) and ``pbem submit`` of that
+  move (on a fresh copy of the game directory each time, not timed).
+
+Prints each command's median wall time and its ratio to the floor's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pbem.bots.random_bot import RandomBot
+from pbem.crypto.keys import generate, write_keypair
+from pbem.engine.rng import Rng
+from pbem.referee import make_move, new_game, read_view, status, submit
+
+NAMES = ["ann", "bob", "cyd", "dee", "eve"]
+FLOOR = [sys.executable, "-c", "import typer, cryptography"]
+
+
+def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict[str, Path], str]:
+    """A game directory after ``turns`` random moves; the key files; the awaited player."""
+    keys = {name: generate(name) for name in ["referee", *NAMES[:players]]}
+    files = {name: write_keypair(key, where / "keys")[0] for name, key in keys.items()}
+    directory = where / "game"
+    new_game(directory, game, [(p, keys[p].public) for p in NAMES[:players]], keys["referee"],
+             seed=bytes([5]) * 32)
+    bots = {p: RandomBot(Rng.from_seed(f"bench-cli-{p}")) for p in NAMES[:players]}
+    for _ in range(turns):
+        player = status(directory).awaiting[0]["player"]
+        view = read_view(directory, player, keys[player])
+        submit(directory, make_move(view, keys[player], [bots[player].choose(view.private, view.decision)]),
+               keys["referee"])
+    return directory, files, status(directory).awaiting[0]["player"]
+
+
+def timed(command: list[str], expect: int = 0) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if done.returncode != expect:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--game", default="nightfall")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=20)
+    args = parser.parse_args()
+    pbem = [sys.executable, "-m", "pbem"]
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp)
+        directory, keys, player = set_up(where, args.game, args.players, args.turns)
+        move_file = where / "move.json"
+        state = where / "state"
+        subprocess.run([*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
+                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL)
+        commands = {
+            "import floor": FLOOR,
+            "pbem status": [*pbem, "status", str(directory)],
+            "pbem view": [*pbem, "view", str(directory), "--as", player, "--key", str(keys[player]),
+                          "--state-dir", str(state)],
+            "pbem move": [*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
+                          "--out", str(where / "again.json")],
+        }
+        found: dict[str, list[float]] = {name: [] for name in [*commands, "pbem submit"]}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                found[name].append(timed(command))
+            copy = where / "copy"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(directory, copy)
+            found["pbem submit"].append(timed([*pbem, "submit", str(copy), str(move_file), "--referee-key",
+                                               str(keys["referee"])]))
+    floor = statistics.median(found["import floor"])
+    print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs")
+    for name, times in found.items():
+        median = statistics.median(times)
+        print(f"  {name:14} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor")
+
+
+if __name__ == "__main__":
+    main()
