@@ -17,7 +17,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
@@ -640,6 +639,8 @@ def demo(
     seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
+    import tempfile
+
     from pbem.referee.demo import default_game, run_demo
 
     seed_bytes = _seed_bytes(seed)
