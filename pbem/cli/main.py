@@ -393,11 +393,13 @@ def verify(
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
     """
+    from pbem.cli.progress import progress_line
     from pbem.referee.verify import verify as verify_game
 
     _json_output(as_json)
     try:
-        report = verify_game(directory, replay=replay)
+        with progress_line() as progress:
+            report = verify_game(directory, replay=replay, progress=progress)
     except VerificationFailed as error:
         if as_json:
             _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
@@ -641,6 +643,7 @@ def demo(
     """Random bots play a whole game through the real files, then verify it."""
     import tempfile
 
+    from pbem.cli.progress import progress_line
     from pbem.referee.demo import default_game, run_demo
 
     seed_bytes = _seed_bytes(seed)
@@ -649,7 +652,8 @@ def demo(
     typer.echo(f"demo: {name} in {root}")
     if seed_bytes is not None:
         typer.echo(text.TEST_GAME_LINE)
-    report = _guard(lambda: run_demo(root, name, players, seed_bytes))
+    with progress_line() as progress:
+        report = _guard(lambda: run_demo(root, name, players, seed_bytes, progress=progress))
     typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
     typer.echo(text.result_line(report.result) if report.result else "the game did not finish")
     typer.echo(

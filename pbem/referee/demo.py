@@ -126,5 +126,6 @@ def run_demo(
         raise SetupError(f"the demo game did not end within {MAX_STEPS} steps")
     final = status(game_dir)
     return DemoReport(
-        directory=root, game=name, players=seats, turns=final.turn, result=final.result, verified=verify(game_dir, replay=True)
+        directory=root, game=name, players=seats, turns=final.turn, result=final.result,
+        verified=verify(game_dir, replay=True, progress=progress)
     )

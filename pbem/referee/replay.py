@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
@@ -100,11 +100,12 @@ def roundtrip(position: Position, game_id: str, static: StaticMembers) -> Positi
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
-                openings: dict[str, Any] | None = None) -> int:
+                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None) -> int:
     """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
     commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
+    ``progress`` is told each turn replayed (a line for a person to watch).
     """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
@@ -161,6 +162,8 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             return number + 1
         awaiting = unsigned["awaiting"]
         position = roundtrip(position, gamefile.game_id, static)
+        if progress is not None:
+            progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)
 
 

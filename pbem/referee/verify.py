@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
@@ -102,10 +103,11 @@ def _file_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
+def verify(directory: str | Path, replay: bool = False, progress: Callable[[str], None] | None = None) -> VerifyReport:
     """Check every signature and the hash chain; raise :class:`VerificationFailed` at the first bad file.
 
-    With ``replay``, also rebuild every turn from the revealed seed (see the module docstring).
+    With ``replay``, also rebuild every turn from the revealed seed (see the
+    module docstring); ``progress`` is told each turn replayed.
     """
     gamedir = GameDir.at(directory)
     try:
@@ -174,7 +176,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     seed = gamefile.test_seed or published or revealed
     if seed is None:
         return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
-    replay_game(gamedir, gamefile, seed)
+    replay_game(gamedir, gamefile, seed, progress=progress)
     return VerifyReport(**{**report.__dict__, "replayed": True})
 
 
