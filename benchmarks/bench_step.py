@@ -18,12 +18,21 @@ turn (per recipient an ephemeral X25519 key, the exchange, HKDF and the
 wrapped file key; the header HMAC; ChaCha20-Poly1305 over the padded
 section); sign the new turn with Ed25519.
 
-Prints, per configuration, the median step, the median floor and their
-ratio; the median time the step spent inside the game's own methods
+Also timed after each step, the **file floor**: writing files of the sizes
+the step wrote, each to a new file renamed into place, in the same file
+system: the move and the turn as new files, flushed to disk with their
+folder; each view over the view of the turn before, not flushed. No referee
+that keeps these files can write less; on a machine where creating and
+replacing a file is slow it is much of a step.
+
+Prints, per configuration, the medians of the step, of the crypto floor and
+their ratio; of the time the step spent inside the game's own methods
 (``apply``, ``awaiting``, ``public``, ``private``, ``result``...), reported
-apart since the engine is being rewritten, and the ratio without it. With
-``--profile``, where the referee's time goes (cProfile, own time by part;
-the profiler slows pure Python more than C, so the shares are rough).
+apart since the engine is being rewritten; of the file floor; and the ratio
+to the crypto floor of what is left of the step without the game's time and
+the file floor. With ``--profile``, where the referee's time goes (cProfile,
+own time by part; the profiler slows pure Python more than C, so the shares
+are rough).
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ import hmac
 import json
 import os
 import pstats
+import shutil
 import statistics
 import sys
 import tempfile
@@ -174,6 +184,29 @@ def _stream(key: bytes, data: bytes, encrypt: bool) -> bytes:
     return b"".join(out)
 
 
+def write_files(where: Path, files: list[tuple[int, bool]]) -> float:
+    """Write files of these sizes as new files renamed into place: when ``True``, under a new name, flushed
+    to disk with its folder; else over an existing file of that size (as a view replaces the one before)."""
+    payloads = [(os.urandom(size), sync) for size, sync in files]
+    for index, (data, sync) in enumerate(payloads):
+        if not sync:
+            (where / f"file-{index}").write_bytes(os.urandom(len(data)))
+    start = time.perf_counter()
+    for index, (data, sync) in enumerate(payloads):
+        temp, final = where / f".tmp-{index}", where / f"file-{index}"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(fd, data)
+        if sync:
+            os.fsync(fd)
+        os.close(fd)
+        os.replace(temp, final)
+        if sync:
+            folder = os.open(where, os.O_RDONLY)
+            os.fsync(folder)
+            os.close(folder)
+    return time.perf_counter() - start
+
+
 def step_sizes(directory: Path, number: int, move: bytes, keys: dict[str, Any], players: list[str]) -> dict[str, Any]:
     """The sizes the floor of the step that wrote turn ``number`` works on."""
     turn = json.loads((directory / "turns" / f"{number:06d}.json").read_bytes())
@@ -190,6 +223,9 @@ def step_sizes(directory: Path, number: int, move: bytes, keys: dict[str, Any], 
         "header": 120,
         "sealed": sealed,
         "turn": len(canonical_json(body)),
+        "files": [(len(move), True), ((directory / "turns" / f"{number:06d}.json").stat().st_size, True)]
+        + [((directory / "views" / p / name).stat().st_size, False) for p in players
+           for name in ("latest.json", "latest.age")],
     }
 
 
@@ -226,10 +262,15 @@ def measure(game: str, count: int, games: int, steps: int, profiler: cProfile.Pr
                 if profiler is not None:
                     profiler.disable()
                 clock.running = False
-                inputs = floor.prepare(step_sizes(directory, step.turn, data, keys, players))
+                sizes = step_sizes(directory, step.turn, data, keys, players)
+                inputs = floor.prepare(sizes)
                 found["step"].append(elapsed)
                 found["game"].append(clock.spent)
                 found["floor"].append(floor.run(inputs))
+                scratch = Path(tmp) / "files"
+                shutil.rmtree(scratch, ignore_errors=True)
+                scratch.mkdir()
+                found["files"].append(write_files(scratch, sizes["files"]))
     return found
 
 
@@ -266,16 +307,16 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=40, help="steps timed per game")
     parser.add_argument("--profile", action="store_true", help="also say where the step's time goes")
     args = parser.parse_args()
-    print(f"{'configuration':16} {'steps':>5} {'step ms':>8} {'floor ms':>8} {'ratio':>6} "
-          f"{'game ms':>8} {'ratio without game':>18}")
+    print(f"{'configuration':14} {'steps':>5} {'step ms':>8} {'crypto floor':>12} {'ratio':>6} "
+          f"{'game ms':>8} {'file floor':>10} {'ratio without game and files':>29}")
     for config in args.configs:
         game, _, count = config.partition(":")
         profiler = cProfile.Profile() if args.profile else None
         found = measure(game, int(count), args.games, args.steps, profiler)
-        step, floor, rules = (statistics.median(found[k]) for k in ("step", "floor", "game"))
-        without = statistics.median(s - g for s, g in zip(found["step"], found["game"]))
-        print(f"{config:16} {len(found['step']):5d} {step * 1000:8.2f} {floor * 1000:8.2f} {step / floor:6.1f} "
-              f"{rules * 1000:8.2f} {without / floor:18.1f}")
+        step, floor, rules, files = (statistics.median(found[k]) for k in ("step", "floor", "game", "files"))
+        without = statistics.median(s - g - f for s, g, f in zip(found["step"], found["game"], found["files"]))
+        print(f"{config:14} {len(found['step']):5d} {step * 1000:8.2f} {floor * 1000:9.2f} ms {step / floor:6.1f} "
+              f"{rules * 1000:8.2f} {files * 1000:7.2f} ms {without / floor:29.1f}")
         if profiler is not None:
             for part, share in where_the_time_goes(profiler):
                 print(f"    {share * 100:5.1f}%  {part}")

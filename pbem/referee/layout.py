@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from pbem.referee.errors import GameDirError
@@ -48,39 +49,39 @@ class GameDir:
     def at(cls, path: str | Path) -> "GameDir":
         return cls(Path(path))
 
-    @property
+    @cached_property
     def game_toml(self) -> Path:
         return self.root / "game.toml"
 
-    @property
+    @cached_property
     def turns(self) -> Path:
         return self.root / "turns"
 
-    @property
+    @cached_property
     def moves(self) -> Path:
         return self.root / "moves"
 
-    @property
+    @cached_property
     def views(self) -> Path:
         return self.root / "views"
 
-    @property
+    @cached_property
     def rejected(self) -> Path:
         return self.root / "rejected"
 
-    @property
+    @cached_property
     def joins(self) -> Path:
         return self.root / "joins"
 
-    @property
+    @cached_property
     def cards(self) -> Path:
         return self.root / "cards"
 
-    @property
+    @cached_property
     def pending(self) -> Path:
         return self.root / "pending.json"
 
-    @property
+    @cached_property
     def reveal(self) -> Path:
         return self.root / "reveal.json"
 
@@ -88,7 +89,7 @@ class GameDir:
         """The join file of ``player`` for round ``commit`` or ``reveal``."""
         return self.joins / f"{player}.{round_name}.json"
 
-    @property
+    @cached_property
     def lock(self) -> Path:
         return self.root / ".lock"
 
