@@ -1,6 +1,6 @@
 """The player's and the referee's commands as processes, against the import floor, in one run.
 
-    python benchmarks/bench_cli.py [--runs N] [--game GAME] [--players P] [--turns T]
+    python benchmarks/bench_cli.py [--runs N] [--game GAME] [--players P] [--turns T] [--baseline DIR]
 
 Sets up a game (``pbem new`` with a test seed, then T moves of random bots
 through the real referee), then times, N times each and interleaved (so
@@ -13,11 +13,15 @@ process started as a user starts it (``python -m pbem ...``):
   move (on a fresh copy of the game directory each time, not timed).
 
 Prints each command's median wall time and its ratio to the floor's.
+``--baseline DIR`` also runs each command with another pbem source tree
+(``DIR/pbem``, e.g. an export of an older commit) first on the path, in the
+same rounds, for a before/after comparison under the same load.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -51,11 +55,13 @@ def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict
     return directory, files, status(directory).awaiting[0]["player"]
 
 
-def timed(command: list[str], expect: int = 0) -> float:
+def timed(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Run ``command`` from the root directory, so that ``python -m pbem`` finds pbem where ``env`` says
+    (``-m`` puts the working directory first on the path)."""
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/")
     elapsed = time.perf_counter() - start
-    if done.returncode != expect:
+    if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
     return elapsed
 
@@ -66,7 +72,11 @@ def main() -> None:
     parser.add_argument("--game", default="nightfall")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
+    trees = {"": None}
+    if args.baseline is not None:
+        trees["baseline "] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
     pbem = [sys.executable, "-m", "pbem"]
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
@@ -74,7 +84,7 @@ def main() -> None:
         move_file = where / "move.json"
         state = where / "state"
         subprocess.run([*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
-                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL)
+                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL, cwd="/")
         commands = {
             "import floor": FLOOR,
             "pbem status": [*pbem, "status", str(directory)],
@@ -83,20 +93,23 @@ def main() -> None:
             "pbem move": [*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
                           "--out", str(where / "again.json")],
         }
-        found: dict[str, list[float]] = {name: [] for name in [*commands, "pbem submit"]}
+        found: dict[str, list[float]] = {"import floor": []}
         for _ in range(args.runs):
-            for name, command in commands.items():
-                found[name].append(timed(command))
-            copy = where / "copy"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(directory, copy)
-            found["pbem submit"].append(timed([*pbem, "submit", str(copy), str(move_file), "--referee-key",
-                                               str(keys["referee"])]))
+            found["import floor"].append(timed(FLOOR))
+            for tree, env in trees.items():
+                for name, command in commands.items():
+                    if name != "import floor":
+                        found.setdefault(tree + name, []).append(timed(command, env))
+                copy = where / "copy"
+                shutil.rmtree(copy, ignore_errors=True)
+                shutil.copytree(directory, copy)
+                found.setdefault(tree + "pbem submit", []).append(timed(
+                    [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])], env))
     floor = statistics.median(found["import floor"])
     print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs")
     for name, times in found.items():
         median = statistics.median(times)
-        print(f"  {name:14} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor")
+        print(f"  {name:23} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor")
 
 
 if __name__ == "__main__":

@@ -196,8 +196,9 @@ def make_move(
     """
     choices = list(choices)
     decision = view.decision
-    game = find_game(view.gamefile.game)
-    unknown = orders.unknown_kinds(game, standing_orders)
+    # the game (its rules module) is loaded only to check standing orders against its decision kinds
+    game = find_game(view.gamefile.game) if standing_orders else None
+    unknown = orders.unknown_kinds(game, standing_orders) if game is not None else []
     if unknown:
         raise UsageError(
             f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
