@@ -33,7 +33,8 @@ from pathlib import Path
 from pbem.bots.random_bot import RandomBot
 from pbem.crypto.keys import generate, write_keypair
 from pbem.engine.rng import Rng
-from pbem.referee import make_move, new_game, read_view, status, submit
+from pbem.referee import new_game, status, submit
+from pbem.referee.demo import bot_move
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 FLOOR = [sys.executable, "-c", "import typer, cryptography"]
@@ -48,10 +49,10 @@ def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict
              seed=bytes([5]) * 32)
     bots = {p: RandomBot(Rng.from_seed(f"bench-cli-{p}")) for p in NAMES[:players]}
     for _ in range(turns):
-        player = status(directory).awaiting[0]["player"]
-        view = read_view(directory, player, keys[player])
-        submit(directory, make_move(view, keys[player], [bots[player].choose(view.private, view.decision)]),
-               keys["referee"])
+        made = bot_move(directory, keys, bots)
+        if made is None:
+            raise SystemExit(f"the game ended before turn {turns}: ask for fewer --turns")
+        submit(directory, made.data, keys["referee"])
     return directory, files, status(directory).awaiting[0]["player"]
 
 

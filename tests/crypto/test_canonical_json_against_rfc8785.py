@@ -24,9 +24,9 @@ from pbem.crypto.errors import MalformedError
 from pbem.crypto.keys import generate
 from pbem.crypto.seal import open_plaintext
 from pbem.engine.rng import Rng
-from pbem.referee import make_move, new_game, read_view, sealing, submit
+from pbem.referee import new_game, sealing, submit
+from pbem.referee.demo import bot_move
 from pbem.referee.gamefile import GameFile
-from pbem.referee.public import status
 
 #: every character but lone surrogates (which have no UTF-8 form), astral ones included
 names = st.text(st.characters(exclude_categories=("Cs",)), max_size=6)
@@ -106,15 +106,12 @@ def _real_documents(game: str, players: int, steps: int) -> list[object]:
         new_game(directory, game, [(p, keys[p].public) for p in names], keys["referee"], seed=bytes([9]) * 32)
         found.append(GameFile.read(directory / "game.toml").to_doc())
         for _ in range(steps):
-            now = status(directory)
-            if now.over:
+            made = bot_move(directory, keys, bots)
+            if made is None:
                 break
-            player = now.awaiting[0]["player"]
-            view = read_view(directory, player, keys[player])
-            data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
-            move = json.loads(data)
+            move = json.loads(made.data)
             found += [move, sealing.open_with_seed(move["sealed_choices"], bytes([9]) * 32)]
-            step = submit(directory, data, keys["referee"])
+            step = submit(directory, made.data, keys["referee"])
             turn = json.loads((directory / "turns" / f"{step.turn:06d}.json").read_bytes())
             found.append(turn)
             for name, text in turn["sealed"].items():
