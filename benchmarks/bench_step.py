@@ -275,7 +275,8 @@ def measure(game: str, count: int, games: int, steps: int, profiler: cProfile.Pr
 #: parts of the referee's time, by where the function lives (first match wins)
 PARTS = [
     ("game rules (pbem/games, engine)", ("pbem/games/", "pbem/engine/", "tests/")),
-    ("canonical JSON", ("pbem/crypto/canonical.py", "json/encoder.py", "_json.encode")),
+    ("JSON written for people (the files' indented layout)", ("json/encoder.py",)),
+    ("canonical JSON", ("pbem/crypto/canonical.py", "_json.encode", "c_make_encoder")),
     ("JSON parsing", ("json/decoder.py", "json/__init__.py", "_json", "JSONDecoder")),
     ("JSON Schema checks", ("jsonschema", "referencing", "pbem/referee/formats.py", "pbem/schemas.py")),
     ("age, armor, keys (pbem/crypto)", ("pbem/crypto/",)),
