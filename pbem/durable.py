@@ -38,7 +38,8 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = True, replace: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = True, replace: bool = True,
+                 temp_dir: Path | None = None, sync: bool = True) -> None:
     """Write ``data`` to ``path`` atomically and durably, with exactly ``mode``.
 
     ``replace=False`` never replaces an existing ``path``: it raises
@@ -46,18 +47,23 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = Tr
     renamed, into place). ``sync_dir=False`` leaves flushing the directory to
     the caller, who then calls :func:`fsync_dir` once after several writes in
     one directory. Raises :class:`FileExistsError` too if something already
-    sits at the temporary name (a planted file or link).
+    sits at the temporary name (a planted file or link). ``temp_dir`` (on
+    the same file system) holds the temporary file instead of ``path``'s
+    folder, so that a crashed write is found there. ``sync=False`` writes
+    atomically but does not wait for the disk: for a file that can be
+    rebuilt (after a crash, it may hold its old content).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.parent / temporary_name(path)
+    temp = (path.parent if temp_dir is None else Path(temp_dir)) / temporary_name(path)
     fd = os.open(temp, _CREATE, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)  # the umask may have changed it
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         if replace:
             os.replace(temp, path)
         else:
@@ -65,7 +71,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = Tr
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    if sync_dir:
+    if sync_dir and sync:
         fsync_dir(path.parent)
 
 
@@ -87,11 +93,11 @@ def _link_new(temp: Path, path: Path, data: bytes, mode: int) -> None:
         temp.unlink(missing_ok=True)
 
 
-def remove_temp_files(directory: Path) -> list[Path]:
-    """Delete temporary files a crashed write left behind in ``directory`` and below; return them."""
+def remove_temp_files(directory: Path, recursive: bool = True) -> list[Path]:
+    """Delete temporary files a crashed write left behind in ``directory`` (and below, if ``recursive``); return them."""
     removed = []
     if directory.is_dir():
-        for path in directory.rglob(TEMP_PREFIX + "*"):
+        for path in (directory.rglob if recursive else directory.glob)(TEMP_PREFIX + "*"):
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed

@@ -34,6 +34,9 @@ Validator = extend(
 
 
 def validator(schema: dict[str, Any], **kwargs: Any) -> jsonschema.protocols.Validator:
-    """A checked :data:`Validator` for ``schema`` (a 2020-12 schema; ``kwargs`` go to the validator)."""
-    Validator.check_schema(schema)
+    """A :data:`Validator` for ``schema`` (a 2020-12 schema; ``kwargs`` go to the validator).
+
+    The schema itself is not checked here, at run time: every shipped
+    schema is checked by the tests (``tests/referee/test_referee_schemas.py``).
+    """
     return Validator(schema, format_checker=Validator.FORMAT_CHECKER, **kwargs)

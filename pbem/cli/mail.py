@@ -15,24 +15,20 @@ import sys
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import typer
 
-from pbem.crypto.keys import PrivateKey, load_private_key
-from pbem.mail import compose
-from pbem.mail.config import MailConfig, check_address
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
-from pbem.mail.player import file_mail, unpack as unpack_mail
-from pbem.mail.record import MailRecord
-from pbem.mail.reminders import tick_with_mail
-from pbem.mail.sending import send_now
-from pbem.mail.serve import ServeReport, serve_once
-from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.storage import atomic_write
-from pbem.referee.tick import TickReport
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.crypto.keys import PrivateKey
+    from pbem.mail.serve import ServeReport
+    from pbem.referee.tick import TickReport
+
+# The mail modules are imported by the commands that use them: `pbem status`
+# and the other commands of the main app do not pay for them (issue 9).
 
 app = typer.Typer(
     name="mail",
@@ -59,6 +55,10 @@ def _run(action: Callable[[], Any], file: Optional[Path] = None) -> Any:
 
 def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -> None:
     """``--mail``: write ``target`` with the suffix ``.eml``, a mail carrying the file to ``to``."""
+    from pbem.mail import compose
+    from pbem.mail.player import file_mail
+    from pbem.referee.storage import atomic_write
+
     message = _run(lambda: file_mail(data, target.name, to, sender))
     eml = target.with_suffix(".eml")
     _run(lambda: atomic_write(eml.resolve(), compose.message_bytes(message)))
@@ -87,6 +87,10 @@ def serve(
     or damaged; the message says which); 30 the configuration; 31 a mail
     server could not be reached (the answers stay queued and go next run).
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.mail.config import MailConfig
+    from pbem.mail.serve import serve_once
+
     if once == (poll is not None):
         _fail("give exactly one of --once and --poll SECONDS", 2, "usage")
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
@@ -131,6 +135,9 @@ def _report_code(report: ServeReport) -> int:
 def tick_mail(config: Path, key: PrivateKey, directory: Path, now: Optional[datetime], wait: float,
               quiet: bool) -> tuple[TickReport, list[str]]:
     """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
+    from pbem.mail.config import MailConfig
+    from pbem.mail.reminders import tick_with_mail
+
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     tell = None if quiet or not sys.stderr.isatty() else (lambda line: typer.echo(line, err=True))
     done = _run(lambda: tick_with_mail(settings, key, directory, tell, now=now, wait=wait))
@@ -141,6 +148,11 @@ def tick_mail(config: Path, key: PrivateKey, directory: Path, now: Optional[date
 
 def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: str, address: str) -> None:
     """``pbem takeover --address``: where the new holder of ``seat`` gets mail, in the mail state of ``config``."""
+    from pbem.mail.config import MailConfig, check_address
+    from pbem.mail.record import MailRecord
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.layout import GameDir
+
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("state"))
     try:
@@ -162,6 +174,8 @@ def unpack(
 
     Then `pbem view DIR` and `pbem move DIR` work on that copy.
     """
+    from pbem.mail.player import unpack as unpack_mail
+
     done = _run(lambda: unpack_mail(list(files), into))
     if done.turns_written:
         filed = ", ".join(str(n) for n in done.turns_written)
@@ -183,6 +197,11 @@ def send(
 ) -> None:
     """Send move or join files to the referee by SMTP."""
     from email import message_from_bytes, policy
+
+    from pbem.mail import compose
+    from pbem.mail.config import MailConfig
+    from pbem.mail.player import file_mail
+    from pbem.mail.sending import send_now
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("address", "smtp"))

@@ -3,6 +3,11 @@
 Every command is thin: arguments in, one library call, output out. Only
 here do errors become messages and exit codes (the table is in
 ``docs/referee.md`` and in :data:`EXIT_CODES`).
+
+Each command imports the library modules it calls when it runs, so that
+``pbem status`` does not pay for the modules of ``pbem verify`` or ``pbem
+mail`` (issue 9: a command's cost is mostly its imports). At the top are
+only what every command needs: typer, the error classes, the formats.
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
@@ -27,13 +31,8 @@ except ImportError:  # pragma: no cover - an older typer uses click itself
 
 from pbem import __version__
 from pbem.crypto.errors import CryptoError, KeyFileError
-from pbem.crypto.keys import generate, load_private_key, load_public_key, write_keypair
 from pbem.engine.errors import EngineError
-from pbem.engine.options import format_value, options_of
-from pbem.engine.registry import find_game, game_names, register
-from pbem.engine.screen import cards_on_screen, describe_card
 from pbem.referee import clock, formats
-from pbem.referee.demo import default_game, run_demo
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
@@ -47,23 +46,8 @@ from pbem.referee.errors import (
     TakeoverRefused,
     VerificationFailed,
 )
-from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import make_join
-from pbem.referee.replay import prove as prove_turn
-from pbem.referee.reveal import reveal as reveal_seed
-from pbem.referee.seen import STATE_ENV, check_and_remember, default_state_dir
+from pbem.referee.seen import STATE_ENV
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.pipeline import submit as submit_move
-from pbem.referee import orders
-from pbem.referee.player import read_view, sign_move, view_cards
-from pbem.referee.cards import look_up_card
-from pbem.referee.public import public_log, result_text, status as game_status
-from pbem.referee.since import since_last_move
-from pbem.referee.setup import new_game
-from pbem.referee.takeover import take_over
-from pbem.referee.tick import tick as tick_game
-from pbem.referee.storage import atomic_write
-from pbem.referee.verify import verify as verify_game
 from pbem.cli import text
 from pbem.cli.mail import app as mail_app, record_seat_address, tick_mail, write_mail_file
 from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
@@ -176,6 +160,8 @@ def _emit_json(doc: dict[str, Any]) -> None:
 
 
 def _load_games_from_env() -> None:
+    from pbem.engine.registry import register
+
     for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
         try:
             module = importlib.import_module(module_name)
@@ -241,6 +227,8 @@ def keygen(
     Keep NAME.key private; give NAME.pub to the referee (players) or to the
     players (the referee).
     """
+    from pbem.crypto.keys import generate, write_keypair
+
     key = _guard(lambda: generate(name))
     _guard(lambda: out.mkdir(parents=True, exist_ok=True))
     if (out / f"{name}.key").exists():
@@ -287,6 +275,10 @@ def new(
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
+    from pbem.crypto.keys import load_private_key, load_public_key
+    from pbem.engine.options import format_value
+    from pbem.referee.setup import new_game
+
     seed_bytes = _seed_bytes(seed)  # a usage error, before any file is read
     moment = _now(now)
     seats = []
@@ -318,6 +310,8 @@ def new(
 
 
 def game_status_doc(directory: Path) -> dict[str, Any]:
+    from pbem.referee.public import status as game_status
+
     return _guard(lambda: game_status(directory)).to_json()
 
 
@@ -331,6 +325,9 @@ def submit(
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.pipeline import submit as submit_move
+
     _json_output(as_json)
     moment = _now(now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
@@ -391,7 +388,7 @@ def submit(
             "result": now["result"],
         })
     else:
-        typer.echo(result_text(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
+        typer.echo(text.result_text(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
     raise typer.Exit(exit_code)
 
 
@@ -413,6 +410,9 @@ def tick(
     --config they are mailed, each once. Run it from cron (or let pbem mail
     serve run it every round).
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.tick import tick as tick_game
+
     _json_output(as_json)
     moment = _now(now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
@@ -447,6 +447,9 @@ def takeover(
     From that turn on the old key reads no new turn and its moves are
     refused; pbem log and pbem status show the takeover.
     """
+    from pbem.crypto.keys import load_private_key, load_public_key
+    from pbem.referee.takeover import take_over
+
     moment = _now(now)
     if (config is None) != (address is None):
         _fail("--address and --config go together: the address is recorded in the mail state of --config", 2)
@@ -470,6 +473,8 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
     """The turn number, whose decision is awaited and of what kind, or the result."""
+    from pbem.referee.public import status as game_status
+
     _json_output(as_json)
     current = _guard(lambda: game_status(directory))
     if as_json:
@@ -492,9 +497,13 @@ def verify(
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
     """
+    from pbem.cli.progress import progress_line
+    from pbem.referee.verify import verify as verify_game
+
     _json_output(as_json)
     try:
-        report = verify_game(directory, replay=replay)
+        with progress_line() as progress:
+            report = verify_game(directory, replay=replay, progress=progress)
     except VerificationFailed as error:
         if as_json:
             _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
@@ -533,6 +542,9 @@ def reveal(
     A finished game publishes its seed by itself in the final turn. A running
     game is refused unless --force, which abandons it: no move is taken after.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.reveal import reveal as reveal_seed
+
     key = _guard(lambda: load_private_key(referee_key))
     doc = _guard(lambda: reveal_seed(directory, key, force=force, wait=wait))
     state = "abandoned at" if doc["abandoned"] else "finished at"
@@ -554,6 +566,9 @@ def prove(
     Replays the game up to that turn from the revealed seed, then prints, as
     JSON, each commitment with its salt and the value it commits to.
     """
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.replay import prove as prove_turn
+
     try:
         opened = prove_turn(directory, turn)
     except VerificationFailed as error:
@@ -575,6 +590,9 @@ def prove(
 @app.command()
 def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
     """The public record of the game, turn by turn."""
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.public import public_log
+
     entries = _guard(lambda: list(public_log(directory)))
     gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
     typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
@@ -595,6 +613,8 @@ def card(
     searched. A name that matches no card, or several, gets the names it
     may have meant.
     """
+    from pbem.referee.cards import look_up_card
+
     found = _guard(lambda: look_up_card(" ".join(name), game, scenario, directory))
     if not found.hits:
         where = " or ".join(found.games) or "no installed game"
@@ -628,6 +648,13 @@ def view(
     and warns loudly if the game directory no longer holds it: turns dropped
     or rewritten, which `pbem verify` alone cannot see.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.engine.registry import find_game
+    from pbem.engine.screen import cards_on_screen, describe_card
+    from pbem.referee.player import read_view, view_cards
+    from pbem.referee.seen import check_and_remember, default_state_dir
+    from pbem.referee.since import since_last_move
+
     _json_output(as_json)
     private = _guard(lambda: load_private_key(key, name=player), key)
     seen = _guard(lambda: read_view(directory, player, private))
@@ -689,6 +716,11 @@ def move(
     sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee import orders
+    from pbem.referee.player import read_view, sign_move
+    from pbem.referee.storage import atomic_write
+
     standing: dict[str, Any] = {}
     for item in auto_pass:
         kind, mode = _split_pair(item, "--auto-pass")
@@ -730,6 +762,10 @@ def join(
     and game.toml, so running it twice writes the same file. The last nonce
     the referee submits deals the game.
     """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.joins import make_join
+    from pbem.referee.storage import atomic_write
+
     private = _guard(lambda: load_private_key(key, name=player))
     data = _guard(lambda: make_join(directory, player, private))
     round_name = json.loads(data)["round"]
@@ -755,15 +791,21 @@ def demo(
     seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
+    import tempfile
+
+    from pbem.cli.progress import progress_line
+    from pbem.referee.demo import default_game, run_demo
+
     seed_bytes = _seed_bytes(seed)
     root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     name = game or _guard(default_game)
     typer.echo(f"demo: {name} in {root}")
     if seed_bytes is not None:
         typer.echo(text.TEST_GAME_LINE)
-    report = _guard(lambda: run_demo(root, name, players, seed_bytes))
+    with progress_line() as progress:
+        report = _guard(lambda: run_demo(root, name, players, seed_bytes, progress=progress))
     typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
-    typer.echo(result_text(report.result) if report.result else "the game did not finish")
+    typer.echo(text.result_text(report.result) if report.result else "the game did not finish")
     typer.echo(
         f"verified: {report.verified.turns} turns, {report.verified.moves} moves, {report.verified.files} files OK"
     )
@@ -778,6 +820,9 @@ def games(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
 ) -> None:
     """List the games this pbem knows, their scenarios and (--options) the options of each."""
+    from pbem.engine.options import options_of
+    from pbem.engine.registry import find_game, game_names
+
     _json_output(as_json)
     known = []
     for name in game_names():

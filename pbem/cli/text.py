@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from pbem.engine.protocol import Option
 from pbem.engine.screen import wrap
-from pbem.referee.player import Choice, PlayerView
-from pbem.referee.public import LogEntry, Status, awaiting_text, result_text, step_what
-from pbem.referee.since import SinceLastMove, StepEvents
-from pbem.referee.tick import TickReport
+from pbem.referee.public import awaiting_text, result_text, step_what
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Option
+    from pbem.referee.player import Choice, PlayerView
+    from pbem.referee.public import LogEntry, Status
+    from pbem.referee.since import SinceLastMove, StepEvents
+    from pbem.referee.tick import TickReport
 
 
 def unapplied_line(unapplied: dict[str, int]) -> str:

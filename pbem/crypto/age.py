@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import os
@@ -102,9 +103,10 @@ def _hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
 
 
-def _x25519(scalar: bytes, point: bytes) -> bytes:
+def _x25519(scalar: bytes | X25519PrivateKey, point: bytes) -> bytes:
     """X25519(scalar, point); ValueError if the result is all zeros (a low-order point)."""
-    shared = X25519PrivateKey.from_private_bytes(scalar).exchange(X25519PublicKey.from_public_bytes(point))
+    private = scalar if isinstance(scalar, X25519PrivateKey) else X25519PrivateKey.from_private_bytes(scalar)
+    shared = private.exchange(X25519PublicKey.from_public_bytes(point))
     if shared == bytes(32):  # cryptography refuses this already; be explicit
         raise ValueError("all-zero shared secret")
     return shared
@@ -127,12 +129,9 @@ def is_low_order(u: bytes) -> bool:
     return False
 
 
-def _x25519_base(scalar: bytes) -> bytes:
-    return (
-        X25519PrivateKey.from_private_bytes(scalar)
-        .public_key()
-        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    )
+def _x25519_base(scalar: bytes | X25519PrivateKey) -> bytes:
+    private = scalar if isinstance(scalar, X25519PrivateKey) else X25519PrivateKey.from_private_bytes(scalar)
+    return private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 _ZERO_NONCE = bytes(12)
@@ -269,7 +268,7 @@ class X25519Recipient:
         return bech32.encode(RECIPIENT_HRP, self.public)
 
     def wrap(self, file_key: bytes, rng: RandomSource) -> Stanza:
-        ephemeral = rng(32)
+        ephemeral = X25519PrivateKey.from_private_bytes(rng(32))
         share = _x25519_base(ephemeral)
         shared = _x25519(ephemeral, self.public)
         key = _hkdf(shared, share + self.public, X25519_LABEL)
@@ -283,7 +282,8 @@ class X25519Identity:
         if len(secret) != 32:
             raise AgeError("an X25519 identity is 32 bytes")
         self.secret = secret
-        self.public = _x25519_base(secret)
+        self._private = X25519PrivateKey.from_private_bytes(secret)
+        self.public = _x25519_base(self._private)
 
     @classmethod
     def generate(cls) -> "X25519Identity":
@@ -318,7 +318,7 @@ class X25519Identity:
         if len(share) != 32:
             raise AgeHeaderError("invalid X25519 stanza: the share is not 32 bytes")
         try:
-            shared = _x25519(self.secret, share)
+            shared = _x25519(self._private, share)
         except ValueError:
             raise AgeHeaderError("invalid X25519 stanza: the share is a low-order point") from None
         if len(stanza.body) != FILE_KEY_SIZE + TAG_SIZE:
@@ -359,7 +359,7 @@ class SshEd25519Recipient:
         return openssh.format_public_key(self.ed25519_public)
 
     def wrap(self, file_key: bytes, rng: RandomSource) -> Stanza:
-        ephemeral = rng(32)
+        ephemeral = X25519PrivateKey.from_private_bytes(rng(32))
         share = _x25519_base(ephemeral)
         shared = _x25519(_ssh_tweak(self.ed25519_public), _x25519(ephemeral, self.x25519_public))
         key = _hkdf(shared, share + self.x25519_public, SSH_ED25519_LABEL)
@@ -376,7 +376,8 @@ class SshEd25519Identity:
         # RFC 8032: the Ed25519 secret scalar is the first half of SHA-512(seed);
         # X25519 clamps it the same way, so it is the matching X25519 secret.
         self.secret = hashlib.sha512(seed).digest()[:32]
-        self.public = _x25519_base(self.secret)
+        self._private = X25519PrivateKey.from_private_bytes(self.secret)
+        self.public = _x25519_base(self._private)
         self.tag = _ssh_tag(ed25519_public)
 
     def unwrap(self, stanza: Stanza) -> bytes | None:
@@ -393,7 +394,7 @@ class SshEd25519Identity:
         if stanza.args[0] != self.tag:
             return None
         try:
-            shared = _x25519(self.secret, share)
+            shared = _x25519(self._private, share)
         except ValueError:
             raise AgeHeaderError("invalid ssh-ed25519 stanza: the share is a low-order point") from None
         shared = _x25519(_ssh_tweak(self.ed25519_public), shared)
@@ -415,6 +416,10 @@ def parse_recipient(text: str) -> Recipient:
     if text.startswith("age1"):
         return X25519Recipient.parse(text)
     raise AgeError(f"unsupported age recipient {text[:40]!r}: only age1… and ssh-ed25519 are supported")
+
+
+#: recipients are parsed (and checked: a point decoded, its order tested) once per process
+_parsed_recipient = functools.lru_cache(maxsize=256)(parse_recipient)
 
 
 def _identity(item: object) -> Identity:
@@ -496,7 +501,7 @@ def encrypt(
     if not recipients:
         raise AgeError("an age file needs at least one recipient")
     draw = rng or os.urandom
-    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else parse_recipient(r) for r in recipients]
+    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else _parsed_recipient(r) for r in recipients]
     file_key = _draw(draw, FILE_KEY_SIZE)
     stanzas = tuple(r.wrap(file_key, lambda n: _draw(draw, n)) for r in parsed)
     header = Header(stanzas, b"")

@@ -31,6 +31,30 @@ def armor(data: bytes) -> bytes:
     return BEGIN + b"\n" + b"".join(lines) + END + b"\n"
 
 
+def _dearmor_exact(data: bytes) -> bytes | None:
+    """The file inside armor laid out exactly as :func:`armor` writes it, decoded at once; else ``None``.
+
+    That is the form of every section pbem writes, so it is read without the
+    line-by-line parser below, which reads any other form the reference
+    implementation accepts and says what is wrong with the rest.
+    """
+    head, tail = BEGIN + b"\n", END + b"\n"
+    if not (data.startswith(head) and data.endswith(tail)) or b"\r" in data:
+        return None
+    lines = data[len(head):len(data) - len(tail)].split(b"\n")
+    if len(lines) < 2 or lines[-1] or not 0 < len(lines[-2]) <= COLUMNS_PER_LINE:
+        return None
+    lines.pop()
+    if any(len(line) != COLUMNS_PER_LINE for line in lines[:-1]):
+        return None
+    encoded = b"".join(lines)
+    try:
+        decoded = base64.b64decode(encoded, validate=True)
+    except binascii.Error:
+        return None
+    return decoded if base64.b64encode(decoded) == encoded else None
+
+
 def is_armored(data: bytes) -> bool:
     """Whether ``data`` starts, after any whitespace, with the armor's first line."""
     return data.lstrip().startswith(BEGIN)
@@ -50,6 +74,9 @@ def _decode_line(line: bytes) -> bytes:
 
 def dearmor(data: bytes) -> bytes:
     """The binary age file inside ASCII armor."""
+    exact = _dearmor_exact(data)
+    if exact is not None:
+        return exact
     pos = 0
 
     def next_line() -> bytes:

@@ -130,10 +130,70 @@ def canonical_json(obj: Any) -> bytes:
     ``obj`` is made of dicts with string keys, lists (or tuples), strings,
     integers within ±(2**53-1), finite floats, booleans and None. Anything
     else raises :class:`MalformedError`.
+
+    Most documents are written by the standard library's C encoder, which
+    gives exactly the RFC 8785 bytes for them (:func:`is_plain`); the rest
+    (floats, astral characters, anything to refuse) by the serialiser above.
     """
+    if is_plain(obj):
+        text = _encode_plain(obj)
+        if text.isascii() or not _ASTRAL.search(text):
+            return _utf8(text)
     out: list[str] = []
     _serialise(obj, out)
     return _utf8("".join(out))
+
+
+# The C encoder below writes RFC 8785 for a "plain" document: dicts with str
+# keys, lists and tuples, str, bool, None and ints within ±(2**53-1).
+# * strings: it escapes exactly what RFC 8785 section 3.2.2.2 asks (see
+#   ``_string`` above), and with ensure_ascii=False writes the rest as is;
+# * integers: ``int.__repr__``, which is ECMAScript's text for an integer
+#   within the exact range; floats are not plain, since ``float.__repr__``
+#   differs from ECMAScript (``1e+16`` for 10000000000000000);
+# * member order: sort_keys sorts by code points, RFC 8785 by UTF-16 code
+#   units. The two orders differ only when a name holds a character beyond
+#   U+FFFF (its surrogates sort below U+E000-U+FFFF), so a text holding any
+#   such character is written by the serialiser instead.
+# Non-str keys are not plain either: the C encoder would write 1 as "1".
+_encode_plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+                                 check_circular=True, allow_nan=False).encode
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+#: a document with more arrays and objects than this is left to the serialiser (which also
+#: meets a cyclic structure, where this walk would never end)
+_PLAIN_CONTAINERS = 1 << 20
+
+
+def is_plain(value: Any) -> bool:
+    """Whether ``value`` is a plain document: dicts with str names, lists, tuples, str, bool, None and
+    ints within ±(2**53-1), and no float; what the C encoder writes as RFC 8785 does (see above)."""
+    pending = [value]
+    pop, extend = pending.pop, pending.extend
+    containers = 0
+    while pending:
+        item = pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                continue
+            return False
+        if kind is dict:
+            for name in item:
+                if type(name) is not str:
+                    return False
+            extend(item.values())
+        elif kind is list or kind is tuple:
+            extend(item)
+        else:
+            return False
+        containers += 1
+        if containers > _PLAIN_CONTAINERS:
+            return False
+    return True
 
 
 def _utf8(text: str) -> bytes:
@@ -158,7 +218,7 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
 # --- the strict reader ----------------------------------------------------
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]")
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
@@ -168,12 +228,33 @@ def nesting_depth(text: str) -> int:
     return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
 
 
+def within_depth(text: str | bytes, max_depth: int) -> bool:
+    """Whether ``text`` certainly nests no deeper than ``max_depth``: it holds no more brackets than that."""
+    opening = ("[", "{") if isinstance(text, str) else (b"[", b"{")
+    return text.count(opening[0]) + text.count(opening[1]) <= max_depth
+
+
+def json_depth(value: Any) -> int:
+    """The deepest nesting of arrays and objects in a parsed value (0 for a scalar), without recursion."""
+    containers = (dict, list, tuple)
+    level = [value] if type(value) in containers else []
+    depth = 0
+    while level:
+        depth += 1
+        below: list[Any] = []
+        for item in level:
+            below += [child for child in (item.values() if type(item) is dict else item)
+                      if type(child) in containers]
+        level = below
+    return depth
+
+
 def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    obj: dict = {}
-    for name, value in pairs:
-        if name in obj:
-            raise MalformedError(f"duplicate object member name {name!r}")
-        obj[name] = value
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        name = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise MalformedError(f"duplicate object member name {name!r}")
     return obj
 
 
@@ -209,6 +290,10 @@ def _safe_int(text: str) -> int | float:
     return as_double
 
 
+#: the escape of a surrogate code unit, the only way a lone surrogate gets into parsed text
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def _check_strings(value: Any) -> None:
     """Refuse lone surrogates (written as ``\\ud800`` escapes) anywhere in a parsed value."""
     _utf8(json.dumps(value, ensure_ascii=False))
@@ -222,8 +307,12 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     JSON; an object naming a member twice; ``NaN`` and ``Infinity``; numbers
     beyond the range of a double, and integers beyond ±(2**53-1) unless they
     are the canonical text of a double (read as that double); arrays and
-    objects nested deeper than ``max_depth`` (checked before parsing, so deep
-    input cannot exhaust the stack); strings holding lone surrogates.
+    objects nested deeper than ``max_depth``; strings holding lone surrogates.
+
+    Depth: a text with no more brackets than ``max_depth`` is within it;
+    any other is parsed, then measured (:func:`json_depth`). The parser
+    cannot exhaust the stack: it stops at Python's recursion limit, which is
+    refused too.
     """
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
@@ -238,9 +327,6 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MalformedError(f"JSON input is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
-    depth = nesting_depth(text)
-    if depth > max_depth:
-        raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
     try:
         value = json.loads(
             text,
@@ -252,6 +338,12 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     except json.JSONDecodeError as exc:
         raise MalformedError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
-        raise MalformedError("JSON input is nested too deeply") from None
-    _check_strings(value)
+        raise MalformedError(f"JSON nesting depth exceeds the limit of {max_depth} "
+                             "(and the parser's own)") from None
+    if not within_depth(text, max_depth):
+        depth = json_depth(value)
+        if depth > max_depth:
+            raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        _check_strings(value)
     return value

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 import os
@@ -115,7 +116,7 @@ class PublicKey:
         if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != self.ed25519:
             raise KeyFileError(f"key {self.name!r}: its ssh-ed25519 recipient is not its signing key")
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         return fingerprint_of(self.ed25519)
 

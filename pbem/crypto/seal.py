@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from pbem.crypto import age
-from pbem.crypto.canonical import canonical_json, nesting_depth, parse_json_strict
+from pbem.crypto.canonical import canonical_json, nesting_depth, parse_json_strict, within_depth
 from pbem.crypto.errors import AgeError, MalformedError, SealError, SealTooLarge
 from pbem.crypto.keys import PrivateKey, PublicKey
 
@@ -36,13 +36,18 @@ MAX_SEALED_PLAINTEXT = 1 << 20
 MAX_SEALED_DEPTH = 64
 
 
-def check_plaintext(data: bytes) -> None:
-    """Refuse to seal a canonical JSON plaintext that no reader would open (too large or too deep)."""
+def check_plaintext(data: bytes, depth: int | None = None) -> None:
+    """Refuse to seal a canonical JSON plaintext that no reader would open (too large or too deep).
+
+    ``depth`` is the document's nesting depth (:func:`~pbem.crypto.canonical.json_depth`),
+    if the caller knows it; else it is measured on ``data``.
+    """
     if len(data) > MAX_SEALED_PLAINTEXT:
         raise SealTooLarge(
             f"a sealed section of {len(data)} bytes is larger than the {MAX_SEALED_PLAINTEXT} bytes pbem seals"
         )
-    depth = nesting_depth(data.decode("utf-8"))
+    if depth is None:
+        depth = 0 if within_depth(data, MAX_SEALED_DEPTH) else nesting_depth(data.decode("utf-8"))
     if depth > MAX_SEALED_DEPTH:
         raise SealTooLarge(f"a sealed section nested {depth} deep is deeper than the {MAX_SEALED_DEPTH} pbem seals")
 

@@ -51,8 +51,12 @@ def signer_of(doc: object) -> str:
     return signature["signer"]
 
 
-def verify_document(doc: dict, public: PublicKey) -> None:
-    """Check that ``doc`` is signed by ``public``; raise :class:`SignatureError` saying why not."""
+def verify_document(doc: dict, public: PublicKey, body: bytes | None = None) -> None:
+    """Check that ``doc`` is signed by ``public``; raise :class:`SignatureError` saying why not.
+
+    ``body`` is ``signed_bytes(doc)`` when the caller has it already (it also
+    hashes the document), so that the document is serialised once.
+    """
     if not isinstance(doc, dict):
         raise SignatureError("only a JSON object can carry a signature")
     signature = doc.get(SIGNATURE_FIELD)
@@ -74,7 +78,7 @@ def verify_document(doc: dict, public: PublicKey) -> None:
     if len(raw) != 64 or base64.b64encode(raw).decode() != value:
         raise SignatureError("the signature value is not base64 of 64 bytes")
     try:
-        body = signed_bytes(doc)
+        body = signed_bytes(doc) if body is None else body
     except MalformedError as exc:
         raise SignatureError(f"the document has no canonical form: {exc}") from None
     if not public.verify(raw, body):

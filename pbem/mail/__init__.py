@@ -16,11 +16,27 @@ per concern:
 * :mod:`~pbem.mail.player` — the player's side (unpack a turn mail, mail a move).
 """
 
-from pbem.mail.config import MailConfig
-from pbem.mail.errors import MailConfigError, MailError, MailFileError, MailServerError
-from pbem.mail.extract import Extracted, PbemFile, extract
-from pbem.mail.player import Unpacked, file_mail, unpack
-from pbem.mail.serve import ServeReport, serve_once
+from typing import TYPE_CHECKING
+
+from pbem.lazy import lazy_package
+
+#: each public name and the module that defines it, imported when first used
+_WHERE = {
+    "MailConfig": "config",
+    "MailConfigError": "errors", "MailError": "errors", "MailFileError": "errors", "MailServerError": "errors",
+    "Extracted": "extract", "PbemFile": "extract", "extract": "extract",
+    "Unpacked": "player", "file_mail": "player", "unpack": "player",
+    "ServeReport": "serve", "serve_once": "serve",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.mail.config import MailConfig
+    from pbem.mail.errors import MailConfigError, MailError, MailFileError, MailServerError
+    from pbem.mail.extract import Extracted, PbemFile, extract
+    from pbem.mail.player import Unpacked, file_mail, unpack
+    from pbem.mail.serve import ServeReport, serve_once
+
+lazy_package(__name__, _WHERE)
 
 __all__ = [
     "Extracted",

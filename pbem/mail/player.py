@@ -143,7 +143,7 @@ def _check_turns(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, by
     new: dict[int, tuple[str, bytes, Record]] = {}
     for name, data in found:
         try:
-            record = parse_record(data, Path(name), formats.TURN, gamefile.referee)
+            record = parse_record(data, Path(name), formats.TURN, gamefile.referee, by_referee=True)
             number = record.doc["turn"]
             check_turn(record, gamefile, number)
         except GameDirError as error:

@@ -14,17 +14,41 @@ The library never prints and never exits; :mod:`pbem.cli` does. Entry points:
 * :func:`run_demo` — bots play a game through the files.
 """
 
-from pbem.referee.demo import DemoReport, default_game, run_demo
-from pbem.referee.errors import REFUSALS, Refusal, RefereeError
-from pbem.referee.joins import make_join
-from pbem.referee.pipeline import Step, submit
-from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
-from pbem.referee.public import LogEntry, Status, public_log, status
-from pbem.referee.reveal import reveal
-from pbem.referee.setup import new_game
-from pbem.referee.takeover import Takeover, take_over
-from pbem.referee.tick import TickReport, tick
-from pbem.referee.verify import VerifyReport, verify
+from typing import TYPE_CHECKING
+
+from pbem.lazy import lazy_package
+
+#: each public name and the module that defines it, imported when first used,
+#: so that a command imports only the modules it needs
+_WHERE = {
+    "DemoReport": "demo", "default_game": "demo", "run_demo": "demo",
+    "REFUSALS": "errors", "Refusal": "errors", "RefereeError": "errors",
+    "make_join": "joins",
+    "Step": "pipeline", "submit": "pipeline",
+    "PlayerView": "player", "make_move": "player", "read_view": "player", "resolve_choice": "player",
+    "LogEntry": "public", "Status": "public", "public_log": "public", "status": "public",
+    "reveal": "reveal",
+    "new_game": "setup",
+    "Takeover": "takeover", "take_over": "takeover",
+    "TickReport": "tick", "tick": "tick",
+    "VerifyReport": "verify", "verify": "verify",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.demo import DemoReport, default_game, run_demo
+    from pbem.referee.errors import REFUSALS, Refusal, RefereeError
+    from pbem.referee.joins import make_join
+    from pbem.referee.pipeline import Step, submit
+    from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
+    from pbem.referee.public import LogEntry, Status, public_log, status
+    from pbem.referee.reveal import reveal
+    from pbem.referee.setup import new_game
+    from pbem.referee.takeover import Takeover, take_over
+    from pbem.referee.tick import TickReport, tick
+    from pbem.referee.verify import VerifyReport, verify
+
+
+lazy_package(__name__, _WHERE)
 
 __all__ = [
     "REFUSALS",

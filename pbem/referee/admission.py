@@ -15,8 +15,12 @@ from pbem.referee.errors import BadSignatureMove, OtherGameMove, UnknownPlayerMo
 from pbem.referee.gamefile import GameFile
 
 
-def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: str) -> PublicKey:
-    """Check game id, seat and signature of ``doc`` (``what``: "move" or "join"); return the sender's key."""
+def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: str,
+                 body: bytes | None = None) -> PublicKey:
+    """Check game id, seat and signature of ``doc`` (``what``: "move" or "join"); return the sender's key.
+
+    ``body`` is the canonical form the signature covers, if the caller has it (it hashed it).
+    """
     player = doc["player"]
     if doc["game_id"] != gamefile.game_id:
         raise OtherGameMove(
@@ -30,7 +34,7 @@ def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: s
             player=player, move_hash=doc_hash,
         )
     try:
-        verify_document(doc, public_key)
+        verify_document(doc, public_key, body)
     except SignatureError as error:
         raise BadSignatureMove(
             _taken_over(gamefile, doc, player) or f"the signature is not {player}'s: {error}",

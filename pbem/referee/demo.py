@@ -48,6 +48,31 @@ class DemoReport:
     verified: VerifyReport
 
 
+@dataclass(frozen=True)
+class BotMove:
+    """A move file a bot made: whose, answering which turn, its bytes."""
+
+    player: str
+    turn: int
+    data: bytes
+
+
+def bot_move(game_dir: str | Path, keys: dict[str, PrivateKey], bots: dict[str, RandomBot],
+             seal_stream: Callable[[int, str], Callable[[int], bytes]] | None = None) -> BotMove | None:
+    """The move file the first awaited player's bot makes now, as ``pbem view`` and ``pbem move`` would;
+    ``None`` when the game is over. ``seal_stream(turn, player)``, if given, is the byte source
+    that seals the choices (reproducible files for a test seed)."""
+    now = status(game_dir)
+    if now.over:
+        return None
+    player = now.awaiting[0]["player"]
+    view = read_view(game_dir, player, keys[player])
+    assert view.decision is not None, "the status says the player is awaited"
+    choice = bots[player].choose(view.private, view.decision)
+    rng = seal_stream(view.number, player) if seal_stream is not None else None
+    return BotMove(player, view.number, make_move(view, keys[player], [choice], rng=rng))
+
+
 def default_game() -> str:
     """The first registered game that imports: Nightfall once it exists, else the next one."""
     for name in list(GAMES) + [n for n in game_names() if n not in GAMES]:
@@ -107,24 +132,26 @@ def run_demo(
                 if progress is not None:
                     progress(f"{player} joined ({round_name})")
     bots = {p: RandomBot(Rng.from_seed(f"demo-{bot_seed}-{p}")) for p in seats}
+
+    def seal_stream(turn: int, player: str) -> Callable[[int], bytes]:
+        stream = Rng.from_seed(f"demo-seal-{bot_seed}-{turn}-{player}")
+        return lambda n: stream.token(n, "seal")
+
     for _ in range(MAX_STEPS):
-        now = status(game_dir)
-        if now.over or (max_turns is not None and now.turn >= max_turns):
+        if max_turns is not None and status(game_dir).turn >= max_turns:
             break
-        player = now.awaiting[0]["player"]
-        view = read_view(game_dir, player, keys[player])
-        assert view.decision is not None, "the status says the player is awaited"
-        choice = bots[player].choose(view.private, view.decision)
-        stream = Rng.from_seed(f"demo-seal-{bot_seed}-{view.number}-{player}")
-        data = make_move(view, keys[player], [choice], rng=lambda n: stream.token(n, "seal"))
-        path = outbox / f"{view.number:06d}-{player}.json"
-        atomic_write(path, data)
+        made = bot_move(game_dir, keys, bots, seal_stream)
+        if made is None:
+            break
+        path = outbox / f"{made.turn:06d}-{made.player}.json"
+        atomic_write(path, made.data)
         submit(game_dir, path.read_bytes(), keys["referee"])
         if progress is not None:
-            progress(f"turn {view.number + 1}: {player} chose")
+            progress(f"turn {made.turn + 1}: {made.player} chose")
     else:
         raise SetupError(f"the demo game did not end within {MAX_STEPS} steps")
     final = status(game_dir)
     return DemoReport(
-        directory=root, game=name, players=seats, turns=final.turn, result=final.result, verified=verify(game_dir, replay=True)
+        directory=root, game=name, players=seats, turns=final.turn, result=final.result,
+        verified=verify(game_dir, replay=True, progress=progress)
     )

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from pbem.crypto.canonical import is_plain
+from pbem.resources import schema_path
 
-from pbem.resources import data_dir, schema_path
-from pbem.schemas import validator
+if TYPE_CHECKING:  # pragma: no cover
+    import jsonschema
+    from referencing import Registry
 
 GAME = "pbem-game/1"
 TURN = "pbem-turn/3"
@@ -70,19 +70,36 @@ SCHEMAS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
-def _registry() -> Registry:
-    """Every shipped schema under its ``$id``, so that ``$ref`` between them resolves offline."""
-    resources = []
-    for path in sorted(data_dir("schemas").glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        if "$id" in schema:
-            resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
-    return Registry().with_resources(resources)
+#: the ``$id`` of every shipped schema is this prefix and its name (``schemas/NAME.schema.json``)
+SCHEMA_ID_PREFIX = "urn:pbem:schema:"
 
 
 @lru_cache(maxsize=None)
-def _validator(name: str) -> jsonschema.protocols.Validator:
+def _registry() -> "Registry":
+    """The shipped schemas under their ``$id``, so that ``$ref`` between them resolves offline.
+
+    A schema is read when a ``$ref`` first names it. jsonschema is imported
+    here, when a document is first checked, not with this module: a command
+    that checks no document against a schema never imports it.
+    """
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(uri: str) -> Resource:
+        name = uri.removeprefix(SCHEMA_ID_PREFIX)
+        path = schema_path(name)
+        if not uri.startswith(SCHEMA_ID_PREFIX) or not path.is_file():
+            raise NoSuchResource(ref=uri)
+        return Resource.from_contents(json.loads(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
+
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> "jsonschema.protocols.Validator":
+    from pbem.schemas import validator
+
     with open(schema_path(name), encoding="utf-8") as handle:
         schema = json.load(handle)
     return validator(schema, registry=_registry())
@@ -130,3 +147,18 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
 
 def is_valid(doc: Any, expected: str) -> bool:
     return format_problem(doc, expected) is None
+
+
+def signed_format_problem(doc: Any, expected: str) -> str | None:
+    """:func:`format_problem` for a document the referee's signature covers (checked by the caller).
+
+    The referee writes only documents of their schema, and only plain ones
+    (:func:`~pbem.crypto.canonical.is_plain`: no float, no integer beyond
+    ±(2**53-1)), so once its signature verifies, a plain document of the
+    expected format is what it wrote and is not checked against the schema
+    again. One that is not plain (``1.0`` where ``1`` was signed, which has
+    the same canonical form) is.
+    """
+    if isinstance(doc, dict) and doc.get("format") == expected and is_plain(doc):
+        return None
+    return format_problem(doc, expected)

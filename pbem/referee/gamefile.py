@@ -141,10 +141,29 @@ class GameFile:
         return cached
 
     @classmethod
-    def from_doc(cls, doc: Any, where: str = "game.toml") -> "GameFile":
+    def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> "GameFile":
+        """The ``game.toml`` that TOML parsed as ``doc``, checked against its schema and every key checked.
+
+        ``schema=False``: the schema check is left out when the document is
+        exactly what :meth:`to_doc` rebuilds from the fields read (nothing
+        more, nothing less), for a caller that then checks a record the
+        referee signed against :meth:`hash` (see :meth:`read`). Anything
+        else is checked against the schema, whose message says what is wrong.
+        """
+        if not schema:
+            try:
+                found = cls._fields(doc, where)
+                if found.to_doc() == doc:
+                    return found
+            except Exception:  # not the shape of a game.toml, or a bad key: the checks below say why
+                pass
         problem = formats.format_problem(doc, formats.GAME)
         if problem:
             raise GameDirError(f"{where}: {problem}")
+        return cls._fields(doc, where)
+
+    @classmethod
+    def _fields(cls, doc: Any, where: str) -> "GameFile":
         try:
             players = tuple((p["name"], PublicKey.from_json(p["key"])) for p in doc["players"])
             referee = PublicKey.from_json(doc["referee"]["key"])
@@ -168,13 +187,36 @@ class GameFile:
         )
 
     @classmethod
-    def read(cls, path: Path) -> "GameFile":
+    def read(cls, path: Path, schema: bool = True) -> "GameFile":
+        """Read and check ``game.toml``. The file is read every time; what its bytes
+        give (parsed, checked, every key checked) is kept for the process.
+
+        ``schema=False`` is for a caller that goes on to check the current
+        turn, which names the hash of the ``game.toml`` the referee signed it
+        for (:func:`~pbem.referee.records.check_turn`): a file with that hash
+        holds exactly what the referee checked when it created the game, so
+        it is not checked against the schema again (see :meth:`from_doc`).
+        That spares ``pbem status``, ``view`` and ``move`` the JSON Schema
+        library altogether.
+        """
         try:
             data = path.read_bytes()
         except FileNotFoundError:
             raise GameDirError(f"{path}: no game.toml here; is this a pbem game directory?") from None
-        try:
-            doc = tomllib.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise GameDirError(f"{path}: not valid TOML: {error}") from error
-        return cls.from_doc(doc, str(path))
+        found, checked = _READ.get(data, (None, False))
+        if found is None or (schema and not checked):
+            try:
+                doc = tomllib.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+                raise GameDirError(f"{path}: not valid TOML: {error}") from error
+            found = cls.from_doc(doc, str(path), schema=schema)
+            if len(_READ) >= _READ_KEPT:
+                _READ.clear()
+            _READ[data] = (found, schema)
+        return found
+
+
+#: the game.toml files read in this process, by their bytes (a GameFile is immutable),
+#: and whether each was checked against the schema
+_READ: dict[bytes, tuple[GameFile, bool]] = {}
+_READ_KEPT = 64

@@ -108,7 +108,7 @@ def read_pending_seed(gamedir: GameDir, gamefile: GameFile, referee_key: Private
     and the deal go through here, so a ``game.toml`` changed since ``pbem new``
     (a seat key swapped) is never dealt on.
     """
-    record = read_record(gamedir.pending, formats.PENDING, gamefile.referee)
+    record = read_record(gamedir.pending, formats.PENDING, gamefile.referee, by_referee=True)
     if record.doc["game_id"] != gamefile.game_id or record.doc["game"] != gamefile.hash():
         # a seat key or any other setting of game.toml changed after `pbem new`:
         # dealing on it would seat whoever holds the new key
@@ -274,7 +274,7 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
         raise KeyMismatch(f"this key ({key.public.fingerprint}) is not {player}'s key in game {gamefile.game_id}")
     if not gamefile.waits_for_joins:
         raise UnexpectedJoin(f"game {gamefile.game_id} does not wait for joins (entropy = referee-only)")
-    if gamedir.turn_numbers():
+    if gamedir.has_turns():
         raise UnexpectedJoin(f"game {gamefile.game_id} was dealt already; joins are closed")
     joins = joined(gamedir, gamefile)
     chosen = nonce if nonce is not None else join_nonce(key, gamefile)
@@ -314,7 +314,7 @@ def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, refere
 
 def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey, now: datetime | None = None) -> bool:
     """Deal if every player has sent their nonce but turn 0 is missing (a step died after the last one)."""
-    if gamedir.turn_numbers():
+    if gamedir.has_turns():
         return False
     joins = joined(gamedir, gamefile)
     if joins.round(gamefile) is not None:

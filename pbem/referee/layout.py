@@ -16,6 +16,13 @@
     pending.json                   the referee's sealed seed while the game waits for joins
     reveal.json                    the seed, published by ``pbem reveal`` (signed)
     .lock                          the per-directory lock
+    .tmp-NAME.RANDOM               a write in progress (or left by a crash): the referee writes each
+                                   file of a step here first, then renames it into place
+
+A step finds its files by name, never by listing ``turns/`` or ``moves/``,
+so that its cost does not grow with the game's history: ``turns/`` holds
+turns 0 to N without a gap (``pbem verify`` checks it), and the current turn
+is found by probing names (:meth:`GameDir.latest_turn`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from pbem.referee.errors import GameDirError
@@ -55,47 +63,47 @@ class GameDir:
     def at(cls, path: str | Path) -> "GameDir":
         return cls(Path(path))
 
-    @property
+    @cached_property
     def game_toml(self) -> Path:
         return self.root / "game.toml"
 
-    @property
+    @cached_property
     def turns(self) -> Path:
         return self.root / "turns"
 
-    @property
+    @cached_property
     def moves(self) -> Path:
         return self.root / "moves"
 
-    @property
+    @cached_property
     def views(self) -> Path:
         return self.root / "views"
 
-    @property
+    @cached_property
     def timeouts(self) -> Path:
         return self.root / "timeouts"
 
-    @property
+    @cached_property
     def seats(self) -> Path:
         return self.root / "seats"
 
-    @property
+    @cached_property
     def rejected(self) -> Path:
         return self.root / "rejected"
 
-    @property
+    @cached_property
     def joins(self) -> Path:
         return self.root / "joins"
 
-    @property
+    @cached_property
     def cards(self) -> Path:
         return self.root / "cards"
 
-    @property
+    @cached_property
     def pending(self) -> Path:
         return self.root / "pending.json"
 
-    @property
+    @cached_property
     def reveal(self) -> Path:
         return self.root / "reveal.json"
 
@@ -103,7 +111,7 @@ class GameDir:
         """The join file of ``player`` for round ``commit`` or ``reveal``."""
         return self.joins / f"{player}.{round_name}.json"
 
-    @property
+    @cached_property
     def lock(self) -> Path:
         return self.root / ".lock"
 
@@ -128,8 +136,13 @@ class GameDir:
     def rejection(self, number: int, who: str) -> Path:
         return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}.json"
 
-    def symlinks(self) -> list[Path]:
-        """Every symbolic link in the game directory, at any depth (none are followed)."""
+    def symlinks(self, everywhere: bool = True) -> list[Path]:
+        """Every symbolic link in the game directory, at any depth (none are followed).
+
+        With ``everywhere=False``, the inside of ``turns/``, ``moves/`` and
+        ``rejected/`` is left out (the folders themselves are looked at).
+        """
+        skipped = set() if everywhere else {str(self.turns), str(self.moves), str(self.rejected)}
         found: list[Path] = []
         pending = [self.root]
         while pending:
@@ -140,28 +153,64 @@ class GameDir:
             for entry in entries:
                 if entry.is_symlink():
                     found.append(Path(entry.path))
-                elif entry.is_dir(follow_symlinks=False):
+                elif entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
                     pending.append(Path(entry.path))
         return sorted(found)
 
-    def refuse_symlinks(self) -> None:
-        """Raise :class:`GameDirError` naming the first symbolic link in the game directory.
+    def refuse_all_symlinks(self) -> None:
+        """Raise :class:`GameDirError` naming the first symbolic link anywhere in the game directory.
 
         pbem writes no link, and a link pushed by a player (the git flow)
         would have the referee write or read outside the game: a ``views/bob``
-        pointing elsewhere, a turn file linked to a private file. Every
-        command that reads or writes a game directory checks this first.
+        pointing elsewhere, a turn file linked to a private file. Commands
+        that read every file (``verify``, ``log``) look everywhere; a step
+        and the other commands look where they read and write
+        (:meth:`refuse_symlinks`).
         """
-        links = self.symlinks()
-        if links:
-            raise GameDirError(
-                f"{links[0]}: a symbolic link (to {os.readlink(links[0])}); a game directory holds none, "
-                "and pbem neither reads nor writes through one: remove it",
-                path=links[0],
-            )
+        refuse_link(next(iter(self.symlinks()), None))
+
+    def refuse_symlinks(self, *paths: Path) -> None:
+        """Raise :class:`GameDirError` naming a symbolic link where pbem reads or writes.
+
+        Looked at: everything in the game directory but the inside of the
+        folders that grow with the game (``turns/``, ``moves/``,
+        ``rejected/``: in them, the ``paths`` this command opens or writes;
+        each file read from them is checked again as it is opened, see
+        :func:`read_file`). So a link is refused before anything is read or
+        written, and the cost does not grow with the game's history;
+        ``verify`` looks everywhere (:meth:`refuse_all_symlinks`).
+        """
+        refuse_link(next(iter(self.symlinks(everywhere=False)), None)
+                    or next((p for p in paths if p.is_symlink()), None))
+
+    def latest_turn(self) -> int | None:
+        """The number of the latest turn file, or ``None`` when there is none.
+
+        Found by probing names, in O(log N): ``turns/`` holds turns 0 to N
+        without a gap (each step writes the next number; ``verify`` names a
+        missing one), so N is the turn whose successor is absent. A link
+        counts as present (whoever reads it refuses it).
+        """
+        exists = os.path.lexists
+        if not exists(self.turn(0)):
+            return None
+        present, absent = 0, 1
+        while exists(self.turn(absent)):
+            present, absent = absent, absent * 2
+        while absent - present > 1:
+            middle = (present + absent) // 2
+            if exists(self.turn(middle)):
+                present = middle
+            else:
+                absent = middle
+        return present
+
+    def has_turns(self) -> bool:
+        """Whether turn 0 is written (a game that waits for joins has none until the deal)."""
+        return os.path.lexists(self.turn(0))
 
     def turn_numbers(self) -> list[int]:
-        """The numbers of the turn files present, in order."""
+        """The numbers of the turn files present, in order (a listing: for ``verify`` and ``log``)."""
         if not self.turns.is_dir():
             return []
         return sorted(int(m.group(1)) for p in self.turns.iterdir() if (m := _TURN_FILE.match(p.name)))
@@ -187,3 +236,20 @@ class GameDir:
         if not self.joins.is_dir():
             return {}
         return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}
+
+
+def refuse_link(link: Path | None) -> None:
+    """Raise :class:`GameDirError` for a symbolic link found in a game directory (nothing for ``None``)."""
+    if link is not None:
+        raise GameDirError(
+            f"{link}: a symbolic link (to {os.readlink(link)}); a game directory holds none, "
+            "and pbem neither reads nor writes through one: remove it",
+            path=link,
+        )
+
+
+def read_file(path: Path) -> bytes:
+    """The bytes of a file of a game directory, refusing a symbolic link (:class:`GameDirError`)."""
+    if path.is_symlink():
+        refuse_link(path)
+    return path.read_bytes()

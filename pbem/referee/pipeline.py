@@ -43,7 +43,7 @@ from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.seal import parse_plaintext
-from pbem.crypto.signing import sign_document
+from pbem.crypto.signing import sign_document, signed_bytes
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
@@ -66,7 +66,7 @@ from pbem.referee.errors import (
 )
 from pbem.referee.deal import static_members
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 from pbem.referee.player import BINDING
 from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.reveal import read_reveal
@@ -74,7 +74,7 @@ from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.deadlines import StepClock, previous_deadlines
 from pbem.referee.records import Record, current_turn, read_record, read_turn
-from pbem.referee.storage import atomic_write, dump_json, remove_temp_files
+from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
     Position,
     StaticMembers,
@@ -168,8 +168,15 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
         game = find_game(gamefile.game)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
-    current = current_turn(gamedir, gamefile)
+    current = current_turn(gamedir, gamefile, gapless=True)
     gamefile = seats.in_force(gamedir, gamefile, current.doc["turn"])
+    # the files of turns/, moves/ and rejected/ this step may read or write (the rest was looked at under the lock)
+    number = current.doc["turn"]
+    gamedir.refuse_symlinks(
+        gamedir.turn(number + 1),
+        *(gamedir.move(number + 1, player) for player in gamefile.player_names),
+        *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
+    )
     static = static_members(game, gamedir, gamefile)
     position = open_position(current, referee_key, gamefile, static)
     return StepContext(gamedir, gamefile, game, current, position, referee_key, static)
@@ -178,18 +185,21 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
 def recover(ctx: StepContext) -> list[str]:
     """Undo what a crashed step left behind; return the paths repaired.
 
-    Temporary files go; a move file, timeout record or seat record with no
-    turn (the crash came before the turn's rename, the commit point) goes;
-    views that are not those of the current turn are rewritten from it.
+    Temporary files go (a step makes them at the top of the game directory,
+    :func:`~pbem.referee.storage.write_file`); a move file, timeout record or
+    seat record with no turn (the crash came before the turn's rename, the
+    commit point: it is the next turn's) goes; views that are not those of
+    the current turn are rewritten from it. Files are looked up by name:
+    nothing here lists ``turns/`` or ``moves/``.
     """
     gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
-    repaired = [str(p) for d in (gamedir.turns, gamedir.moves, gamedir.timeouts, gamedir.seats, gamedir.views,
-                                 gamedir.rejected)
-                for p in remove_temp_files(d)]
-    for turn, _player, path in gamedir.step_files():
-        if turn > number:
-            path.unlink()
-            repaired.append(str(path))
+    repaired = [str(p) for p in (*remove_temp_files(gamedir.root, recursive=False), *remove_temp_files(gamedir.views))]
+    for player in ctx.gamefile.player_names:
+        for orphan in (gamedir.move(number + 1, player), gamedir.timeout(number + 1, player),
+                       gamedir.seat(number + 1, player)):
+            if orphan.exists():
+                orphan.unlink()
+                repaired.append(str(orphan))
     stale_views = {}
     for player in ctx.gamefile.player_names:
         # The views are a function of the current turn: rebuild the expected
@@ -228,7 +238,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
-            if not complete_deal(gamedir, gamefile, referee_key, now) and not gamedir.turn_numbers():
+            if not complete_deal(gamedir, gamefile, referee_key, now) and not gamedir.has_turns():
                 return submit_join(gamedir, gamefile, data, referee_key, now)
         ctx = open_game(directory, referee_key, gamefile)
         repaired = recover(ctx)
@@ -295,15 +305,16 @@ def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     problem = formats.format_problem(doc, formats.MOVE)
     if problem:
         raise SchemaInvalidMove(f"not a valid move file: {problem}")
-    move_hash = document_hash(doc)
+    body = signed_bytes(doc)  # one canonical form for the move's hash and its signature
+    move_hash = "sha256:" + hashlib.sha256(body).hexdigest()
     player = doc["player"]
-    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], move_hash)
+    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move_hash)
     if applied_at is not None:
         raise AlreadyApplied(
             f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
         )
     # 3.-5. game id, known player, signature
-    admit_sender(ctx.gamefile, doc, move_hash, "move")
+    admit_sender(ctx.gamefile, doc, move_hash, "move", body)
     return doc, move_hash
 
 
@@ -447,16 +458,22 @@ def _refuse_late_join(ctx: StepContext, doc: dict[str, Any]) -> None:
     raise UnexpectedJoin(f"game {ctx.gamefile.game_id} takes no join file: {why}", player=player, move_hash=join_hash)
 
 
-def _applied_at(gamedir: GameDir, player: str, base: int, move_hash: str) -> int | None:
-    """The turn a move with this hash produced, if it is in ``moves/``."""
-    for turn, mover, path in gamedir.move_files():
-        if mover != player or turn <= base:
-            continue
+def _applied_at(gamedir: GameDir, player: str, base: int, current: int, move_hash: str) -> int | None:
+    """The turn a move with this hash produced, if it is in ``moves/``.
+
+    A move answering turn ``base`` produced a turn after it and no later than
+    the current one, so only those names of ``player``'s move files are
+    looked up: none for a move answering the current turn.
+    """
+    turn = current
+    while turn > base:
         try:
-            if document_hash(parse_json_strict(path.read_bytes(), max_bytes=MOVE_MAX_BYTES)) == move_hash:
+            data = read_file(gamedir.move(turn, player))
+            if document_hash(parse_json_strict(data, max_bytes=MOVE_MAX_BYTES)) == move_hash:
                 return turn
-        except CryptoError:
-            continue
+        except (FileNotFoundError, CryptoError):
+            pass
+        turn -= 1
     return None
 
 
@@ -576,7 +593,7 @@ def write_notice(
         },
         referee_key,
     )
-    atomic_write(path, dump_json(notice))
+    write_file(gamedir, path, dump_json(notice))
     refusal.rejection = str(path)
     return path
 

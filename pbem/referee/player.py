@@ -124,10 +124,11 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     """Open ``player``'s section of the current turn with their private key."""
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    gamefile = GameFile.read(gamedir.game_toml)
+    # the current turn names the hash of game.toml: it vouches for the file (GameFile.read)
+    gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
     if player == REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
-    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+    if gamefile.waits_for_joins and not gamedir.has_turns():
         _check_seat(gamefile, player, key)
         raise NotYourDecisionMove(
             f"game {gamefile.game_id} is not dealt yet: it waits for every player's join file "
@@ -145,7 +146,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
 def open_section(gamefile: GameFile, turn: Record, player: str, key: PrivateKey) -> dict[str, Any]:
     """``player``'s section of a checked turn, opened with their key and checked to be theirs, of that turn."""
     doc = open_with_key(turn.doc["sealed"][player], key, f"{turn.path} ({player}'s section)")
-    problem = formats.format_problem(doc, formats.PLAYER_VIEW)
+    problem = formats.signed_format_problem(doc, formats.PLAYER_VIEW)  # the turn's signature covers the section
     if problem:
         raise GameDirError(f"{turn.path}: {player}'s section: {problem}")
     if doc["player"] != player or doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
@@ -308,8 +309,9 @@ def sign_move(
     answer the open decision.
     """
     decision = view.decision
-    game = find_game(view.gamefile.game)
-    unknown = orders.unknown_kinds(game, standing_orders)
+    # the game (its rules module) is loaded only to check standing orders against its decision kinds
+    game = find_game(view.gamefile.game) if standing_orders else None
+    unknown = orders.unknown_kinds(game, standing_orders) if game is not None else []
     if unknown:
         raise UsageError(
             f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "

@@ -95,8 +95,9 @@ def status(directory: str | Path) -> Status:
     """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    gamefile = GameFile.read(gamedir.game_toml)
-    if gamefile.waits_for_joins and not gamedir.turn_numbers():
+    # the current turn names the hash of game.toml: it vouches for the file (GameFile.read)
+    gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
+    if gamefile.waits_for_joins and not gamedir.has_turns():
         from pbem.referee.joins import joined
 
         joins = joined(gamedir, gamefile)
@@ -187,7 +188,7 @@ def game_cards(directory: str | Path) -> tuple[Game, Any]:
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
     """The public record, turn by turn from turn ``first`` on, each turn signature-checked."""
     gamedir = GameDir.at(directory)
-    gamedir.refuse_symlinks()
+    gamedir.refuse_all_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     for number in (n for n in gamedir.turn_numbers() if n >= first):
         doc = read_turn(gamedir, gamefile, number).doc

@@ -8,19 +8,20 @@ never trusted.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
-from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
-from pbem.crypto.signing import verify_document
+from pbem.crypto.signing import signed_bytes, verify_document
 from pbem.engine.protocol import Decision, Option
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 
 #: a referee's own files may be larger than a player's move (a big game state)
 RECORD_MAX_BYTES = 64 << 20
@@ -35,30 +36,50 @@ class Record:
     hash: str
 
 
-def read_record(path: Path, expected_format: str, signer: PublicKey | None = None) -> Record:
-    """Read, format-check and (when ``signer`` is given) signature-check one file."""
+def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
+    """Read, format-check and (when ``signer`` is given) signature-check one file (see :func:`parse_record`)."""
     try:
-        data = path.read_bytes()
+        data = read_file(path)
     except FileNotFoundError:
         raise GameDirError(f"{path}: missing") from None
-    return parse_record(data, path, expected_format, signer)
+    return parse_record(data, path, expected_format, signer, by_referee)
 
 
-def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKey | None = None) -> Record:
-    """:func:`read_record` on bytes already read (``path`` names where they come from or go)."""
+def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKey | None = None,
+                 by_referee: bool = False) -> Record:
+    """:func:`read_record` on bytes already read (``path`` names where they come from or go).
+
+    ``by_referee``: ``signer`` is the game's referee, whose signature vouches
+    for the document's form: once it verifies, a plain document of the
+    expected format is not checked against its schema again
+    (:func:`~pbem.referee.formats.signed_format_problem`). The signature
+    and the document hash are computed from one canonical form.
+    """
     try:
         doc = parse_json_strict(data, max_bytes=RECORD_MAX_BYTES)
     except CryptoError as error:
         raise GameDirError(f"{path}: unreadable: {error}") from error
-    problem = formats.format_problem(doc, expected_format)
+    trusting = by_referee and signer is not None
+    if trusting and isinstance(doc, dict) and doc.get("format") == expected_format:
+        problem = None
+    else:
+        problem = formats.format_problem(doc, expected_format)
     if problem:
         raise GameDirError(f"{path}: {problem}")
+    try:
+        body: bytes | None = signed_bytes(doc)
+    except MalformedError:
+        body = None  # the signature check below says so; a document without one has no hash either
     if signer is not None:
         try:
-            verify_document(doc, signer)
+            verify_document(doc, signer, body)
         except SignatureError as error:
             raise GameDirError(f"{path}: bad signature: {error}") from error
-    return Record(path=path, doc=doc, hash=document_hash(doc))
+        problem = formats.signed_format_problem(doc, expected_format) if trusting else None
+        if problem:
+            raise GameDirError(f"{path}: {problem}")
+    digest = "sha256:" + hashlib.sha256(body).hexdigest() if body is not None else document_hash(doc)
+    return Record(path=path, doc=doc, hash=digest)
 
 
 def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, player: str,
@@ -79,7 +100,8 @@ def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, play
 
 def read_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
     """Turn file ``number``, checked against ``game.toml`` and the referee's signature."""
-    return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee), gamefile, number)
+    return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee, by_referee=True),
+                      gamefile, number)
 
 
 def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:
@@ -94,12 +116,21 @@ def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:
     return record
 
 
-def current_turn(gamedir: GameDir, gamefile: GameFile) -> Record:
-    """The latest turn file (the current position of the game)."""
-    numbers = gamedir.turn_numbers()
-    if not numbers:
+def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) -> Record:
+    """The latest turn file (the current position of the game).
+
+    ``gapless``: the directory holds every turn, as the referee's own does
+    (it writes each one), so the latest is found by probing names
+    (:meth:`GameDir.latest_turn`) rather than by listing ``turns/``. A
+    player's copy may lack the turns that were not mailed to them.
+    """
+    if gapless:
+        latest = gamedir.latest_turn()
+    else:
+        latest = next(iter(gamedir.turn_numbers()[-1:]), None)
+    if latest is None:
         raise GameDirError(f"{gamedir.root}: no turn files; is this a pbem game directory?")
-    return read_turn(gamedir, gamefile, numbers[-1])
+    return read_turn(gamedir, gamefile, latest)
 
 
 def decision_from_json(data: dict[str, Any]) -> Decision:

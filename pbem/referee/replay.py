@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
@@ -107,11 +107,12 @@ def roundtrip(position: Position, game_id: str, static: StaticMembers) -> Positi
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
-                openings: dict[str, Any] | None = None) -> int:
+                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None) -> int:
     """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
     commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
+    ``progress`` is told each turn replayed (a line for a person to watch).
     """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
@@ -182,6 +183,8 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             return number + 1
         awaiting = unsigned["awaiting"]
         position = roundtrip(position, gamefile.game_id, static)
+        if progress is not None:
+            progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)
 
 
@@ -233,7 +236,7 @@ def prove(directory: str | Path, turn: int) -> dict[str, Any]:
     that shows it is what the signed turn committed to.
     """
     gamedir = GameDir.at(directory)
-    gamedir.refuse_symlinks()
+    gamedir.refuse_all_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)
     if turn not in gamedir.turn_numbers():
         raise VerificationFailed(f"{gamedir.turn(turn)}: no such turn", str(gamedir.turn(turn)))

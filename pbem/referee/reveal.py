@@ -29,7 +29,7 @@ def read_reveal(gamedir: GameDir, gamefile: GameFile) -> dict[str, Any] | None:
     """``reveal.json`` if present, signature and game checked."""
     if not gamedir.reveal.exists():
         return None
-    doc = read_record(gamedir.reveal, formats.REVEAL, gamefile.referee).doc
+    doc = read_record(gamedir.reveal, formats.REVEAL, gamefile.referee, by_referee=True).doc
     if doc["game_id"] != gamefile.game_id or doc["game"] != gamefile.hash():
         raise GameDirError(f"{gamedir.reveal}: belongs to another game")
     return doc
@@ -48,8 +48,8 @@ def reveal(directory: str | Path, referee_key: PrivateKey, force: bool = False,
         existing = read_reveal(gamedir, gamefile)
         if existing is not None:
             return existing
-        if gamedir.turn_numbers():
-            turn = current_turn(gamedir, gamefile)
+        if gamedir.has_turns():
+            turn = current_turn(gamedir, gamefile, gapless=True)
             seed = open_seed(turn, referee_key, gamefile)
             number, turn_hash = turn.doc["turn"], turn.hash
             over = turn.doc["result"] is not None or not turn.doc["awaiting"]

@@ -26,6 +26,7 @@ sections are sealed to it as well.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from typing import Any, Callable
 
@@ -150,7 +151,12 @@ def open_with_key(text: str, key: PrivateKey, where: str, compressed: bool = Fal
 
 def game_identity(seed: bytes) -> str:
     """The game's age identity (``AGE-SECRET-KEY-1...``), derived from the seed."""
-    return str(age.X25519Identity(keying.game_key_bytes(seed)))
+    return str(_game_identity(seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _game_identity(seed: bytes) -> age.X25519Identity:
+    return age.X25519Identity(keying.game_key_bytes(seed))
 
 
 def game_recipient(seed: bytes) -> str:
@@ -166,4 +172,4 @@ def open_with_seed(text: str, seed: bytes, compressed: bool = False) -> Any:
 
 def open_with_seed_raw(text: str, seed: bytes) -> bytes:
     """The plaintext bytes of a section sealed to the game identity (raises :class:`CryptoError`)."""
-    return open_plaintext(text, [game_identity(seed)])
+    return open_plaintext(text, [_game_identity(seed)])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError
@@ -28,9 +28,11 @@ from pbem.durable import atomic_write
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError, StateFileError
 from pbem.referee.layout import GameDir
-from pbem.referee.player import PlayerView
 from pbem.referee.records import read_turn
 from pbem.referee.storage import dump_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.player import PlayerView
 
 #: the environment variable naming the state directory (tests, several profiles)
 STATE_ENV = "PBEM_STATE_DIR"
@@ -61,7 +63,7 @@ class HistoryWarning:
         return {"turn": self.turn, "turn_hash": self.turn_hash, "message": self.message}
 
 
-def _read_record(path: Path) -> dict[str, Any] | None:
+def _read_record(path: Path, seen: PlayerView) -> dict[str, Any] | None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -72,10 +74,31 @@ def _read_record(path: Path) -> dict[str, Any] | None:
         doc = parse_json_strict(data, max_bytes=4096)
     except CryptoError as error:
         raise StateFileError(f"{path}: the record of the turns you saw is unreadable ({error}); remove it") from None
+    if _is_own_record(doc, seen):
+        return doc
     problem = formats.format_problem(doc, formats.SEEN)
     if problem:
         raise StateFileError(f"{path}: the record of the turns you saw is not valid ({problem}); remove it")
     return doc
+
+
+def _is_own_record(doc: Any, seen: PlayerView) -> bool:
+    """Whether ``doc`` has the form of the record pbem writes for ``seen``'s game and player.
+
+    Its turn and hash are then checked against the signed chain
+    (:func:`missing_from_chain`), which is stricter than the schema; a
+    record of any other form is checked against the schema, whose message
+    says what is wrong with it.
+    """
+    return (isinstance(doc, dict) and set(doc) == set(_record(seen, 0, "")) and doc["format"] == formats.SEEN
+            and doc["game_id"] == seen.gamefile.game_id and doc["player"] == seen.player
+            and type(doc["turn"]) is int and doc["turn"] >= 0 and type(doc["turn_hash"]) is str)
+
+
+def _record(seen: PlayerView, turn: int, turn_hash: str) -> dict[str, Any]:
+    """The record of having shown ``seen``'s player turn ``turn`` of its game."""
+    return {"format": formats.SEEN, "game_id": seen.gamefile.game_id, "player": seen.player,
+            "turn": turn, "turn_hash": turn_hash}
 
 
 def missing_from_chain(seen: PlayerView, turn: int, turn_hash: str) -> str | None:
@@ -111,7 +134,7 @@ def check_and_remember(state_dir: Path, seen: PlayerView) -> HistoryWarning | No
     warns again until the player removes the file.
     """
     path = record_path(state_dir, seen.gamefile.game_id, seen.player)
-    record = _read_record(path)
+    record = _read_record(path, seen)
     if record is not None:
         why = missing_from_chain(seen, record["turn"], record["turn_hash"])
         if why is not None:
@@ -124,8 +147,7 @@ def check_and_remember(state_dir: Path, seen: PlayerView) -> HistoryWarning | No
             )
         if record["turn"] == seen.number:
             return None
-    doc = {"format": formats.SEEN, "game_id": seen.gamefile.game_id, "player": seen.player,
-           "turn": seen.number, "turn_hash": seen.turn.hash}
+    doc = _record(seen, seen.number, seen.turn.hash)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         atomic_write(path, dump_json(doc), mode=0o600)

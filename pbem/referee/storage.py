@@ -8,11 +8,23 @@ shared with the key files of :mod:`pbem.crypto.keys`.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from pbem.durable import TEMP_PREFIX, atomic_write, fsync_dir, remove_temp_files
+from pbem.referee.layout import GameDir
 
-__all__ = ["TEMP_PREFIX", "atomic_write", "dump_json", "fsync_dir", "remove_temp_files"]
+__all__ = ["TEMP_PREFIX", "atomic_write", "dump_json", "fsync_dir", "remove_temp_files", "write_file"]
+
+
+def write_file(gamedir: GameDir, path: Path, data: bytes, sync: bool = True) -> None:
+    """Write one file of a game directory atomically (and durably, unless ``sync=False``).
+
+    Its temporary file is made at the top of the game directory, so that
+    the next step finds what a crash left behind without listing the
+    folders that grow with the game (``turns/``, ``moves/``, ``rejected/``).
+    """
+    atomic_write(path, data, temp_dir=gamedir.root, sync=sync)
 
 
 def dump_json(doc: Any) -> bytes:

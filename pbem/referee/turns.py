@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -32,7 +33,7 @@ from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
-from pbem.referee.storage import atomic_write, dump_json, fsync_dir
+from pbem.referee.storage import dump_json, write_file
 
 REFEREE_SECTION = "referee"
 
@@ -57,13 +58,19 @@ class StaticMembers:
     def _pristine(self) -> dict[str, Any]:
         return json.loads(self.canonical)
 
+    @cached_property
+    def _pickled(self) -> bytes:
+        # the quickest way to make new objects of the same JSON values (a card catalogue:
+        # some tens of KiB, once per step)
+        return pickle.dumps(json.loads(self.canonical), protocol=pickle.HIGHEST_PROTOCOL)
+
     @property
     def names(self) -> frozenset[str]:
         return frozenset(self._pristine)
 
     def fresh(self) -> dict[str, Any]:
         """The members as new objects, for a state the game may work on."""
-        return json.loads(self.canonical)
+        return pickle.loads(self._pickled)
 
     def matches(self, name: str, value: Any) -> bool:
         return self._pristine[name] == value
@@ -100,9 +107,15 @@ class Position:
         }
 
     @classmethod
-    def from_section(cls, doc: Any, where: str, static: StaticMembers) -> "Position":
-        """The position a referee section holds, its state completed with the ``static`` members."""
-        problem = formats.format_problem(doc, formats.REFEREE)
+    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> "Position":
+        """The position a referee section holds, its state completed with the ``static`` members.
+
+        The section is the referee's (its turn's signature covers it, or the
+        caller built it): it is checked against its schema only if it is not
+        plain (:func:`~pbem.referee.formats.signed_format_problem`), and not
+        at all if ``checked`` (the caller has just done so).
+        """
+        problem = None if checked else formats.signed_format_problem(doc, formats.REFEREE)
         if problem:
             raise GameDirError(f"{where}: referee section: {problem}")
         clash = sorted(static.names & set(doc["state"]))
@@ -137,7 +150,7 @@ def dynamic_state(state: dict[str, Any], static: StaticMembers) -> dict[str, Any
 def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> dict[str, Any]:
     doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
                                 compressed=True)
-    problem = formats.format_problem(doc, formats.REFEREE)
+    problem = formats.signed_format_problem(doc, formats.REFEREE)  # the turn's signature covers the section
     if problem:
         raise GameDirError(f"{turn.path}: referee section: {problem}")
     if doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
@@ -149,7 +162,8 @@ def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameF
 
 def open_position(turn: Record, referee_key: PrivateKey, gamefile: GameFile, static: StaticMembers) -> Position:
     """Open the referee's section of a turn with the referee's private key; ``static`` completes the state."""
-    return Position.from_section(_open_referee_section(turn, referee_key, gamefile), str(turn.path), static)
+    return Position.from_section(_open_referee_section(turn, referee_key, gamefile), str(turn.path), static,
+                                 checked=True)
 
 
 def open_seed(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> bytes:
@@ -405,10 +419,15 @@ def view_wrapper(
 
 
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
+    """Write each player's view files atomically, without waiting for the disk.
+
+    A view is a copy of the player's section of the current turn: after a
+    crash, the next step compares every view with the turn and rewrites the
+    ones that differ (:func:`pbem.referee.pipeline.recover`).
+    """
     for player, wrapper in views.items():
-        atomic_write(gamedir.view_json(player), dump_json(wrapper), sync_dir=False)
-        atomic_write(gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync_dir=False)
-        fsync_dir(gamedir.view_json(player).parent)
+        write_file(gamedir, gamedir.view_json(player), dump_json(wrapper), sync=False)
+        write_file(gamedir, gamedir.view_age(player), wrapper["sealed"].encode("ascii"), sync=False)
 
 
 def write_turn(
@@ -419,16 +438,16 @@ def write_turn(
 
     The move file (or the referee's ``record`` that stands in for one: a
     timeout or a seat record, at its path) first, then the turn file (its
-    rename is the commit point), then the views. A crash before the turn's
-    rename leaves a move file or record with no turn, which the next step
-    removes; a crash after it leaves old views, which the next step rewrites
-    from the turn.
+    rename is the commit point), each flushed to disk with its folder, then
+    the views. A crash before the turn's rename leaves a move file or record
+    with no turn, which the next step removes; a crash after it leaves old
+    views, which the next step rewrites from the turn.
     """
     number = files.turn["turn"]
     if move is not None:
         player, data = move
-        atomic_write(gamedir.move(number, player), data)
+        write_file(gamedir, gamedir.move(number, player), data)
     if record is not None:
-        atomic_write(*record)
-    atomic_write(gamedir.turn(number), dump_json(files.turn))
+        write_file(gamedir, *record)
+    write_file(gamedir, gamedir.turn(number), dump_json(files.turn))
     write_views(gamedir, files.views)

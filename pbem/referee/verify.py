@@ -46,6 +46,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
@@ -109,14 +110,15 @@ def _file_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
+def verify(directory: str | Path, replay: bool = False, progress: Callable[[str], None] | None = None) -> VerifyReport:
     """Check every signature and the hash chain; raise :class:`VerificationFailed` at the first bad file.
 
-    With ``replay``, also rebuild every turn from the revealed seed (see the module docstring).
+    With ``replay``, also rebuild every turn from the revealed seed (see the
+    module docstring); ``progress`` is told each turn replayed.
     """
     gamedir = GameDir.at(directory)
     try:
-        gamedir.refuse_symlinks()
+        gamedir.refuse_all_symlinks()
     except GameDirError as error:
         raise VerificationFailed(str(error), error.path) from error
     try:
@@ -185,7 +187,7 @@ def verify(directory: str | Path, replay: bool = False) -> VerifyReport:
     seed = gamefile.test_seed or published or revealed
     if seed is None:
         return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
-    replay_game(gamedir, gamefile, seed)
+    replay_game(gamedir, gamefile, seed, progress=progress)
     return VerifyReport(**{**report.__dict__, "replayed": True})
 
 

@@ -22,14 +22,14 @@ class Crash(Exception):
 
 
 def crash_when(monkeypatch: pytest.MonkeyPatch, predicate) -> None:
-    real = turns.atomic_write
+    real = turns.write_file
 
-    def failing(path: Path, data: bytes, *args, **kwargs) -> None:
+    def failing(gamedir, path: Path, data: bytes, *args, **kwargs) -> None:
         if predicate(path):
             raise Crash(str(path))
-        real(path, data, *args, **kwargs)
+        real(gamedir, path, data, *args, **kwargs)
 
-    monkeypatch.setattr(turns, "atomic_write", failing)
+    monkeypatch.setattr(turns, "write_file", failing)
 
 
 @pytest.fixture

@@ -9,12 +9,26 @@ import pytest
 
 from pbem.referee import formats
 from pbem.resources import data_dir, schema_path
+from pbem.schemas import Validator, validator
 
 
 @pytest.mark.parametrize("path", sorted(data_dir("schemas").glob("*.schema.json")), ids=lambda p: p.name)
 def test_every_shipped_schema_is_a_sound_2020_12_schema(path) -> None:
     """Scenario and card schemas included: readers build their validators without checking the schema."""
     jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text()))
+    Validator.check_schema(json.loads(path.read_text()))
+
+
+def test_readers_build_their_validators_without_checking_the_schema_at_run_time(monkeypatch) -> None:
+    """Issue 9: checking a schema against the metaschema costs milliseconds per schema and process;
+    the shipped schemas are checked here instead, once."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("check_schema at run time")
+
+    monkeypatch.setattr(Validator, "check_schema", refuse)
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", refuse)
+    built = validator(json.loads(schema_path("move").read_text()))
+    assert not built.is_valid({"format": formats.MOVE})
 
 
 @pytest.mark.parametrize("fmt", sorted(formats.SCHEMAS))

@@ -18,6 +18,7 @@ from helpers_referee import make_table
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document
 from pbem.referee import submit
+from pbem.referee.errors import AlreadyApplied
 from pbem.referee.turns import sign_and_hash
 
 
@@ -73,3 +74,70 @@ def test_a_view_in_another_layout_is_rewritten_by_the_next_step(tmp_path: Path) 
     step = submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
     assert str(view) in step.repaired  # rewritten from turn 0, then replaced by turn 1's view
     assert json.loads(view.read_text())["turn"] == 1
+
+
+def listed_folders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The folders listed from now on (by name, relative to nothing: the last part of the path)."""
+    import os
+
+    listed: list[str] = []
+    real_scandir, real_listdir = os.scandir, os.listdir
+
+    def scandir(path=".", *args, **kwargs):
+        listed.append(Path(path).name)
+        return real_scandir(path, *args, **kwargs)
+
+    def listdir(path=".", *args, **kwargs):
+        listed.append(Path(path).name)
+        return real_listdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "listdir", listdir)
+    return listed
+
+
+def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: a step at move 2,000 costs what a step at move 10 does, so it lists neither turns/, moves/
+    nor rejected/: the current turn, a crash's leftovers and an applied move are looked up by name."""
+    table = make_table(tmp_path)
+    for _ in range(3):  # a history, a refusal notice, and a move answering an older turn (simultaneous picks)
+        awaited = table.view("alice").turn.doc["awaiting"][0]["player"]
+        submit(table.dir, table.move(awaited, table.view(awaited).decision.options[0].id), table.referee)
+    with pytest.raises(Exception):
+        submit(table.dir, b"not json", table.referee)
+    awaited = table.view("alice").turn.doc["awaiting"][0]["player"]
+    data = table.move(awaited, table.view(awaited).decision.options[0].id)
+    listed = listed_folders(monkeypatch)
+    step = submit(table.dir, data, table.referee)
+    with pytest.raises(AlreadyApplied):
+        submit(table.dir, data, table.referee)
+    assert step.turn == 4
+    assert not {"turns", "moves", "rejected"} & set(listed), listed
+
+
+def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: the move, the current turn, each new section, the new turn and each view are put in
+    canonical form once per step (for a signature, a hash, a seal or a commitment alike)."""
+    import pbem.crypto.canonical as canonical
+
+    table = make_table(tmp_path, players=("alice", "bob", "carol"))
+    submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
+    data = table.move("bob", table.view("bob").decision.options[0].id)
+    written: list[bytes] = []
+    real = canonical.canonical_json
+
+    def counting(value):
+        written.append(real(value))
+        return written[-1]
+
+    for module in list(__import__("sys").modules.values()):
+        if getattr(module, "__name__", "").startswith("pbem") and getattr(module, "canonical_json", None) is real:
+            monkeypatch.setattr(module, "canonical_json", counting)
+    submit(table.dir, data, table.referee)
+    players = 3
+    # the move and the current turn read; P+1 sections, the turn and P views written; P views of
+    # the current turn rebuilt to compare with the files (the toy game commits to no zone)
+    assert len(written) == 2 + (players + 1) + 1 + players + players
+    assert len(set(written)) == len(written)

@@ -144,11 +144,11 @@ def test_a_move_file_without_its_turn_is_removed_by_the_next_step(played: Table)
     """A crash between writing moves/NNNNNN and the turn's rename (the commit point)."""
     orphan = played.dir / "moves" / "000005-alice.json"
     orphan.write_bytes(b"{}")
-    (played.dir / "turns" / ".tmp-000005.json.123").write_bytes(b"half a turn")
+    (played.dir / ".tmp-000005.json.123").write_bytes(b"half a turn")  # where a step makes its temporary files
     assert failure(played).path == str(orphan)
     with pytest.raises(Exception):
         submit(played.dir, b"not json", played.referee)
-    assert not orphan.exists() and not list(played.dir.glob("turns/.tmp-*"))
+    assert not orphan.exists() and not list(played.dir.glob(".tmp-*"))
     verify(played.dir)
     validate_directory(played.dir, played.keys)
 

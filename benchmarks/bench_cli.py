@@ -1,0 +1,117 @@
+"""The player's and the referee's commands as processes, against the import floor, in one run.
+
+    python benchmarks/bench_cli.py [--runs N] [--game GAME] [--players P] [--turns T] [--baseline DIR]
+
+Sets up a game (``pbem new`` with a test seed, then T moves of random bots
+through the real referee), then times, N times each and interleaved (so
+that a change in the machine's load touches all alike), each a whole
+process started as a user starts it (``python -m pbem ...``):
+
+* the **import floor**: ``python -c "import typer, cryptography"``;
+* ``pbem status``, ``pbem view`` (the awaited player), ``pbem move`` (a
+  move for them, written to a temporary file) and ``pbem submit`` of that
+  move (on a fresh copy of the game directory each time, not timed).
+
+Prints each command's median wall time and its ratio to the floor's.
+``--baseline DIR`` also runs each command with another pbem source tree
+(``DIR/pbem``, e.g. an export of an older commit) first on the path, in the
+same rounds, for a before/after comparison under the same load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pbem.bots.random_bot import RandomBot
+from pbem.crypto.keys import generate, write_keypair
+from pbem.engine.rng import Rng
+from pbem.referee import new_game, status, submit
+from pbem.referee.demo import bot_move
+
+NAMES = ["ann", "bob", "cyd", "dee", "eve"]
+FLOOR = [sys.executable, "-c", "import typer, cryptography"]
+
+
+def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict[str, Path], str]:
+    """A game directory after ``turns`` random moves; the key files; the awaited player."""
+    keys = {name: generate(name) for name in ["referee", *NAMES[:players]]}
+    files = {name: write_keypair(key, where / "keys")[0] for name, key in keys.items()}
+    directory = where / "game"
+    new_game(directory, game, [(p, keys[p].public) for p in NAMES[:players]], keys["referee"],
+             seed=bytes([5]) * 32)
+    bots = {p: RandomBot(Rng.from_seed(f"bench-cli-{p}")) for p in NAMES[:players]}
+    for _ in range(turns):
+        made = bot_move(directory, keys, bots)
+        if made is None:
+            raise SystemExit(f"the game ended before turn {turns}: ask for fewer --turns")
+        submit(directory, made.data, keys["referee"])
+    return directory, files, status(directory).awaiting[0]["player"]
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Run ``command`` from the root directory, so that ``python -m pbem`` finds pbem where ``env`` says
+    (``-m`` puts the working directory first on the path)."""
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/")
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--game", default="nightfall")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
+    args = parser.parse_args()
+    trees = {"": None}
+    if args.baseline is not None:
+        trees["baseline "] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+    pbem = [sys.executable, "-m", "pbem"]
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp)
+        directory, keys, player = set_up(where, args.game, args.players, args.turns)
+        move_file = where / "move.json"
+        state = where / "state"
+        subprocess.run([*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
+                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL, cwd="/")
+        commands = {
+            "import floor": FLOOR,
+            "pbem status": [*pbem, "status", str(directory)],
+            "pbem view": [*pbem, "view", str(directory), "--as", player, "--key", str(keys[player]),
+                          "--state-dir", str(state)],
+            "pbem move": [*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
+                          "--out", str(where / "again.json")],
+        }
+        found: dict[str, list[float]] = {"import floor": []}
+        for _ in range(args.runs):
+            found["import floor"].append(timed(FLOOR))
+            for tree, env in trees.items():
+                for name, command in commands.items():
+                    if name != "import floor":
+                        found.setdefault(tree + name, []).append(timed(command, env))
+                copy = where / "copy"
+                shutil.rmtree(copy, ignore_errors=True)
+                shutil.copytree(directory, copy)
+                found.setdefault(tree + "pbem submit", []).append(timed(
+                    [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])], env))
+    floor = statistics.median(found["import floor"])
+    print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs")
+    for name, times in found.items():
+        median = statistics.median(times)
+        print(f"  {name:23} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor")
+
+
+if __name__ == "__main__":
+    main()

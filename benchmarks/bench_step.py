@@ -1,0 +1,330 @@
+"""One referee step against its cryptographic floor, measured in the same run.
+
+    python benchmarks/bench_step.py [--games G] [--steps N] [--profile] [CONFIG ...]
+
+A configuration is ``GAME:PLAYERS`` (default: ``nightfall:2 nightfall:5
+nightlancer:4``). Random bots play G games (default 2) through the real
+referee, N steps each (default 40): the awaited player's view is opened, a
+bot picks an option and the move file is signed (not timed), then one
+``submit`` is timed alone (lock, read and check the current turn, parse and
+check the move, apply it, seal every section, sign, write).
+
+Right after each step, its **cryptographic floor** is timed: what no
+referee can skip, done with ``cryptography`` directly on byte strings of the
+sizes that very step had: verify the move's Ed25519 signature; open the
+referee section (X25519, HKDF, unwrap the file key, the header HMAC, then
+ChaCha20-Poly1305 over the section); seal each of the P+1 sections of the new
+turn (per recipient an ephemeral X25519 key, the exchange, HKDF and the
+wrapped file key; the header HMAC; ChaCha20-Poly1305 over the padded
+section); sign the new turn with Ed25519.
+
+Also timed after each step, the **file floor**: writing files of the sizes
+the step wrote, each to a new file renamed into place, in the same file
+system: the move and the turn as new files, flushed to disk with their
+folder; each view over the view of the turn before, not flushed. No referee
+that keeps these files can write less; on a machine where creating and
+replacing a file is slow it is much of a step.
+
+Prints, per configuration, the medians of the step, of the crypto floor and
+of their ratio step by step; of the time the step spent inside the game's own methods
+(``apply``, ``awaiting``, ``public``, ``private``, ``result``...), reported
+apart since the engine is being rewritten; of the file floor; and the ratio
+to the crypto floor of what is left of the step without the game's time and
+the file floor. With ``--profile``, where the referee's time goes (cProfile,
+own time by part; the profiler slows pure Python more than C, so the shares
+are rough).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import hmac
+import json
+import os
+import pstats
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Callable
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from pbem.bots.random_bot import RandomBot
+from pbem.crypto.canonical import canonical_json
+from pbem.crypto.keys import generate
+from pbem.crypto.seal import open_plaintext
+from pbem.engine.registry import find_game
+from pbem.engine.rng import Rng
+from pbem.referee import new_game, submit
+from pbem.referee.demo import bot_move
+
+NAMES = ["ann", "bob", "cyd", "dee", "eve"]
+DEFAULT_CONFIGS = ["nightfall:2", "nightfall:5", "nightlancer:4"]
+#: the methods of the game protocol a step calls: their time is the game's own
+GAME_METHODS = ("apply", "awaiting", "public", "private", "result", "hidden_zones", "sealed_sizes",
+                "static_state", "decision_kinds", "load_scenario", "new_state", "cards")
+CHUNK = 64 * 1024
+
+
+class GameClock:
+    """Time spent inside a game's methods while :attr:`running` (outermost calls only)."""
+
+    def __init__(self) -> None:
+        self.running = False
+        self.spent = 0.0
+        self._depth = 0
+
+    def wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if not self.running or self._depth:
+                return method(*args, **kwargs)
+            self._depth += 1
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.spent += time.perf_counter() - start
+                self._depth -= 1
+        return timed
+
+    def install(self, game_name: str) -> None:
+        game = find_game(game_name)
+        if getattr(game, "_bench_clock", None) is self:
+            return
+        for name in GAME_METHODS:
+            method = getattr(game, name, None)
+            if method is not None:
+                setattr(game, name, self.wrap(method))
+        game._bench_clock = self  # type: ignore[attr-defined]
+
+
+# --- the floor ------------------------------------------------------------------
+
+
+def _hkdf(ikm: bytes, salt: bytes, info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(ikm)
+
+
+class Floor:
+    """The cryptographic floor of one step, on byte strings of that step's sizes."""
+
+    def __init__(self) -> None:
+        self.signer = Ed25519PrivateKey.generate()
+        self.verifier = self.signer.public_key()
+        self.identity = X25519PrivateKey.generate()
+        self.recipient = self.identity.public_key()
+
+    def prepare(self, sizes: dict[str, Any]) -> dict[str, Any]:
+        """Inputs of the timed part: a signed move, a sealed referee section, plaintexts (not timed)."""
+        move_body = os.urandom(sizes["move"])
+        referee_plain = os.urandom(sizes["referee_opened"])
+        file_key = os.urandom(16)
+        ephemeral = X25519PrivateKey.generate()
+        share = ephemeral.public_key().public_bytes_raw()
+        wrapped = ChaCha20Poly1305(_hkdf(ephemeral.exchange(self.recipient), share, b"X25519")).encrypt(
+            bytes(12), file_key, None)
+        header = os.urandom(sizes["header"])
+        mac = hmac.new(_hkdf(file_key, b"", b"header"), header, hashlib.sha256).digest()
+        nonce = os.urandom(16)
+        payload = _stream(_hkdf(file_key, nonce, b"payload"), referee_plain, encrypt=True)
+        return {
+            "move_body": move_body, "move_signature": self.signer.sign(move_body),
+            "share": share, "wrapped": wrapped, "header": header, "mac": mac, "nonce": nonce, "payload": payload,
+            "sections": [(os.urandom(size), recipients) for size, recipients in sizes["sealed"]],
+            "turn_body": os.urandom(sizes["turn"]),
+        }
+
+    def run(self, inputs: dict[str, Any]) -> float:
+        start = time.perf_counter()
+        # verify the move
+        self.verifier.verify(inputs["move_signature"], inputs["move_body"])
+        # open the referee section
+        share = inputs["share"]
+        shared = self.identity.exchange(X25519PublicKey.from_public_bytes(share))
+        file_key = ChaCha20Poly1305(_hkdf(shared, share, b"X25519")).decrypt(bytes(12), inputs["wrapped"], None)
+        mac = hmac.new(_hkdf(file_key, b"", b"header"), inputs["header"], hashlib.sha256).digest()
+        assert hmac.compare_digest(mac, inputs["mac"])
+        _stream(_hkdf(file_key, inputs["nonce"], b"payload"), inputs["payload"], encrypt=False)
+        # seal every section of the new turn
+        for plaintext, recipients in inputs["sections"]:
+            file_key = os.urandom(16)
+            stanzas = []
+            for _ in range(recipients):
+                ephemeral = X25519PrivateKey.generate()
+                share = ephemeral.public_key().public_bytes_raw()
+                key = _hkdf(ephemeral.exchange(self.recipient), share, b"X25519")
+                stanzas.append(share + ChaCha20Poly1305(key).encrypt(bytes(12), file_key, None))
+            header = b"".join(stanzas)
+            hmac.new(_hkdf(file_key, b"", b"header"), header, hashlib.sha256).digest()
+            nonce = os.urandom(16)
+            _stream(_hkdf(file_key, nonce, b"payload"), plaintext, encrypt=True)
+        # sign the new turn
+        self.signer.sign(inputs["turn_body"])
+        return time.perf_counter() - start
+
+
+def _stream(key: bytes, data: bytes, encrypt: bool) -> bytes:
+    aead = ChaCha20Poly1305(key)
+    size = CHUNK if encrypt else CHUNK + 16
+    chunks = [data[i:i + size] for i in range(0, len(data), size)] or [b""]
+    out = []
+    for index, chunk in enumerate(chunks):
+        nonce = index.to_bytes(11, "big") + (b"\x01" if index == len(chunks) - 1 else b"\x00")
+        out.append(aead.encrypt(nonce, chunk, None) if encrypt else aead.decrypt(nonce, chunk, None))
+    return b"".join(out)
+
+
+def write_files(where: Path, files: list[tuple[int, bool]]) -> float:
+    """Write files of these sizes as new files renamed into place: when ``True``, under a new name, flushed
+    to disk with its folder; else over an existing file of that size (as a view replaces the one before)."""
+    payloads = [(os.urandom(size), sync) for size, sync in files]
+    for index, (data, sync) in enumerate(payloads):
+        if not sync:
+            (where / f"file-{index}").write_bytes(os.urandom(len(data)))
+    start = time.perf_counter()
+    for index, (data, sync) in enumerate(payloads):
+        temp, final = where / f".tmp-{index}", where / f"file-{index}"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(fd, data)
+        if sync:
+            os.fsync(fd)
+        os.close(fd)
+        os.replace(temp, final)
+        if sync:
+            folder = os.open(where, os.O_RDONLY)
+            os.fsync(folder)
+            os.close(folder)
+    return time.perf_counter() - start
+
+
+def step_sizes(directory: Path, number: int, move: bytes, keys: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """The sizes the floor of the step that wrote turn ``number`` works on."""
+    turn = json.loads((directory / "turns" / f"{number:06d}.json").read_bytes())
+    before = json.loads((directory / "turns" / f"{number - 1:06d}.json").read_bytes())
+    move_doc = json.loads(move)
+    body = {k: v for k, v in turn.items() if k != "signature"}
+    sealed = []
+    for name, text in turn["sealed"].items():
+        key = keys["referee"] if name == "referee" else keys[name]
+        sealed.append((len(open_plaintext(text, [key])), 2 if name == "referee" else 1))
+    return {
+        "move": len(canonical_json({k: v for k, v in move_doc.items() if k != "signature"})),
+        "referee_opened": len(open_plaintext(before["sealed"]["referee"], [keys["referee"]])),
+        "header": 120,
+        "sealed": sealed,
+        "turn": len(canonical_json(body)),
+        "files": [(len(move), True), ((directory / "turns" / f"{number:06d}.json").stat().st_size, True)]
+        + [((directory / "views" / p / name).stat().st_size, False) for p in players
+           for name in ("latest.json", "latest.age")],
+    }
+
+
+# --- the run ----------------------------------------------------------------------
+
+
+def measure(game: str, count: int, games: int, steps: int, profiler: cProfile.Profile | None) -> dict[str, list[float]]:
+    clock = GameClock()
+    clock.install(game)
+    floor = Floor()
+    found: dict[str, list[float]] = defaultdict(list)
+    players = NAMES[:count]
+    for index in range(games):
+        keys = {name: generate(name) for name in ["referee", *players]}
+        bots = {p: RandomBot(Rng.from_seed(f"bench-step-{game}-{count}-{index}-{p}")) for p in players}
+        with tempfile.TemporaryDirectory() as tmp:
+            directory = Path(tmp) / "game"
+            new_game(directory, game, [(p, keys[p].public) for p in players], keys["referee"],
+                     seed=bytes([index + 1]) * 32)
+            for _ in range(steps):
+                made = bot_move(directory, keys, bots)
+                if made is None:
+                    break
+                data = made.data
+                clock.spent = 0.0
+                clock.running = True
+                if profiler is not None:
+                    profiler.enable()
+                start = time.perf_counter()
+                step = submit(directory, data, keys["referee"])
+                elapsed = time.perf_counter() - start
+                if profiler is not None:
+                    profiler.disable()
+                clock.running = False
+                sizes = step_sizes(directory, step.turn, data, keys, players)
+                inputs = floor.prepare(sizes)
+                found["step"].append(elapsed)
+                found["game"].append(clock.spent)
+                found["floor"].append(floor.run(inputs))
+                scratch = Path(tmp) / "files"
+                shutil.rmtree(scratch, ignore_errors=True)
+                scratch.mkdir()
+                found["files"].append(write_files(scratch, sizes["files"]))
+    return found
+
+
+#: parts of the referee's time, by where the function lives (first match wins)
+PARTS = [
+    ("game rules (pbem/games, engine)", ("pbem/games/", "pbem/engine/", "tests/")),
+    ("JSON written for people (the files' indented layout)", ("json/encoder.py",)),
+    ("canonical JSON", ("pbem/crypto/canonical.py", "_json.encode", "c_make_encoder")),
+    ("JSON parsing", ("json/decoder.py", "json/__init__.py", "_json", "JSONDecoder")),
+    ("JSON Schema checks", ("jsonschema", "referencing", "pbem/referee/formats.py", "pbem/schemas.py")),
+    ("age, armor, keys (pbem/crypto)", ("pbem/crypto/",)),
+    ("cryptography primitives", ("cryptography", "x25519", "ed25519", "ChaCha20", "HKDF", "hmac.py", "openssl",
+                                 "_hashlib", "built-in method builtins.pow")),
+    ("files (open, read, fsync, rename, listing)", ("posix.", "io.open", "pathlib", "pbem/durable.py", "scandir",
+                                                     "method 'read'", "method 'write'", "os.py", "FileIO")),
+    ("zlib", ("zlib",)),
+]
+
+
+def where_the_time_goes(profiler: cProfile.Profile) -> list[tuple[str, float]]:
+    stats = pstats.Stats(profiler)
+    totals: dict[str, float] = defaultdict(float)
+    for (filename, _line, function), (_cc, _nc, own, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        where = f"{filename} {function}"
+        part = next((name for name, marks in PARTS if any(m in where for m in marks)), "the referee's own Python")
+        totals[part] += own
+    whole = sum(totals.values()) or 1.0
+    return sorted(((part, share / whole) for part, share in totals.items()), key=lambda item: -item[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("configs", nargs="*", default=DEFAULT_CONFIGS, help="GAME:PLAYERS")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=40, help="steps timed per game")
+    parser.add_argument("--profile", action="store_true", help="also say where the step's time goes")
+    args = parser.parse_args()
+    print(f"{'configuration':14} {'steps':>5} {'step ms':>8} {'crypto floor':>12} {'ratio':>6} "
+          f"{'game ms':>8} {'file floor':>10} {'ratio without game and files':>29}")
+    for config in args.configs:
+        game, _, count = config.partition(":")
+        profiler = cProfile.Profile() if args.profile else None
+        found = measure(game, int(count), args.games, args.steps, profiler)
+        step, floor, rules, files = (statistics.median(found[k]) for k in ("step", "floor", "game", "files"))
+        # ratios step by step (each floor is timed right after its step), then their median:
+        # steadier than a ratio of medians on a machine whose load changes
+        ratio = statistics.median(s / f for s, f in zip(found["step"], found["floor"]))
+        without = statistics.median((s - g - w) / f for s, g, w, f in
+                                    zip(found["step"], found["game"], found["files"], found["floor"]))
+        print(f"{config:14} {len(found['step']):5d} {step * 1000:8.2f} {floor * 1000:9.2f} ms {ratio:6.1f} "
+              f"{rules * 1000:8.2f} {files * 1000:7.2f} ms {without:29.1f}")
+        if profiler is not None:
+            for part, share in where_the_time_goes(profiler):
+                print(f"    {share * 100:5.1f}%  {part}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

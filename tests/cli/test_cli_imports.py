@@ -1,0 +1,66 @@
+"""Issue 9: a command imports what it uses, which is most of what it costs.
+
+``pbem status`` and ``view`` read a game whose current turn the referee
+signed: they import neither the JSON Schema library (the turn's signature
+vouches for the turn, its sections and, by its hash, for ``game.toml``) nor
+the modules of commands they do not run (``verify``, ``demo``, ``mail``).
+``move`` checks the move it writes, and ``submit`` the move it was sent,
+against their schemas.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers_referee import make_table
+
+TESTS = Path(__file__).resolve().parents[1]
+#: runs pbem with the arguments given, then prints the modules it imported
+RUNNER = (
+    "import runpy, sys\n"
+    "sys.argv = ['pbem', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('pbem', run_name='__main__')\n"
+    "except SystemExit as done:\n"
+    "    code = done.code\n"
+    "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+)
+#: modules of other commands, and the schema library
+NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.replay", "pbem.referee.demo",
+              "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot")
+
+
+def imported(tmp_path: Path, *args: object) -> set[str]:
+    env = {**os.environ, "PBEM_GAMES": "toygame",
+           "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    return set(done.stderr.split())
+
+
+@pytest.mark.parametrize("command", ["status", "view"])
+def test_reading_commands_import_no_schema_library_and_no_other_command(tmp_path: Path, command: str) -> None:
+    table = make_table(tmp_path)
+    args = {"status": ["status", table.dir],
+            "view": ["view", table.dir, "--as", "alice", "--key", table.key_files["alice"],
+                     "--state-dir", tmp_path / "state"]}[command]
+    modules = imported(tmp_path, *args)
+    assert "pbem.referee.records" in modules  # it did read the game
+    assert not [name for name in NOT_NEEDED if name in modules]
+
+
+@pytest.mark.parametrize("command", ["move", "submit"])
+def test_move_and_submit_import_the_schema_library_but_no_other_command(tmp_path: Path, command: str) -> None:
+    table = make_table(tmp_path)
+    (tmp_path / "move.json").write_bytes(table.move("alice", table.view("alice").decision.options[0].id))
+    args = {"move": ["move", table.dir, "--as", "alice", "--key", table.key_files["alice"], "--choose", "1",
+                     "--out", tmp_path / "again.json"],
+            "submit": ["submit", table.dir, tmp_path / "move.json", "--referee-key", table.key_files["referee"]]}
+    modules = imported(tmp_path, *args[command])
+    assert "jsonschema" in modules and "pbem.referee.records" in modules
+    assert not [name for name in NOT_NEEDED[2:] if name in modules]
