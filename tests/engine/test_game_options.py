@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine import Rng, ScenarioError, find_game
+from pbem.engine import Rng, ScenarioError, find_game, game_names
 from pbem.engine.options import OptionError, options_of, parse_option_table, set_up_options
 from pbem.games import nightfall, nightlancer
 
@@ -111,3 +111,13 @@ def test_a_value_is_parsed_by_its_type() -> None:
             table.parse(texts, ["al", "bo"])
     with pytest.raises(OptionError, match="expected true or false"):
         table.settle({"on": 1})  # a scenario's value keeps its type: 1 is not true
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_every_registered_games_declaration_holds_against_the_schema(game_name: str) -> None:
+    """A shipped game's options.toml, and a declaration made in code (the tests' toy games), read as
+    the declaration document would: run time checks neither (issue 9), the tests check both."""
+    table = options_of(find_game(game_name))
+    doc = {"format": "pbem-game-options/1",
+           "option": [{k: v for k, v in entry.items() if v is not None} for entry in table.to_json()]}
+    assert parse_option_table(game_name, doc, "the test").options == table.options

@@ -235,16 +235,16 @@ def test_a_move_of_the_new_key_is_refused_before_the_takeover(table):
 def test_a_takeover_that_dies_before_its_turn_is_written_hands_nothing_over(table, monkeypatch):
     import pbem.referee.turns as turns
 
-    real = turns.atomic_write
+    real = turns.write_file
 
-    def dying(path, data, *args, **kwargs):
+    def dying(gamedir, path, data, *args, **kwargs):
         if path.parent.name == "turns":
             raise KeyboardInterrupt  # the process is killed at the commit point
-        real(path, data, *args, **kwargs)
+        real(gamedir, path, data, *args, **kwargs)
 
     new = generate("bob")
     with monkeypatch.context() as patch:
-        patch.setattr(turns, "atomic_write", dying)
+        patch.setattr(turns, "write_file", dying)
         with pytest.raises(KeyboardInterrupt):
             take_over(table.dir, "bob", new.public, table.referee)
     assert (table.dir / "seats" / "000001-bob.json").exists()
