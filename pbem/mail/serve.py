@@ -53,10 +53,10 @@ from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
 from pbem.mail.record import MailRecord
 from pbem.mail.reminders import tick_game
 from pbem.mail.sending import FlushReport, Outbox
-from pbem.referee import public_log, seats, status, submit
+from pbem.referee import public_log, status, submit
 from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.public import Status, result_text
 from pbem.referee.records import read_turn
@@ -281,9 +281,7 @@ def seat_address(game: ServedGame, record: MailRecord, player: str, gamefile: Ga
     ``gamefile`` is ``game.toml`` with the seats in force, when the caller has it."""
     if fingerprint is None:
         if gamefile is None:
-            gamedir = GameDir.at(game.dir)
-            numbers = gamedir.turn_numbers()
-            gamefile = seats.in_force(gamedir, game.gamefile, numbers[-1]) if numbers else game.gamefile
+            gamefile = status(game.dir).gamefile  # with the seat records the current turn names
         key = gamefile.player_key(player)
         if key is None:
             return None
@@ -305,7 +303,7 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
     marks = record.marks()
     mine = marks.setdefault(game.gamefile.game_id, {"players": {}, "spectators": {}})
     announced = mine.setdefault("seats", {})
-    joining = not gamedir.turn_numbers()
+    joining = not gamedir.has_turns()
     awaited = {a["player"]: a for a in current.awaiting}
     handed = {h.player: h for h in current.gamefile.handovers if h.turn > announced.get(h.player, 0)}
     lines: list[str] = []
@@ -399,9 +397,9 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
         files[gamedir.turn(current.turn).name] = gamedir.turn(current.turn).read_bytes()
         files[f"{player}-{current.turn:06d}.age"] = turn_doc["sealed"][player].encode("ascii")
         # the seats handed over: a copy needs them to know which key holds a seat (small, public, signed)
-        for number, who, path in gamedir.seat_files():
-            if number <= current.turn:
-                files[f"seat-{path.name}"] = path.read_bytes()
+        for entry in turn_doc.get("seats", []):
+            path = gamedir.seat(entry["turn"], entry["player"])
+            files[f"seat-{path.name}"] = read_file(path)
     text.attachments = list(files)
     message = compose.new_message(config.address, [address], compose.turn_subject(text),
                                   compose.turn_body(text, f"game-{gamefile.game_id}"), automatic="auto-generated")

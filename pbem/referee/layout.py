@@ -19,10 +19,12 @@
     .tmp-NAME.RANDOM               a write in progress (or left by a crash): the referee writes each
                                    file of a step here first, then renames it into place
 
-A step finds its files by name, never by listing ``turns/`` or ``moves/``,
-so that its cost does not grow with the game's history: ``turns/`` holds
-turns 0 to N without a gap (``pbem verify`` checks it), and the current turn
-is found by probing names (:meth:`GameDir.latest_turn`).
+A step finds its files by name, never by listing ``turns/``, ``moves/``,
+``rejected/``, ``timeouts/`` or ``seats/``, so that its cost does not grow
+with the game's history: ``turns/`` holds turns 0 to N without a gap
+(``pbem verify`` checks it), and the current turn is found by probing names
+(:meth:`GameDir.latest_turn`); the current turn names the seat records in
+force (``seats``).
 """
 
 from __future__ import annotations
@@ -139,10 +141,10 @@ class GameDir:
     def symlinks(self, everywhere: bool = True) -> list[Path]:
         """Every symbolic link in the game directory, at any depth (none are followed).
 
-        With ``everywhere=False``, the inside of ``turns/``, ``moves/`` and
-        ``rejected/`` is left out (the folders themselves are looked at).
+        With ``everywhere=False``, the inside of the folders that grow with the
+        game (:meth:`growing`) is left out (the folders themselves are looked at).
         """
-        skipped = set() if everywhere else {str(self.turns), str(self.moves), str(self.rejected)}
+        skipped = set() if everywhere else {str(folder) for folder in self.growing()}
         found: list[Path] = []
         pending = [self.root]
         while pending:
@@ -156,6 +158,14 @@ class GameDir:
                 elif entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
                     pending.append(Path(entry.path))
         return sorted(found)
+
+    def growing(self) -> tuple[Path, ...]:
+        """The folders that grow with the game: a file per turn, move, refusal, timeout or takeover.
+
+        A step never lists them (its cost must not grow with the game's
+        history): it finds what it needs in them by name.
+        """
+        return (self.turns, self.moves, self.rejected, self.timeouts, self.seats)
 
     def refuse_all_symlinks(self) -> None:
         """Raise :class:`GameDirError` naming the first symbolic link anywhere in the game directory.
@@ -174,9 +184,9 @@ class GameDir:
 
         Looked at: everything in the game directory but the inside of the
         folders that grow with the game (``turns/``, ``moves/``,
-        ``rejected/``: in them, the ``paths`` this command opens or writes;
-        each file read from them is checked again as it is opened, see
-        :func:`read_file`). So a link is refused before anything is read or
+        ``rejected/``, ``timeouts/``, ``seats/``: in them, the ``paths`` this
+        command opens or writes; each file read from them is checked again as
+        it is opened, see :func:`read_file`). So a link is refused before anything is read or
         written, and the cost does not grow with the game's history;
         ``verify`` looks everywhere (:meth:`refuse_all_symlinks`).
         """

@@ -169,12 +169,15 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     current = current_turn(gamedir, gamefile, gapless=True)
-    gamefile = seats.in_force(gamedir, gamefile, current.doc["turn"])
-    # the files of turns/, moves/ and rejected/ this step may read or write (the rest was looked at under the lock)
+    gamefile = seats.in_force(gamedir, gamefile, current.doc)
+    # the files of the folders that grow with the game this step may write: the next turn, the next move file,
+    # timeout record or seat record of each player, this turn's notices (the rest was looked at under the lock)
     number = current.doc["turn"]
     gamedir.refuse_symlinks(
         gamedir.turn(number + 1),
-        *(gamedir.move(number + 1, player) for player in gamefile.player_names),
+        *(path for player in gamefile.player_names
+          for path in (gamedir.move(number + 1, player), gamedir.timeout(number + 1, player),
+                       gamedir.seat(number + 1, player))),
         *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
     )
     static = static_members(game, gamedir, gamefile)
@@ -511,15 +514,22 @@ def _check_fresh(ctx: StepContext, doc: dict[str, Any], since: int, move_hash: s
 
 
 def _timed_out_since(gamedir: GameDir, player: str, base_turn: int, number: int) -> tuple[int, str] | None:
-    """The timeout that answered ``player``'s decision open at turn ``base_turn``: (the turn it produced, the kind)."""
-    for turn, who, path in gamedir.timeout_files():
-        if who == player and base_turn < turn <= number:
-            try:
-                doc = read_record(path, formats.TIMEOUT).doc
-            except GameDirError:
-                continue  # the message only; verify names a bad record
-            if doc["since"] <= base_turn:
-                return turn, doc["kind"]
+    """The timeout that answered ``player``'s decision open at turn ``base_turn``: (the turn it produced, the kind).
+
+    Only the names it could have are looked up (``timeouts/`` is not
+    listed): a timeout record of ``player`` producing a turn after
+    ``base_turn``, up to the current one.
+    """
+    for turn in range(base_turn + 1, number + 1):
+        path = gamedir.timeout(turn, player)
+        if not os.path.lexists(path):
+            continue
+        try:
+            doc = read_record(path, formats.TIMEOUT).doc
+        except GameDirError:
+            continue  # the message only (a link is not read through); verify names a bad record
+        if doc["since"] <= base_turn:
+            return turn, doc["kind"]
     return None
 
 

@@ -135,7 +135,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
             f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"
         )
     turn = current_turn(gamedir, gamefile)
-    gamefile = seats.in_force(gamedir, gamefile, turn.doc["turn"])  # a seat handed over takes its new key
+    gamefile = seats.in_force(gamedir, gamefile, turn.doc)  # a seat handed over takes its new key
     _check_seat(gamefile, player, key)
     view = PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, key))
     if (view.doc["decision"] is None) != (view.awaiting is None):

@@ -105,7 +105,7 @@ def status(directory: str | Path) -> Status:
             return joining_status(gamefile, [])
         return joining_status(gamefile, joins.awaiting(gamefile), dealing=joins.round(gamefile) is None)
     turn = current_turn(gamedir, gamefile).doc
-    gamefile = seats.in_force(gamedir, gamefile, turn["turn"])
+    gamefile = seats.in_force(gamedir, gamefile, turn)
     return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
 
 

@@ -19,17 +19,21 @@ happened in ``referee_step``: ``{"kind": "takeover", "player", "key",
 open decision opens anew at that turn (``since``, and a new deadline), for
 its new holder.
 
-Readers take the records in force at the turn they read
-(:func:`in_force`): each one signed by the referee key of ``game.toml``,
-of this game and ``game.toml``, naming a seated player and the key that
-held the seat until then, and, when its turn file is present, named by that
-turn. A record whose turn is not written yet belongs to a step that died
-before its commit point; the next step removes it.
+Every turn from the first takeover on names the records in force
+(``seats``: ``{player, turn}`` each), and readers take those
+(:func:`in_force`), by name: nothing lists ``seats/``. Each is checked:
+signed by the referee key of ``game.toml``, of this game and ``game.toml``,
+naming a seated player and the key that held the seat until then, and named
+by the turn it produced. A record for the current turn that the turn does
+not name (one a player pushed) is a damaged game directory; one for the
+next turn belongs to a step that died before its commit point, which the
+next step removes; any other is named by ``pbem verify``.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -88,18 +92,28 @@ def read_seat_record(path: Path, gamefile: GameFile, number: int, player: str,
     return record, Handover(player=player, turn=number, key=key, previous=holder)
 
 
-def in_force(gamedir: GameDir, gamefile: GameFile, current: int) -> GameFile:
-    """``gamefile`` with every seat record of turns up to ``current`` in force, each checked."""
-    for number, player, path in gamedir.seat_files():
-        if number > current:
-            continue  # a step that died before its turn: the next step removes the record
-        record, handover = read_seat_record(path, gamefile, number, player)
-        turn_path = gamedir.turn(number)
-        if turn_path.exists():
-            turn = read_turn(gamedir, gamefile, number).doc
-            if turn["move"] != record.hash or turn.get("referee_step") != act_of(record.doc):
-                raise GameDirError(f"{path}: turn {number} was not produced by this seat record", path=path)
+def in_force(gamedir: GameDir, gamefile: GameFile, turn: dict[str, Any]) -> GameFile:
+    """``gamefile`` with the seat records that the (checked) turn document ``turn`` names in force, each checked.
+
+    The records are looked up by the names the turn gives, in order; a record
+    a player slipped in for this very turn, which the turn does not name, is
+    refused (:class:`GameDirError`), as is a named one its turn was not
+    produced by.
+    """
+    number = turn["turn"]
+    named = [(entry["turn"], entry["player"]) for entry in turn.get("seats", [])]
+    for produced, player in named:
+        path = gamedir.seat(produced, player)
+        record, handover = read_seat_record(path, gamefile, produced, player)
+        doc = turn if produced == number else read_turn(gamedir, gamefile, produced).doc
+        if doc["move"] != record.hash or doc.get("referee_step") != act_of(record.doc):
+            raise GameDirError(f"{path}: turn {produced} was not produced by this seat record", path=path)
         gamefile = gamefile.with_handover(handover)
+    for player in gamefile.player_names:
+        path = gamedir.seat(number, player)
+        if (number, player) not in named and os.path.lexists(path):
+            read_seat_record(path, gamefile, number, player)  # a forged one fails its own checks first
+            raise GameDirError(f"{path}: turn {number} was not produced by this seat record", path=path)
     return gamefile
 
 

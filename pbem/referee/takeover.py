@@ -57,7 +57,7 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         if gamefile.player_key(player) is None:
             raise TakeoverRefused(f"{player!r} is not seated in game {gamefile.game_id} "
                                   f"(players: {', '.join(gamefile.player_names)})")
-        if not gamedir.turn_numbers():
+        if not gamedir.has_turns():
             raise TakeoverRefused(f"game {gamefile.game_id} is not dealt yet: a seat is handed over from turn 0 on "
                                   "(before the deal, set up a new game with the new key)")
         ctx = open_game(directory, referee_key, gamefile)

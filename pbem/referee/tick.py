@@ -87,7 +87,7 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
         if rules is None:
             report.idle = "the game has no deadlines (game.toml)"
             return report
-        if not gamedir.turn_numbers():
+        if not gamedir.has_turns():
             report.idle = "the game is not dealt yet; deadlines start with the deal"
             return report
         ctx = open_game(directory, referee_key, gamefile)

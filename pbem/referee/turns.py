@@ -318,7 +318,10 @@ def assemble_turn(
     deadlines records neither, so its turns are what they always were.
     ``act`` describes a step the referee made in place of a move (a timeout
     or a takeover, ``referee_step``); ``move`` and ``move_file`` then name
-    the referee's signed record of it.
+    the referee's signed record of it. Once a seat has been handed over,
+    every turn names the seat records in force (``seats``, from
+    ``gamefile``'s handovers), so that a reader finds them by name; a game
+    without takeovers records none.
     """
     seed, number = position.seed, position.turn
     plain = section_documents(game, gamefile, position, static)
@@ -335,6 +338,8 @@ def assemble_turn(
         extra["time"] = clock.time
     if act is not None:
         extra["referee_step"] = act
+    if gamefile.handovers:
+        extra["seats"] = [{"player": h.player, "turn": h.turn} for h in gamefile.handovers]
     return {
         **extra,
         "format": formats.TURN,

@@ -167,6 +167,10 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
             raise _fail(f"{turn.path}: {problem}", turn.path)
         _check_turn_joins(gamedir, gamefile, turn, joins)
         seated = _check_step(gamedir, seated, turn, previous, steps.pop(number, None))
+        in_force = [{"player": h.player, "turn": h.turn} for h in seated.handovers]
+        if turn.doc.get("seats", []) != in_force:
+            raise _fail(f"{turn.path}: names the seat records {turn.doc.get('seats', [])} as in force, but the seat "
+                        f"records of the turns up to it are {in_force}", turn.path)
         published = _check_published_seed(gamefile, turn, last=number == numbers[-1]) or published
         if number:
             files += 1

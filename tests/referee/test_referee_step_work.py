@@ -141,3 +141,39 @@ def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: py
     # the current turn rebuilt to compare with the files (the toy game commits to no zone)
     assert len(written) == 2 + (players + 1) + 1 + players + players
     assert len(set(written)) == len(written)
+
+
+def test_the_steps_of_a_game_with_deadlines_and_takeovers_list_no_folder_that_grows_with_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """timeouts/ grows with every timeout and seats/ with every takeover: a move, a stale move's refusal,
+    a tick and a takeover find what they need in them by name, as in turns/ and moves/ (a refusal
+    counts the notices of rejected/, which holds at most MAX_NOTICES)."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.crypto.keys import generate
+    from pbem.referee.errors import StaleMove
+    from pbem.referee.takeover import take_over
+    from pbem.referee.tick import tick
+
+    t0, hour = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc), timedelta(hours=1)
+    table = make_table(tmp_path, deadlines=["1h"], now=t0)
+    options = [o.id for o in table.view("alice").decision.options]
+    first, stale = table.move("alice", options[0]), table.move("alice", options[1])
+    submit(table.dir, first, table.referee, now=t0 + hour / 2)
+    assert tick(table.dir, table.referee, now=t0 + 2 * hour).timeouts  # bob's play: timeouts/000002-bob.json
+    take_over(table.dir, "bob", generate("bob").public, table.referee, now=t0 + 2 * hour)  # seats/000003-bob.json
+    growing = {"turns", "moves", "rejected", "timeouts", "seats"}
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    steps = {
+        "a move": lambda: submit(table.dir, data, table.referee, now=t0 + 2 * hour),
+        "a stale move": lambda: pytest.raises(StaleMove, submit, table.dir, stale, table.referee, now=t0 + 2 * hour),
+        "a tick": lambda: tick(table.dir, table.referee, now=t0 + 10 * hour).timeouts,
+        "a takeover": lambda: take_over(table.dir, "bob", generate("bob").public, table.referee, now=t0 + 10 * hour),
+    }
+    for what, step in steps.items():
+        listed = listed_folders(monkeypatch)
+        assert step(), what
+        allowed = {"rejected"} if what == "a stale move" else set()
+        assert not (growing - allowed) & set(listed), (what, listed)
+        monkeypatch.undo()

@@ -252,3 +252,26 @@ def test_a_takeover_that_dies_before_its_turn_is_written_hands_nothing_over(tabl
     take_over(table.dir, "bob", new.public, table.referee)
     assert read_view(table.dir, "bob", new).number == 1
     assert verify(table.dir, replay=True).replayed
+
+
+def test_every_turn_from_a_takeover_on_names_the_seat_records_in_force(table):
+    """Readers find the seat records by the names the current turn gives (nothing lists seats/)."""
+    handed, _old = hand_bob_over(table)
+    turns = table.dir / "turns"
+    assert "seats" not in json.loads((turns / "000001.json").read_text())
+    assert json.loads((turns / "000002.json").read_text())["seats"] == [{"player": "bob", "turn": 2}]
+    submit(table.dir, handed.move("bob", first_option(handed, "bob")), table.referee)
+    assert json.loads((turns / "000003.json").read_text())["seats"] == [{"player": "bob", "turn": 2}]
+    assert verify(table.dir, replay=True).replayed
+
+
+def test_verify_names_a_turn_that_leaves_a_seat_record_in_force_out(table):
+    """A referee that drops a takeover from a later turn would give the seat back to the old key: caught."""
+    handed, _old = hand_bob_over(table)
+    submit(table.dir, handed.move("bob", first_option(handed, "bob")), table.referee)
+    path = table.dir / "turns" / "000003.json"
+    doc = json.loads(path.read_text())
+    del doc["seats"]
+    path.write_bytes(dump_json(sign_document({k: v for k, v in doc.items() if k != "signature"}, table.referee)))
+    with pytest.raises(VerificationFailed, match="000003.json: names the seat records"):
+        verify(table.dir)

@@ -136,3 +136,66 @@ def test_verify_flags_a_symlink_anywhere_in_the_game_directory(tmp_path: Path) -
     assert failed.value.path == str(table.dir / "views" / "alice" / "old.json")
     result = CliRunner().invoke(app, ["verify", str(table.dir)])
     assert result.exit_code == 5 and "symbolic link" in result.output
+
+
+# --- the folders of a game with deadlines: timeouts/ and seats/ ------------------------------------
+
+
+def deadline_table(tmp_path: Path):
+    from datetime import datetime, timezone
+
+    return make_table(tmp_path, deadlines=["1h"], now=datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc))
+
+
+def test_tick_and_takeover_refuse_a_link_where_they_would_write_their_record(tmp_path: Path) -> None:
+    """The next turn's timeout record and seat record are looked at by name before anything is written."""
+    from datetime import datetime, timezone
+
+    from pbem.crypto.keys import generate
+    from pbem.referee.takeover import take_over
+    from pbem.referee.tick import tick
+
+    table = deadline_table(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for folder, name, step in (
+        ("timeouts", "000001-alice.json", lambda: tick(table.dir, table.referee, now=datetime(2025, 3, 2, tzinfo=timezone.utc))),
+        ("seats", "000001-bob.json", lambda: take_over(table.dir, "bob", generate("bob").public, table.referee)),
+    ):
+        (table.dir / folder).mkdir()
+        link = table.dir / folder / name
+        link.symlink_to(outside / "target")  # dangling: a write through it would create the target
+        before = snapshot(table.dir, skip=())
+        with pytest.raises(GameDirError, match=f"{name}: a symbolic link"):
+            step()
+        assert snapshot(table.dir, skip=()) == before and not (outside / "target").exists()
+        link.unlink()
+
+
+def test_a_link_in_place_of_an_old_timeout_record_is_never_read_through(tmp_path: Path, monkeypatch) -> None:
+    """A stale move's refusal looks for the timeout that answered its decision by name: a link there is
+    not read (the message then does not name the timeout); verify names the link."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.referee.errors import StaleMove
+    from pbem.referee.tick import tick
+
+    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+    table = deadline_table(tmp_path)
+    late = table.move("bob", table.view("bob").decision.options[0].id)
+    submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee, now=t0)
+    tick(table.dir, table.referee, now=t0 + timedelta(hours=2))
+    record = table.dir / "timeouts" / "000002-bob.json"
+    victim = tmp_path / "victim.json"
+    victim.write_bytes(record.read_bytes())
+    record.unlink()
+    record.symlink_to(victim)
+    read: list[Path] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (read.append(self), real(self))[1])
+    with pytest.raises(StaleMove) as refused:
+        submit(table.dir, late, table.referee, now=t0 + timedelta(hours=3))
+    assert record not in read and "timed out" not in refused.value.message
+    monkeypatch.setattr(Path, "read_bytes", real)
+    with pytest.raises(VerificationFailed, match="symbolic link"):
+        verify(table.dir)
