@@ -68,6 +68,7 @@ def _positions(game_name: str, games: int) -> Iterator[tuple[Any, dict[str, Any]
                 step += 1
                 decision = decisions[0]
                 choice = bots[decision.player].choose(game.private(state, decision.player), decision)
+                game.begin_step(state)  # each choice a step of its own, as the referee begins every step
                 state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
 
 
@@ -142,6 +143,7 @@ def test_the_archives_are_shown_one_line_each_with_name_cost_and_count() -> None
     while state["draft"] is not None or state["turn"] is None:  # the draft lays the 12 archives out
         decision = game.awaiting(state)[0]
         step += 1
+        game.begin_step(state)
         state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision),
                              step_rng(bytes(32), [], step))
     public = game.public(state)
