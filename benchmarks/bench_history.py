@@ -65,6 +65,9 @@ class Rotation:
     def decision_kinds(self) -> frozenset[str]:
         return frozenset({"pass"})
 
+    def begin_step(self, state: dict[str, Any]) -> None:
+        """Nothing to forget: the state tells no events."""
+
     def apply(self, state: dict[str, Any], player: str, option_id: str, rng: Rng) -> dict[str, Any]:
         card = int(option_id.removeprefix("card-"))
         hand = state["hands"][player]
