@@ -376,19 +376,19 @@ def submit(
             if entry["rejection"]:
                 line += f" (notice: {entry['rejection']})"
             typer.echo(line, err=stream_err)
-    now = after if after is not None else game_status_doc(directory)
+    current = after if after is not None else game_status_doc(directory)
     if as_json:
         _emit_json({
             "format": formats.CLI_SUBMIT,
-            "game_id": now["game_id"],
-            "turn": now["turn"],
+            "game_id": current["game_id"],
+            "turn": current["turn"],
             "exit_code": exit_code,
             "results": results,
-            "awaiting": now["awaiting"],
-            "result": now["result"],
+            "awaiting": current["awaiting"],
+            "result": current["result"],
         })
     else:
-        typer.echo(text.result_text(now["result"]) if now["result"] else text.awaiting_line(now["decisions"]))
+        typer.echo(text.result_text(current["result"]) if current["result"] else text.awaiting_line(current["decisions"]))
     raise typer.Exit(exit_code)
 
 

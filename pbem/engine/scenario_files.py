@@ -31,7 +31,7 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> "jsonschema.protocols.Validator":
+def _validator(name: str) -> jsonschema.protocols.Validator:
     from pbem.schemas import validator
 
     return validator(json.loads(schema_path(name).read_text(encoding="utf-8")))

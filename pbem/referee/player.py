@@ -312,7 +312,7 @@ def sign_move(
     # the game (its rules module) is loaded only to check standing orders against its decision kinds
     game = find_game(view.gamefile.game) if standing_orders else None
     unknown = orders.unknown_kinds(game, standing_orders) if game is not None else []
-    if unknown:
+    if game is not None and unknown:
         raise UsageError(
             f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
             f"its kinds: {orders.kinds_text(game)}"
