@@ -283,3 +283,23 @@ def test_a_players_private_part_shows_a_change_of_their_own_hand():
         changed = json.loads(json.dumps(state))
         changed["zones"][player]["hand"], changed["zones"][player]["discard"] = hand[:-1], discard + hand[-1:]
         assert hand and GAME.private(changed, player) != seen
+
+
+def test_when_this_minion_attacks_texts_trigger_together_once_every_attacker_is_sent(table):
+    """Ruling 27: a minion attacks when it is sent against an opponent ("Attack: To send your minions to
+    damage another player", EN 255; "Each minion attacks one of your opponents", EN 147), and all are sent
+    at once (EN 150). So every "when this minion attacks" text triggers then, at the same time, before any
+    combat resolves, and the active player orders them (EN 124) — Roland attacking Scott and "Queen's
+    Bishop" attacking Brad both trigger before Janet chooses which combat resolves first."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["roland-lefontaine", "queens-bishop"], "deck": ["genesis-one", "genesis-one"]},
+        "scott": {"in_play": ["maya-westermann"]}, "brad": {"in_play": ["jj-mcteague"]}}})
+    t.play(("janet", "target:scott"), ("janet", "target:brad"))
+    decision = t.decision()
+    assert (decision.player, decision.kind) == ("janet", "trigger-order")
+    assert [o.id for o in decision.options] == ["trigger:roland-lefontaine#1", "trigger:queens-bishop#1"]
+    t.choose("janet", "trigger:queens-bishop#1")
+    # "Queen's Bishop" attacks Brad, but "deal 2 damage to a minion" may hit any minion in play
+    t.choose("janet", "minion:maya-westermann#1")
+    assert t.health("maya-westermann") == 2 and len(t.zone("janet", "hand")) == 2  # then Roland drew 2
+    assert t.decision().kind == "combat-order" and t.s["turn"]["combat"]["done"] == []
