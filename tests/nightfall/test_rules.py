@@ -303,3 +303,32 @@ def test_when_this_minion_attacks_texts_trigger_together_once_every_attacker_is_
     t.choose("janet", "minion:maya-westermann#1")
     assert t.health("maya-westermann") == 2 and len(t.zone("janet", "hand")) == 2  # then Roland drew 2
     assert t.decision().kind == "combat-order" and t.s["turn"]["combat"]["done"] == []
+
+
+def test_a_minion_that_blocked_an_attacker_does_not_block_another_attackers_damage(table):
+    """Ruling 48: a "blocks damage inflicted on you" minion blocks "just like it was blocking an attacking minion"
+    (EN 167), and "A blocking minion can only block a single attacking minion" (EN 152; DE 81 "A single "Legion Ten"
+    cannot block several attacking minions"). Brad's "Bad Smoke" blocks "Genesis One"; the damage of J.J. McTeague,
+    which nobody blocks, reaches Brad unblocked."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["genesis-one", "jj-mcteague"]}, "brad": {"in_play": ["bad-smoke"]}}},
+        players=("janet", "brad"))
+    t.play(("brad", "block:genesis-one#1"), ("janet", "strike:genesis-one#1"))
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 0
+    t.choose("janet", "strike:jj-mcteague#1")
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 2
+
+
+def test_a_blocker_of_direct_damage_blocks_the_damage_of_one_attacker_a_combat(table):
+    """Ruling 48: blocking what gets past one attacker's blockers (EN 167) is blocking that attacker; the
+    damage of a second attacker in the same combat reaches Brad. In the chain phase it blocks again."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["genesis-one", "charlotte-reyes"], "hand": ["enraged-wight"]},
+        "brad": {"in_play": ["bad-smoke"]}}}, players=("janet", "brad"))
+    t.play(("brad", "no-block"), ("janet", "strike:genesis-one#1"))
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 0
+    t.choose("janet", "strike:charlotte-reyes#1")
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 1
+    assert t.s["turn"]["combat"] is None
+    t.play(("janet", "play:enraged-wight"), ("janet", "pass"), ("brad", "pass"))
+    assert t.minion("bad-smoke") is None and t.wounds("brad") == 1  # it blocks Enraged Wight's 1 damage

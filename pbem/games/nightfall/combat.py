@@ -276,7 +276,7 @@ def strike(state: State, attacker: str) -> None:
     if record is None:
         return
     defender = defender_of(combat)
-    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker}
+    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker, "attacker": attacker}
     amount = strength(state, record)
     blockers = blockers_of(state, attacker)
     for blocker in blockers:

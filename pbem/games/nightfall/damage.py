@@ -20,6 +20,7 @@ from pbem.games.nightfall.state import (
     State,
     card,
     current_chain,
+    current_combat,
     current_turn,
     event,
     health,
@@ -90,10 +91,18 @@ def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> b
     return True
 
 
-def direct_blockers(state: State, player: str) -> list[Minion]:
-    """``player``'s minions that "block damage inflicted on you" and have health to block with."""
+def direct_blockers(state: State, player: str, ctx: Ctx) -> list[Minion]:
+    """``player``'s minions that "block damage inflicted on you" and have health to block with.
+
+    Damage an attacking minion inflicts (``ctx["attacker"]``) is blocked "just
+    like it was blocking an attacking minion" (EN 167), and "A blocking minion
+    can only block a single attacking minion" (EN 152; DE 81): a minion that
+    blocks an attacker in this combat, as a blocker or by blocking the damage
+    that got past, blocks no other attacker's damage (ruling 48)."""
+    blocking = current_combat(state)["blocks"] if ctx.get("attacker") is not None else {}
     return [m for m in minions_of(state, player)
-            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0]
+            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0
+            and m["card"] not in blocking]
 
 
 def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> None:
@@ -113,7 +122,7 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
     """Each blocker blocks once (a protected one absorbs without losing health, DE 88)."""
     used = list(used or [])
     while amount > 0:
-        blockers = [m for m in direct_blockers(state, player) if m["card"] not in used]
+        blockers = [m for m in direct_blockers(state, player, ctx) if m["card"] not in used]
         if not blockers:
             break
         if len(blockers) > 1:
@@ -130,12 +139,14 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
 
 def block_with(state: State, blocker: Minion, player: str, amount: int, ctx: Ctx) -> int:
     event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
+    if ctx.get("attacker") is not None:
+        current_combat(state)["blocks"][blocker["card"]] = ctx["attacker"]
     return damage_minion(state, blocker, amount, ctx, scaled=True)
 
 
 def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
     player, amount, ctx = data["player"], data["amount"], data["ctx"]
-    blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
+    blocker = next(m for m in direct_blockers(state, player, ctx) if m["card"] == option_id.split(":", 1)[1])
     amount -= block_with(state, blocker, player, amount, ctx)
     # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
     push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
