@@ -167,15 +167,32 @@ def test_grotesque_revenant_stays_in_play_until_destroyed(table):
 
 
 def test_jerome_carceri_stays_in_play_at_0_health(table):
-    """DE 78: not destroyed at 0 health; discarded at the end of combat."""
+    """DE 78: not destroyed at 0 health, if his controller so chooses; discarded at the end of combat."""
     t = chain_table(table, ["silver-stake"], brad={"in_play": [{"card": "jerome-carceri", "damage": 0}]})
     chain(t, "silver-stake")
     # a vampire is destroyed by Silver Stake, but Jerome is protected from destroy: he takes 3 damage instead
+    t.choose("brad", "keep")
     assert t.health("jerome-carceri") == 0 and t.minion("jerome-carceri") is not None
     t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": [{"card": "jerome-carceri", "damage": 3}]}}},
               players=("janet", "brad"))
     t.choose("janet", "strike:jerome-carceri#1")
     assert t.in_play() == [] and t.keys("janet", "discard") == ["jerome-carceri"]
+
+
+def test_jerome_carceri_at_0_health_his_controller_may_destroy_him(table):
+    """DE 78: "When Jerome Carceri is reduced to 0 health, you do not have to destroy it": a "may", so the
+    choice is his controller's, asked when the damage brings him to 0 (his health is public). Destroyed, he is a
+    friendly minion destroyed: Brad's Ahmad Hassan deals 1 damage (DE 71)."""
+    t = chain_table(table, ["silver-stake"], brad={"in_play": ["jerome-carceri", "ahmad-hassan"]})
+    chain(t, "silver-stake")
+    t.choose("janet", "minion:jerome-carceri#1")
+    decision = t.decision()
+    assert (decision.player, decision.kind, decision.pass_id) == ("brad", "optional", "keep")
+    assert [o.id for o in decision.options] == ["destroy", "keep"]
+    t.choose("brad", "destroy")
+    assert t.minion("jerome-carceri") is None and t.keys("brad", "discard") == ["jerome-carceri"]
+    t.choose("brad", "player:janet")
+    assert t.wounds("janet") == 1
 
 
 def test_jerome_carceri_is_protected_from_destroy(table):

@@ -1,7 +1,8 @@
 """Damage, health and destruction (EN 155-168, EN 197).
 
 Damage to a minion turns its card; at no health left it is destroyed,
-unless its text keeps it in play at 0 health. Excess damage to a minion is
+unless its text keeps it in play at 0 health (then its controller may
+destroy it, DE 78). Excess damage to a minion is
 lost: it never spills to its player (EN 197). Damage to a player is first
 blocked by their minions that "block damage inflicted on you" (EN 167); what
 gets through becomes wounds. "Receive wounds" is not damage and is never
@@ -25,6 +26,7 @@ from pbem.games.nightfall.state import (
     event,
     health,
     leave_play,
+    minion,
     minions_of,
     name,
     receive_wounds,
@@ -55,9 +57,38 @@ def damage_minion(state: State, record: Minion, amount: int, ctx: Ctx, scaled: b
     record["damage"] += absorbed
     if absorbed:
         event(state, f"{name(state, record['card'])} ({record['controller']}) takes {absorbed} damage")
-    if health(state, record) <= 0 and not abilities.survives_zero_health(card(state, record["card"])):
-        destroy(state, record, ctx, by_effect=False)
+    if health(state, record) <= 0:
+        if not abilities.survives_zero_health(card(state, record["card"])):
+            destroy(state, record, ctx, by_effect=False)
+        elif absorbed:
+            push(state, "zero_health", card=record["card"])
     return absorbed
+
+
+def zero_health(state: State, task: dict[str, Any], rng: Any) -> None:
+    """A minion whose text keeps it in play at 0 health: "When [it] is
+    reduced to 0 health, you do not have to destroy it" (DE 78), so its
+    controller may. Asked once, when damage brings it to 0 (its health is
+    public: asking reveals nothing)."""
+    record = minion(state, task["card"])
+    if record is None or health(state, record) > 0:
+        return
+    who = name(state, record["card"])
+    ask(state, record["controller"], "optional",
+        f"{who} has no health left: you do not have to destroy it; it then stays in play until it is discarded",
+        [("destroy", f"destroy {who}"), ("keep", f"keep {who} in play")], "damage:zero_health",
+        {"card": record["card"]}, pass_id="keep")
+
+
+def _zero_health(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
+    record = minion(state, data["card"])
+    if record is None:
+        return
+    if option_id == "keep":
+        event(state, f"{name(state, record['card'])} stays in play at 0 health")
+        return
+    # its controller's choice, not a "destroy" effect: being protected from those does not stop it (DE 52, DE 78)
+    destroy(state, record, {"player": record["controller"], "entry": None, "card": record["card"]}, by_effect=False)
 
 
 def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> bool:
@@ -159,4 +190,6 @@ def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
 def register(machine: TurnMachine[State]) -> None:
     """This module's tasks and answers, on the game's turn machine."""
     machine.task("direct_damage", _direct_damage)
+    machine.task("zero_health", zero_health)
     machine.answer("damage:direct_blocker", on_data(_direct_blocker))
+    machine.answer("damage:zero_health", on_data(_zero_health))
