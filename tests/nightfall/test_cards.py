@@ -592,6 +592,27 @@ def test_ahmad_hassan_kicker_activates_your_following_kickers(table):
     assert t.keys("brad", "hand") == ["roland-lefontaine"]
 
 
+def test_ahmad_hassan_following_cards_are_your_cards_that_resolve_after_him(table):
+    """Ruling 16, DE 71: "the kicker texts of all your following cards in the chain are activated ... only when the
+    respective card in the chain comes up". Scott links "Brynna & Taylor", Ahmad Hassan (kicker: linked to a gold
+    card), then Maya Westermann. Only "Brynna & Taylor" follows him: his, and still to come up when his kicker runs.
+    Maya, played after him, resolved before him; Janet's "Mad Jake" is not Scott's."""
+    t = chain_table(table, ["mad-jake"], scott={"hand": ["brynna-and-taylor", "ahmad-hassan", "maya-westermann"],
+                                                "deck": ["genesis-one"]},
+                    brad={"in_play": ["roland-lefontaine"]})
+    t.play(("janet", "play:mad-jake"), ("janet", "pass"), ("scott", "link:brynna-and-taylor"),
+           ("scott", "link:ahmad-hassan"), ("scott", "link:maya-westermann"), ("scott", "pass"), ("brad", "pass"))
+    assert [e["kicker"] for e in t.s["chain"]["entries"]] == [False, False, True, False]
+    # Maya resolved without a kicker (no card drawn); Ahmad's kicker reached "Brynna & Taylor" only
+    assert t.zone("scott", "hand") == [] and [e["force_kicker"] for e in t.s["chain"]["entries"]] == [
+        False, True, False, False]
+    assert t.decision().player == "scott" and "minion:roland-lefontaine#1" in t.options("scott")
+    t.choose("scott", "minion:roland-lefontaine#1")
+    assert t.keys("brad", "hand") == ["roland-lefontaine"]
+    # "Mad Jake" resolves last, without a kicker: no minion is damaged
+    assert t.decision().kind == "claim" and all(m["damage"] == 0 for m in t.s["in_play"])
+
+
 def test_blind_rage_is_destroyed_at_the_start_of_your_turn_if_alone(table):
     """DE 72."""
     t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": ["blind-rage"]}}},
