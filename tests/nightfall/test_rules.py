@@ -332,3 +332,81 @@ def test_a_blocker_of_direct_damage_blocks_the_damage_of_one_attacker_a_combat(t
     assert t.s["turn"]["combat"] is None
     t.play(("janet", "play:enraged-wight"), ("janet", "pass"), ("brad", "pass"))
     assert t.minion("bad-smoke") is None and t.wounds("brad") == 1  # it blocks Enraged Wight's 1 damage
+
+
+# ------------------------------------------------------------------ what the view shows (issue 11)
+
+def _chain_view(t, index):
+    return GAME.public(t.s)["chain"]["cards"][index]
+
+
+def test_the_view_marks_doubled_damage(table):
+    """DE 93: Relentless Grinder's kicker doubles the damage of the next card in the chain: the table sees it on
+    that card, in the public data and on the screen, before it resolves."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["forlorn-hope", "relentless-grinder"], "discard": ["chan-jiang"]}}})
+    t.play(("janet", "play:forlorn-hope"), ("janet", "link:relentless-grinder"), ("janet", "pass"),
+           ("scott", "pass"), ("brad", "pass"), ("janet", "player:scott"))
+    assert t.decision().kind == "target"  # Forlorn Hope asks what to exile: it has not resolved yet
+    assert _chain_view(t, 0)["damage_multiplier"] == 2 and _chain_view(t, 1)["damage_multiplier"] == 1
+    line = next(line for line in t.screen("brad").splitlines() if "Forlorn Hope" in line and "1." in line)
+    assert "damage x2" in line
+    t.play(("janet", "card:chan-jiang#1"), ("janet", "player:brad"))
+    assert t.wounds("brad") == 2 * 5
+
+
+def test_the_view_marks_granted_kickers(table):
+    """DE 58: All-Out Lunge's kicker makes a card in the chain carry out its kicker: marked "kicker granted" (apart
+    from a kicker fired by its colour, EN 199) in the public data and on the screen."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "commons": ["koi-jiang", "legion-ten"], "players": {
+        "janet": {"hand": ["chan-jiang", "all-out-lunge"]}}})
+    t.play(("janet", "play:chan-jiang"), ("janet", "link:all-out-lunge"), ("janet", "pass"), ("scott", "pass"),
+           ("brad", "pass"), ("janet", "player:brad"))
+    # the only card left in the chain is given its kicker at once; Chan Jiang's kicker now asks for an archive
+    chan, lunge = _chain_view(t, 0), _chain_view(t, 1)
+    assert (chan["kicker"], chan["kicker_granted"]) == (False, True)
+    assert (lunge["kicker"], lunge["kicker_granted"]) == (True, False)
+    line = next(line for line in t.screen("scott").splitlines() if "Chan Jiang" in line and "1." in line)
+    assert "kicker granted" in line and "kicker fires" not in line
+
+
+def test_the_view_shows_protected_minions(table):
+    """DE 88: Desperate Measures prevents all damage to a minion this turn: everyone sees which."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["desperate-measures"], "in_play": ["roland-lefontaine", "koi-jiang"]}}})
+    t.play(("janet", "play:desperate-measures"), ("janet", "pass"), ("scott", "pass"), ("brad", "pass"),
+           ("janet", "minion:koi-jiang#1"))
+    protected = {m["card"]: m["protected"] for m in GAME.public(t.s)["in_play"]}
+    assert protected == {"roland-lefontaine#1": False, "koi-jiang#1": True}
+    line = next(line for line in t.screen("brad").splitlines() if "Koi Jiang" in line)
+    assert "protected from damage this turn" in line
+    assert not any("protected" in line for line in t.screen("brad").splitlines() if "Roland" in line)
+
+
+def test_the_view_shows_the_influence_a_discarded_action_gives(table):
+    """DE 76, DE 82: a kicker (Grotesque Revenant's) or an in-play text (Maya Westermann's) makes each action
+    discarded for influence in your turn give more; the view reads it from the effect data, whichever card it is."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["irresistible-call", "grotesque-revenant"]}}})
+    assert GAME.public(t.s)["turn"]["action_influence"] == 1
+    t.play(("janet", "play:irresistible-call"), ("janet", "link:grotesque-revenant"), ("janet", "pass"),
+           ("scott", "pass"), ("brad", "pass"))
+    assert GAME.public(t.s)["turn"]["action_influence"] == 2
+    assert "a discarded action gives 2 influence" in t.screen("scott")
+    t = table({"phase": "claim", "active": "janet", "players": {"janet": {"in_play": ["maya-westermann"]},
+                                                                 "scott": {"in_play": ["maya-westermann"]}}})
+    assert GAME.public(t.s)["turn"]["action_influence"] == 3  # Janet's Maya; Scott's works in Scott's turn only
+
+
+def test_the_top_face_up_wound_is_public(table):
+    """EN 70: the face-up wounds are turned "face up, leaving them on top of the wound stack" (DE 30: "place them face
+    up back on the wound stack"): everyone sees the top one, the wound the next player to receive one takes. Below
+    it, and once no face-up wound is left, nothing is seen."""
+    t = table({"phase": "claim", "active": "janet", "wound_stack": ["nf-bite", "nf-burn", "ml-bleed"], "face_up": 2})
+    assert GAME.public(t.s)["top_wound"] == "ml-bleed"
+    assert "top: Martial Law Wound (bleed)" in t.screen("brad")
+    concealed = GAME.conceal(t.s, "brad", Rng.from_seed(5))
+    assert GAME.public(concealed)["top_wound"] == "ml-bleed"
+    from pbem.games.nightfall.state import receive_wounds
+    receive_wounds(t.s, "scott", 2)
+    assert GAME.public(t.s)["top_wound"] is None

@@ -227,3 +227,20 @@ def test_a_draft_pick_from_a_single_card_is_taken_without_a_decision():
     assert state["draft"] is None and all(d.kind != "draft-pick" for d in GAME.awaiting(state))
     commons = [a for a in state["archives"] if a["owner"] is None]
     assert len(commons) == 8
+
+
+def test_a_player_sees_his_own_draft_picks_and_nobody_elses():
+    """Each player knows where his own picks went, the removed and the commons ones included, for the whole game;
+    the other players do not (the picks are face down, EN 73-75)."""
+    state = new(players=2)
+    picks = {}
+    while state["draft"] is not None:
+        for d in GAME.awaiting(state):
+            if d.kind == "draft-pick":
+                picks.setdefault(d.player, []).append(d.options[-1].id.split(":")[1])
+        pick_all(state, choose=lambda options: options[-1])
+    for player, keys in picks.items():
+        seen = GAME.private(state, player)["draft_picks"]
+        assert [key for key, _ in seen][:len(keys)] == keys
+        assert [where for _, where in seen] == ["removed", "private", "private", "commons"]
+    assert "draft_picks" not in json.dumps(GAME.public(state))

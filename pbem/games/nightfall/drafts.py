@@ -105,6 +105,7 @@ def start_draft(state: State, rng: Rng) -> None:
         "set_aside": pool[needed:],
         "direction": -1 if "upstream" in variants else 1,
     }
+    state["draft_picks"] = {p: [] for p in state["players"]}
     event(state, f"draft ({mode}): {dealt} draft cards dealt to each player"
           + (f"; commons laid out first: {', '.join(state['catalog'][k]['name'] for k in commons_first)}" if commons_first else ""))
     push(state, "draft_round")
@@ -150,6 +151,7 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
             draft["private"][player].append(key)
         elif destination == "commons":
             draft["face_down"].append(key)
+        state["draft_picks"][player].append([key, destination])
         private_event(state, player, f"you pick {state['catalog'][key]['name']}: "
                       + {"private": "your private archives", "commons": "the commons",
                          "removed": "removed from the game"}[destination])
