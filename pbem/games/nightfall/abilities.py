@@ -17,7 +17,8 @@ shapes:
   damage), ``action_discard_influence`` (in your turn an action card you
   discard for influence gives N, DE 76, DE 82);
 * **triggers**, naming an effect of :mod:`.effects` with its parameters:
-  ``on_attack`` ("when this minion attacks", before blockers, EN 308),
+  ``on_attack`` ("when this minion attacks": once all attackers are sent,
+  before any blocker is chosen, EN 150, EN 308; ruling 27),
   ``on_friendly_destroyed`` (when a minion you control is destroyed, this
   one included, DE 71), ``at_turn_start`` (at the start of your turn,
   before your combat, DE 72) and ``at_cleanup_end`` ("at the end of your

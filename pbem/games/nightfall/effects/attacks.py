@@ -1,4 +1,4 @@
-"""In-play texts that trigger "when this minion attacks" (before blockers, EN 308)."""
+"""In-play texts that trigger "when this minion attacks" (when the attackers are sent, before blockers: EN 150, EN 308)."""
 
 from __future__ import annotations
 
