@@ -5,10 +5,10 @@ rules ask this module about a card's data and never name a card. Four
 shapes:
 
 * **keywords**, no parameters: ``stays_in_play`` (not discarded after your
-  combat, EN 170-171), ``survives_zero_health`` (need not be destroyed
-  at 0 health: its controller chooses, DE 78), ``immune_to_destroy`` ("protected from destroy effects", DE 52),
-  ``blocks_direct_damage`` ("This card blocks damage inflicted on you",
-  EN 167);
+  combat, EN 170-171), ``survives_zero_health`` (need not be destroyed at 0
+  health: its controller chooses, DE 78), ``immune_to_destroy``
+  ("protected from destroy effects", DE 52), ``blocks_direct_damage``
+  ("This card blocks damage inflicted on you", EN 167);
 * **exile_when** with ``when = "destroyed"`` or ``"destroyed_or_discarded"``:
   a starting minion's exile line (EN 127);
 * **modifiers** with an ``amount``: ``strength_aura`` (each of your minions,

@@ -2,10 +2,10 @@
 
 Damage to a minion turns its card; at no health left it is destroyed,
 unless its text keeps it in play at 0 health (then its controller may
-destroy it, DE 78). Excess damage to a minion is
-lost: it never spills to its player (EN 197). Damage to a player is first
-blocked by their minions that "block damage inflicted on you" (EN 167); what
-gets through becomes wounds. "Receive wounds" is not damage and is never
+destroy it, DE 78). Excess damage to a minion is lost: it never spills to
+its player (EN 197). Damage to a player is first blocked by their minions
+that "block damage inflicted on you" (EN 167), in a combat each for one
+attacker only (ruling 48); what gets through becomes wounds. "Receive wounds" is not damage and is never
 blocked (EN 168).
 """
 
