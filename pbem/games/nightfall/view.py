@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.screen import CardNames, settle_names, wrap
+from pbem.engine.screen import CardNames, card_name, settle_names, wrap
 from pbem.games.nightfall.cards import build_catalogue
 from pbem.games.nightfall.state import (
     Archive,
@@ -265,6 +265,12 @@ def _card_lines(name: str, facts: Mapping[str, Any] | None, indent: str = "  ") 
 PICKED_TO = {"private": "private archives", "commons": "commons", "removed": "removed"}
 
 
+def _kind_name(name: CardNames, key: str) -> str:
+    """A card key (a kind of card, not a copy: a draft pick, the top face-up wound) by its name,
+    without counting it among the copies the screen tells apart."""
+    return card_name(key, name.facts(key))
+
+
 def _kind(facts: Mapping[str, Any] | None) -> str:
     """``red action``, ``white minion``, ``wound``: what a card is, in two words."""
     if facts is None:
@@ -295,7 +301,7 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
                      + (", wound effect used" if turn["wound_effect_used"] else ""))
     lines += wrap((f"First player: {data['first_player']}. " if data["first_player"] else "")
                   + f"Face-up wounds left: {data['face_up_wounds']}"
-                  + (f" (top: {name(data['top_wound'])})" if data.get("top_wound") else ""))
+                  + (f" (top: {_kind_name(name, data['top_wound'])})" if data.get("top_wound") else ""))
     if turn and turn["action_influence"] > 1:
         lines.append(f"This turn a discarded action gives {turn['action_influence']} influence")
     for p, seat in data["seats"].items():
@@ -361,7 +367,7 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
         for c in hand:
             lines += _card_lines(name(c), name.facts(c))
         if mine.get("draft_picks"):
-            picks = [f"{name(k)} ({PICKED_TO[to]})" for k, to in mine["draft_picks"]]
+            picks = [f"{_kind_name(name, k)} ({PICKED_TO[to]})" for k, to in mine["draft_picks"]]
             lines += wrap("Your draft picks: " + ", ".join(picks))
         if mine.get("draft"):
             draft = mine["draft"]
