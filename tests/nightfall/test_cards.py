@@ -171,7 +171,7 @@ def test_jerome_carceri_stays_in_play_at_0_health(table):
     t = chain_table(table, ["silver-stake"], brad={"in_play": [{"card": "jerome-carceri", "damage": 0}]})
     chain(t, "silver-stake")
     # a vampire is destroyed by Silver Stake, but Jerome is protected from destroy: he takes 3 damage instead
-    t.choose("brad", "keep")
+    t.choose("brad", "decline")
     assert t.health("jerome-carceri") == 0 and t.minion("jerome-carceri") is not None
     t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": [{"card": "jerome-carceri", "damage": 3}]}}},
               players=("janet", "brad"))
@@ -187,8 +187,8 @@ def test_jerome_carceri_at_0_health_his_controller_may_destroy_him(table):
     chain(t, "silver-stake")
     t.choose("janet", "minion:jerome-carceri#1")
     decision = t.decision()
-    assert (decision.player, decision.kind, decision.pass_id) == ("brad", "optional", "keep")
-    assert [o.id for o in decision.options] == ["destroy", "keep"]
+    assert (decision.player, decision.kind, decision.pass_id) == ("brad", "optional", "decline")
+    assert [o.id for o in decision.options] == ["destroy", "decline"]
     t.choose("brad", "destroy")
     assert t.minion("jerome-carceri") is None and t.keys("brad", "discard") == ["jerome-carceri"]
     t.choose("brad", "player:janet")

@@ -76,15 +76,15 @@ def zero_health(state: State, task: dict[str, Any], rng: Any) -> None:
     who = name(state, record["card"])
     ask(state, record["controller"], "optional",
         f"{who} has no health left: you do not have to destroy it; it then stays in play until it is discarded",
-        [("destroy", f"destroy {who}"), ("keep", f"keep {who} in play")], "damage:zero_health",
-        {"card": record["card"]}, pass_id="keep")
+        [("destroy", f"destroy {who}"), ("decline", f"keep {who} in play")], "damage:zero_health",
+        {"card": record["card"]})
 
 
 def _zero_health(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
     record = minion(state, data["card"])
     if record is None:
         return
-    if option_id == "keep":
+    if option_id == "decline":
         event(state, f"{name(state, record['card'])} stays in play at 0 health")
         return
     # its controller's choice, not a "destroy" effect: being protected from those does not stop it (DE 52, DE 78)

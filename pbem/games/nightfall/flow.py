@@ -65,6 +65,7 @@ PASS_IDS = {
     "chain-start": "pass",
     "link": "pass",
     "feed": "stop",
+    "optional": "decline",
     "claim": "done",
     "wound-effect": "pass",
 }
