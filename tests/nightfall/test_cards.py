@@ -167,15 +167,32 @@ def test_grotesque_revenant_stays_in_play_until_destroyed(table):
 
 
 def test_jerome_carceri_stays_in_play_at_0_health(table):
-    """DE 78: not destroyed at 0 health; discarded at the end of combat."""
+    """DE 78: not destroyed at 0 health, if his controller so chooses; discarded at the end of combat."""
     t = chain_table(table, ["silver-stake"], brad={"in_play": [{"card": "jerome-carceri", "damage": 0}]})
     chain(t, "silver-stake")
     # a vampire is destroyed by Silver Stake, but Jerome is protected from destroy: he takes 3 damage instead
+    t.choose("brad", "decline")
     assert t.health("jerome-carceri") == 0 and t.minion("jerome-carceri") is not None
     t = table({"phase": "combat", "active": "janet", "players": {"janet": {"in_play": [{"card": "jerome-carceri", "damage": 3}]}}},
               players=("janet", "brad"))
     t.choose("janet", "strike:jerome-carceri#1")
     assert t.in_play() == [] and t.keys("janet", "discard") == ["jerome-carceri"]
+
+
+def test_jerome_carceri_at_0_health_his_controller_may_destroy_him(table):
+    """DE 78: "When Jerome Carceri is reduced to 0 health, you do not have to destroy it": a "may", so the
+    choice is his controller's, asked when the damage brings him to 0 (his health is public). Destroyed, he is a
+    friendly minion destroyed: Brad's Ahmad Hassan deals 1 damage (DE 71)."""
+    t = chain_table(table, ["silver-stake"], brad={"in_play": ["jerome-carceri", "ahmad-hassan"]})
+    chain(t, "silver-stake")
+    t.choose("janet", "minion:jerome-carceri#1")
+    decision = t.decision()
+    assert (decision.player, decision.kind, decision.pass_id) == ("brad", "optional", "decline")
+    assert [o.id for o in decision.options] == ["destroy", "decline"]
+    t.choose("brad", "destroy")
+    assert t.minion("jerome-carceri") is None and t.keys("brad", "discard") == ["jerome-carceri"]
+    t.choose("brad", "player:janet")
+    assert t.wounds("janet") == 1
 
 
 def test_jerome_carceri_is_protected_from_destroy(table):
@@ -573,6 +590,27 @@ def test_ahmad_hassan_kicker_activates_your_following_kickers(table):
     assert t.options("janet") == ["minion:roland-lefontaine#1", "minion:ahmad-hassan#1"]
     t.choose("janet", "minion:roland-lefontaine#1")
     assert t.keys("brad", "hand") == ["roland-lefontaine"]
+
+
+def test_ahmad_hassan_following_cards_are_your_cards_that_resolve_after_him(table):
+    """Ruling 16, DE 71: "the kicker texts of all your following cards in the chain are activated ... only when the
+    respective card in the chain comes up". Scott links "Brynna & Taylor", Ahmad Hassan (kicker: linked to a gold
+    card), then Maya Westermann. Only "Brynna & Taylor" follows him: his, and still to come up when his kicker runs.
+    Maya, played after him, resolved before him; Janet's "Mad Jake" is not Scott's."""
+    t = chain_table(table, ["mad-jake"], scott={"hand": ["brynna-and-taylor", "ahmad-hassan", "maya-westermann"],
+                                                "deck": ["genesis-one"]},
+                    brad={"in_play": ["roland-lefontaine"]})
+    t.play(("janet", "play:mad-jake"), ("janet", "pass"), ("scott", "link:brynna-and-taylor"),
+           ("scott", "link:ahmad-hassan"), ("scott", "link:maya-westermann"), ("scott", "pass"), ("brad", "pass"))
+    assert [e["kicker"] for e in t.s["chain"]["entries"]] == [False, False, True, False]
+    # Maya resolved without a kicker (no card drawn); Ahmad's kicker reached "Brynna & Taylor" only
+    assert t.zone("scott", "hand") == [] and [e["force_kicker"] for e in t.s["chain"]["entries"]] == [
+        False, True, False, False]
+    assert t.decision().player == "scott" and "minion:roland-lefontaine#1" in t.options("scott")
+    t.choose("scott", "minion:roland-lefontaine#1")
+    assert t.keys("brad", "hand") == ["roland-lefontaine"]
+    # "Mad Jake" resolves last, without a kicker: no minion is damaged
+    assert t.decision().kind == "claim" and all(m["damage"] == 0 for m in t.s["in_play"])
 
 
 def test_blind_rage_is_destroyed_at_the_start_of_your_turn_if_alone(table):

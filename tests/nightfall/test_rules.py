@@ -283,3 +283,133 @@ def test_a_players_private_part_shows_a_change_of_their_own_hand():
         changed = json.loads(json.dumps(state))
         changed["zones"][player]["hand"], changed["zones"][player]["discard"] = hand[:-1], discard + hand[-1:]
         assert hand and GAME.private(changed, player) != seen
+
+
+def test_when_this_minion_attacks_texts_trigger_together_once_every_attacker_is_sent(table):
+    """Ruling 27: a minion attacks when it is sent against an opponent ("Attack: To send your minions to
+    damage another player", EN 255; "Each minion attacks one of your opponents", EN 147), and all are sent
+    at once (EN 150). So every "when this minion attacks" text triggers then, at the same time, before any
+    combat resolves, and the active player orders them (EN 124) — Roland attacking Scott and "Queen's
+    Bishop" attacking Brad both trigger before Janet chooses which combat resolves first."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["roland-lefontaine", "queens-bishop"], "deck": ["genesis-one", "genesis-one"]},
+        "scott": {"in_play": ["maya-westermann"]}, "brad": {"in_play": ["jj-mcteague"]}}})
+    t.play(("janet", "target:scott"), ("janet", "target:brad"))
+    decision = t.decision()
+    assert (decision.player, decision.kind) == ("janet", "trigger-order")
+    assert [o.id for o in decision.options] == ["trigger:roland-lefontaine#1", "trigger:queens-bishop#1"]
+    t.choose("janet", "trigger:queens-bishop#1")
+    # "Queen's Bishop" attacks Brad, but "deal 2 damage to a minion" may hit any minion in play
+    t.choose("janet", "minion:maya-westermann#1")
+    assert t.health("maya-westermann") == 2 and len(t.zone("janet", "hand")) == 2  # then Roland drew 2
+    assert t.decision().kind == "combat-order" and t.s["turn"]["combat"]["done"] == []
+
+
+def test_a_minion_that_blocked_an_attacker_does_not_block_another_attackers_damage(table):
+    """Ruling 48: a "blocks damage inflicted on you" minion blocks "just like it was blocking an attacking minion"
+    (EN 167), and "A blocking minion can only block a single attacking minion" (EN 152; DE 81 "A single "Legion Ten"
+    cannot block several attacking minions"). Brad's "Bad Smoke" blocks "Genesis One"; the damage of J.J. McTeague,
+    which nobody blocks, reaches Brad unblocked."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["genesis-one", "jj-mcteague"]}, "brad": {"in_play": ["bad-smoke"]}}},
+        players=("janet", "brad"))
+    t.play(("brad", "block:genesis-one#1"), ("janet", "strike:genesis-one#1"))
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 0
+    t.choose("janet", "strike:jj-mcteague#1")
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 2
+
+
+def test_a_blocker_of_direct_damage_blocks_the_damage_of_one_attacker_a_combat(table):
+    """Ruling 48: blocking what gets past one attacker's blockers (EN 167) is blocking that attacker; the
+    damage of a second attacker in the same combat reaches Brad. In the chain phase it blocks again."""
+    t = table({"phase": "combat", "active": "janet", "face_up": 20, "players": {
+        "janet": {"in_play": ["genesis-one", "charlotte-reyes"], "hand": ["enraged-wight"]},
+        "brad": {"in_play": ["bad-smoke"]}}}, players=("janet", "brad"))
+    t.play(("brad", "no-block"), ("janet", "strike:genesis-one#1"))
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 0
+    t.choose("janet", "strike:charlotte-reyes#1")
+    assert t.health("bad-smoke") == 1 and t.wounds("brad") == 1
+    assert t.s["turn"]["combat"] is None
+    t.play(("janet", "play:enraged-wight"), ("janet", "pass"), ("brad", "pass"))
+    assert t.minion("bad-smoke") is None and t.wounds("brad") == 1  # it blocks Enraged Wight's 1 damage
+
+
+# ------------------------------------------------------------------ what the view shows (issue 11)
+
+def _chain_view(t, index):
+    return GAME.public(t.s)["chain"]["cards"][index]
+
+
+def _flat(screen):
+    """The screen's words, its lines joined (it wraps at 80 columns)."""
+    return " ".join(screen.split())
+
+
+def test_the_view_marks_doubled_damage(table):
+    """DE 93: Relentless Grinder's kicker doubles the damage of the next card in the chain: the table sees it on
+    that card, in the public data and on the screen, before it resolves."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["forlorn-hope", "relentless-grinder"], "discard": ["chan-jiang"]}}})
+    t.play(("janet", "play:forlorn-hope"), ("janet", "link:relentless-grinder"), ("janet", "pass"),
+           ("scott", "pass"), ("brad", "pass"), ("janet", "player:scott"))
+    assert t.decision().kind == "target"  # Forlorn Hope asks what to exile: it has not resolved yet
+    assert _chain_view(t, 0)["damage_multiplier"] == 2 and _chain_view(t, 1)["damage_multiplier"] == 1
+    assert "1. janet [damage x2]: Forlorn Hope" in _flat(t.screen("brad"))
+    t.play(("janet", "card:chan-jiang#1"), ("janet", "player:brad"))
+    assert t.wounds("brad") == 2 * 5
+
+
+def test_the_view_marks_granted_kickers(table):
+    """DE 58: All-Out Lunge's kicker makes a card in the chain carry out its kicker: marked "kicker granted" (apart
+    from a kicker fired by its colour, EN 199) in the public data and on the screen."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "commons": ["koi-jiang", "legion-ten"], "players": {
+        "janet": {"hand": ["chan-jiang", "all-out-lunge"]}}})
+    t.play(("janet", "play:chan-jiang"), ("janet", "link:all-out-lunge"), ("janet", "pass"), ("scott", "pass"),
+           ("brad", "pass"), ("janet", "player:brad"))
+    # the only card left in the chain is given its kicker at once; Chan Jiang's kicker now asks for an archive
+    chan, lunge = _chain_view(t, 0), _chain_view(t, 1)
+    assert (chan["kicker"], chan["kicker_granted"]) == (False, True)
+    assert (lunge["kicker"], lunge["kicker_granted"]) == (True, False)
+    assert "1. janet [kicker granted]: Chan Jiang" in _flat(t.screen("scott"))
+
+
+def test_the_view_shows_protected_minions(table):
+    """DE 88: Desperate Measures prevents all damage to a minion this turn: everyone sees which."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["desperate-measures"], "in_play": ["roland-lefontaine", "koi-jiang"]}}})
+    t.play(("janet", "play:desperate-measures"), ("janet", "pass"), ("scott", "pass"), ("brad", "pass"),
+           ("janet", "minion:koi-jiang#1"))
+    protected = {m["card"]: m["protected"] for m in GAME.public(t.s)["in_play"]}
+    assert protected == {"roland-lefontaine#1": False, "koi-jiang#1": True}
+    screen = _flat(t.screen("brad"))
+    assert "Koi Jiang, white minion, strength 3, health 2 of 2 (printed strength 2), protected from damage this turn" \
+        in screen and screen.count("protected from damage") == 1
+
+
+def test_the_view_shows_the_influence_a_discarded_action_gives(table):
+    """DE 76, DE 82: a kicker (Grotesque Revenant's) or an in-play text (Maya Westermann's) makes each action
+    discarded for influence in your turn give more; the view reads it from the effect data, whichever card it is."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["irresistible-call", "grotesque-revenant"]}}})
+    assert GAME.public(t.s)["turn"]["action_influence"] == 1
+    t.play(("janet", "play:irresistible-call"), ("janet", "link:grotesque-revenant"), ("janet", "pass"),
+           ("scott", "pass"), ("brad", "pass"))
+    assert GAME.public(t.s)["turn"]["action_influence"] == 2
+    assert "a discarded action gives 2 influence" in _flat(t.screen("scott"))
+    t = table({"phase": "claim", "active": "janet", "players": {"janet": {"in_play": ["maya-westermann"]},
+                                                                 "scott": {"in_play": ["maya-westermann"]}}})
+    assert GAME.public(t.s)["turn"]["action_influence"] == 3  # Janet's Maya; Scott's works in Scott's turn only
+
+
+def test_the_top_face_up_wound_is_public(table):
+    """EN 70: the face-up wounds are turned "face up, leaving them on top of the wound stack" (DE 30: "place them face
+    up back on the wound stack"): everyone sees the top one, the wound the next player to receive one takes. Below
+    it, and once no face-up wound is left, nothing is seen."""
+    t = table({"phase": "claim", "active": "janet", "wound_stack": ["nf-bite", "nf-burn", "ml-bleed"], "face_up": 2})
+    assert GAME.public(t.s)["top_wound"] == "ml-bleed"
+    assert "(top: Martial Law Wound (bleed))" in _flat(t.screen("brad"))
+    concealed = GAME.conceal(t.s, "brad", Rng.from_seed(5))
+    assert GAME.public(concealed)["top_wound"] == "ml-bleed"
+    from pbem.games.nightfall.state import receive_wounds
+    receive_wounds(t.s, "scott", 2)
+    assert GAME.public(t.s)["top_wound"] is None

@@ -119,6 +119,38 @@ def test_five_card_draft_removes_the_last_two():
     assert [a["owner"] for a in state["archives"]].count(None) == 8
 
 
+def test_five_card_draft_with_two_players_is_the_two_player_draft_with_the_last_card_discarded():
+    """EN 81-83: "For 2-player games ... 1st: Removed / 2nd & 3rd: Private archive / 4th: Commons"; "If you are mixing
+    two sets, we suggest dealing 5 cards to each player, with the last card being discarded." With 2 players the
+    five picks are removed, private, private, commons, and the fifth card is discarded (ruling 36)."""
+    state = new("five-card", players=2)
+    assert all(len(h) == 5 for h in state["draft"]["hands"].values())
+    assert state["draft"]["schedule"] == ["removed", "private", "private", "commons"]
+    first = {d.player: d.options[0].id.split(":")[1] for d in GAME.awaiting(state)}
+    pick_all(state)
+    assert all(len(h) == 4 for h in state["draft"]["hands"].values())
+    finish_draft(state)
+    kept = {a["cards"][0].split("#")[0] for a in state["archives"]}
+    assert not set(first.values()) & kept
+    assert [a["owner"] for a in state["archives"]].count(None) == 8
+    assert [a["owner"] for a in state["archives"]].count("ann") == 2
+
+
+def test_open_archives_with_two_players_removes_the_first_pick():
+    """EN 249 with EN 81: the commons are laid out first and 3 draft cards dealt; with 2 players the first pick is
+    removed, the 2nd and 3rd go to the private archives (the 2-player draft's 4th pick, for the commons, falls away:
+    they are full). Ruling 39."""
+    state = new("open-archives", players=2)
+    assert all(len(h) == 3 for h in state["draft"]["hands"].values())
+    assert state["draft"]["schedule"] == ["removed", "private", "private"]
+    first = {d.player: d.options[0].id.split(":")[1] for d in GAME.awaiting(state)}
+    finish_draft(state)
+    kept = {a["cards"][0].split("#")[0] for a in state["archives"]}
+    assert not set(first.values()) & kept
+    assert [a["owner"] for a in state["archives"]].count(None) == 8
+    assert [a["owner"] for a in state["archives"]].count("ann") == 2 == [a["owner"] for a in state["archives"]].count("bob")
+
+
 def test_five_card_draft_for_five_players_needs_the_promos():
     with pytest.raises(ValueError, match="promos"):
         new("five-card", players=5, promos=False)
@@ -195,3 +227,20 @@ def test_a_draft_pick_from_a_single_card_is_taken_without_a_decision():
     assert state["draft"] is None and all(d.kind != "draft-pick" for d in GAME.awaiting(state))
     commons = [a for a in state["archives"] if a["owner"] is None]
     assert len(commons) == 8
+
+
+def test_a_player_sees_his_own_draft_picks_and_nobody_elses():
+    """Each player knows where his own picks went, the removed and the commons ones included, for the whole game;
+    the other players do not (the picks are face down, EN 73-75)."""
+    state = new(players=2)
+    picks = {}
+    while state["draft"] is not None:
+        for d in GAME.awaiting(state):
+            if d.kind == "draft-pick":
+                picks.setdefault(d.player, []).append(d.options[-1].id.split(":")[1])
+        pick_all(state, choose=lambda options: options[-1])
+    for player, keys in picks.items():
+        seen = GAME.private(state, player)["draft_picks"]
+        assert [key for key, _ in seen][:len(keys)] == keys
+        assert [where for _, where in seen] == ["removed", "private", "private", "commons"]
+    assert "draft_picks" not in json.dumps(GAME.public(state))

@@ -5,10 +5,10 @@ rules ask this module about a card's data and never name a card. Four
 shapes:
 
 * **keywords**, no parameters: ``stays_in_play`` (not discarded after your
-  combat, EN 170-171), ``survives_zero_health`` (stays in play at 0
-  health), ``immune_to_destroy`` ("protected from destroy effects", DE 52),
-  ``blocks_direct_damage`` ("This card blocks damage inflicted on you",
-  EN 167);
+  combat, EN 170-171), ``survives_zero_health`` (need not be destroyed at 0
+  health: its controller chooses, DE 78), ``immune_to_destroy``
+  ("protected from destroy effects", DE 52), ``blocks_direct_damage``
+  ("This card blocks damage inflicted on you", EN 167);
 * **exile_when** with ``when = "destroyed"`` or ``"destroyed_or_discarded"``:
   a starting minion's exile line (EN 127);
 * **modifiers** with an ``amount``: ``strength_aura`` (each of your minions,
@@ -17,7 +17,8 @@ shapes:
   damage), ``action_discard_influence`` (in your turn an action card you
   discard for influence gives N, DE 76, DE 82);
 * **triggers**, naming an effect of :mod:`.effects` with its parameters:
-  ``on_attack`` ("when this minion attacks", before blockers, EN 308),
+  ``on_attack`` ("when this minion attacks": once all attackers are sent,
+  before any blocker is chosen, EN 150, EN 308; ruling 27),
   ``on_friendly_destroyed`` (when a minion you control is destroyed, this
   one included, DE 71), ``at_turn_start`` (at the start of your turn,
   before your combat, DE 72) and ``at_cleanup_end`` ("at the end of your

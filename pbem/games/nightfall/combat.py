@@ -1,15 +1,15 @@
 """The combat phase (EN 146-171, DE 31-35).
 
 Every minion you control must attack. You assign each to an opponent, all
-before any combat resolves, then resolve the combats (one per defending
-player) in the order you choose. In a combat: "when it attacks" texts
-trigger; the defender assigns blockers (each blocks one attacker, several
-may block one) and orders each attacker's blockers; then, attacker by
-attacker in the order you choose, damage fills the blockers one at a time
-and the rest is inflicted on the defender. Blockers deal no damage. At any
-point before a strike you may use a Martial Law wound (once per turn, fed by
-any wound). Afterwards you discard your minions, except those that stay in
-play.
+before any combat resolves; "when it attacks" texts trigger then, all at
+once (ruling 27). Then you resolve the combats (one per defending player)
+in the order you choose. In a combat the defender assigns blockers (each
+blocks one attacker, several may block one) and orders each attacker's
+blockers; then, attacker by attacker in the order you choose, damage fills
+the blockers one at a time and the rest is inflicted on the defender.
+Blockers deal no damage. At any point before a strike you may use a Martial
+Law wound (once per turn, fed by any wound). Afterwards you discard your
+minions, except those that stay in play.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
     else:
         for attacker in combat["attackers"]:
             event(state, f"{name(state, attacker)} attacks {combat['assign'][attacker]}")
+        attack_triggers(state)
         return
     opponents = clockwise_from(state, player)
     push(state, "assign_attacks")
@@ -116,25 +117,39 @@ def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
         [(f"combat:{d}", f"the attack on {d}") for d in defenders], "combat:choose")
 
 
+def attack_triggers(state: State) -> None:
+    """"When this minion attacks" texts (EN 124) trigger when the attackers
+    are sent: a minion attacks when it is sent against an opponent ("Attack:
+    To send your minions to damage another player", EN 255; "Each minion
+    attacks one of your opponents", EN 149), and all are sent at once (EN
+    150). So they trigger at the same time, before any combat resolves and
+    so before any blocker is chosen (EN 308, DE 80), and the active player
+    orders them (EN 124). A minion that leaves play before its text resolves
+    no longer carries it out (In Play text lasts until the minion leaves
+    play, EN 277)."""
+    combat = combat_state(state)
+    player = current_turn(state)["player"]
+    triggers = []
+    for attacker in combat["attackers"]:
+        for ability in abilities.triggers(card(state, attacker), "on_attack"):
+            ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker,
+                   "defender": combat["assign"][attacker]}
+            triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
+                             new_task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
+    triggers_in_chosen_order(state, player, triggers)
+
+
 def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     defender = option_id.split(":", 1)[1]
     combat = combat_state(state)
     combat["done"].append(defender)
     combat["defender"] = defender
-    player = current_turn(state)["player"]
-    triggers = []
-    for attacker in attackers_against(state, defender):
-        for ability in abilities.triggers(card(state, attacker), "on_attack"):
-            ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker, "defender": defender}
-            triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",
-                             new_task("attack_trigger", attacker=attacker, ability=ability, ctx=ctx)))
     push_all(state, [new_task("wound_window"), new_task("declare_blocks"), new_task("order_blocks"),
                           new_task("strike_step")])
-    triggers_in_chosen_order(state, player, triggers)
 
 
 def attack_trigger(state: State, task: dict[str, Any], rng: Rng) -> None:
-    """"When this minion attacks": before blockers are chosen (EN 308)."""
+    """One "when this minion attacks" text, if its minion is still in play."""
     if minion(state, task["attacker"]) is None:
         return
     push(state, "effect", name=task["ability"]["effect"], params=task["ability"], ctx=task["ctx"])
@@ -261,7 +276,7 @@ def strike(state: State, attacker: str) -> None:
     if record is None:
         return
     defender = defender_of(combat)
-    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker}
+    ctx = {"player": current_turn(state)["player"], "entry": None, "card": attacker, "attacker": attacker}
     amount = strength(state, record)
     blockers = blockers_of(state, attacker)
     for blocker in blockers:

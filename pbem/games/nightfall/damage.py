@@ -1,10 +1,11 @@
 """Damage, health and destruction (EN 155-168, EN 197).
 
 Damage to a minion turns its card; at no health left it is destroyed,
-unless its text keeps it in play at 0 health. Excess damage to a minion is
-lost: it never spills to its player (EN 197). Damage to a player is first
-blocked by their minions that "block damage inflicted on you" (EN 167); what
-gets through becomes wounds. "Receive wounds" is not damage and is never
+unless its text keeps it in play at 0 health (then its controller may
+destroy it, DE 78). Excess damage to a minion is lost: it never spills to
+its player (EN 197). Damage to a player is first blocked by their minions
+that "block damage inflicted on you" (EN 167), in a combat each for one
+attacker only (ruling 48); what gets through becomes wounds. "Receive wounds" is not damage and is never
 blocked (EN 168).
 """
 
@@ -20,10 +21,12 @@ from pbem.games.nightfall.state import (
     State,
     card,
     current_chain,
+    current_combat,
     current_turn,
     event,
     health,
     leave_play,
+    minion,
     minions_of,
     name,
     receive_wounds,
@@ -54,9 +57,38 @@ def damage_minion(state: State, record: Minion, amount: int, ctx: Ctx, scaled: b
     record["damage"] += absorbed
     if absorbed:
         event(state, f"{name(state, record['card'])} ({record['controller']}) takes {absorbed} damage")
-    if health(state, record) <= 0 and not abilities.survives_zero_health(card(state, record["card"])):
-        destroy(state, record, ctx, by_effect=False)
+    if health(state, record) <= 0:
+        if not abilities.survives_zero_health(card(state, record["card"])):
+            destroy(state, record, ctx, by_effect=False)
+        elif absorbed:
+            push(state, "zero_health", card=record["card"])
     return absorbed
+
+
+def zero_health(state: State, task: dict[str, Any], rng: Any) -> None:
+    """A minion whose text keeps it in play at 0 health: "When [it] is
+    reduced to 0 health, you do not have to destroy it" (DE 78), so its
+    controller may. Asked once, when damage brings it to 0 (its health is
+    public: asking reveals nothing)."""
+    record = minion(state, task["card"])
+    if record is None or health(state, record) > 0:
+        return
+    who = name(state, record["card"])
+    ask(state, record["controller"], "optional",
+        f"{who} has no health left: you do not have to destroy it; it then stays in play until it is discarded",
+        [("destroy", f"destroy {who}"), ("decline", f"keep {who} in play")], "damage:zero_health",
+        {"card": record["card"]})
+
+
+def _zero_health(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
+    record = minion(state, data["card"])
+    if record is None:
+        return
+    if option_id == "decline":
+        event(state, f"{name(state, record['card'])} stays in play at 0 health")
+        return
+    # its controller's choice, not a "destroy" effect: being protected from those does not stop it (DE 52, DE 78)
+    destroy(state, record, {"player": record["controller"], "entry": None, "card": record["card"]}, by_effect=False)
 
 
 def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> bool:
@@ -90,10 +122,18 @@ def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> b
     return True
 
 
-def direct_blockers(state: State, player: str) -> list[Minion]:
-    """``player``'s minions that "block damage inflicted on you" and have health to block with."""
+def direct_blockers(state: State, player: str, ctx: Ctx) -> list[Minion]:
+    """``player``'s minions that "block damage inflicted on you" and have health to block with.
+
+    Damage an attacking minion inflicts (``ctx["attacker"]``) is blocked "just
+    like it was blocking an attacking minion" (EN 167), and "A blocking minion
+    can only block a single attacking minion" (EN 152; DE 81): a minion that
+    blocks an attacker in this combat, as a blocker or by blocking the damage
+    that got past, blocks no other attacker's damage (ruling 48)."""
+    blocking = current_combat(state)["blocks"] if ctx.get("attacker") is not None else {}
     return [m for m in minions_of(state, player)
-            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0]
+            if abilities.blocks_direct_damage(card(state, m["card"])) and health(state, m) > 0
+            and m["card"] not in blocking]
 
 
 def damage_player(state: State, player: str, amount: int, ctx: Ctx, scaled: bool = False) -> None:
@@ -113,7 +153,7 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
     """Each blocker blocks once (a protected one absorbs without losing health, DE 88)."""
     used = list(used or [])
     while amount > 0:
-        blockers = [m for m in direct_blockers(state, player) if m["card"] not in used]
+        blockers = [m for m in direct_blockers(state, player, ctx) if m["card"] not in used]
         if not blockers:
             break
         if len(blockers) > 1:
@@ -130,12 +170,14 @@ def block_direct_damage(state: State, player: str, amount: int, ctx: Ctx, used: 
 
 def block_with(state: State, blocker: Minion, player: str, amount: int, ctx: Ctx) -> int:
     event(state, f"{name(state, blocker['card'])} blocks damage inflicted on {player}")
+    if ctx.get("attacker") is not None:
+        current_combat(state)["blocks"][blocker["card"]] = ctx["attacker"]
     return damage_minion(state, blocker, amount, ctx, scaled=True)
 
 
 def _direct_blocker(state: State, data: dict[str, Any], option_id: str, rng: Any) -> None:
     player, amount, ctx = data["player"], data["amount"], data["ctx"]
-    blocker = next(m for m in direct_blockers(state, player) if m["card"] == option_id.split(":", 1)[1])
+    blocker = next(m for m in direct_blockers(state, player, ctx) if m["card"] == option_id.split(":", 1)[1])
     amount -= block_with(state, blocker, player, amount, ctx)
     # the rest is blocked before any trigger of a destroyed blocker runs, as when the blockers did not need ordering
     push(state, "direct_damage", player=player, amount=amount, ctx=ctx, used=data["used"] + [blocker["card"]])
@@ -148,4 +190,6 @@ def _direct_damage(state: State, task: dict[str, Any], rng: Any) -> None:
 def register(machine: TurnMachine[State]) -> None:
     """This module's tasks and answers, on the game's turn machine."""
     machine.task("direct_damage", _direct_damage)
+    machine.task("zero_health", zero_health)
     machine.answer("damage:direct_blocker", on_data(_direct_blocker))
+    machine.answer("damage:zero_health", on_data(_zero_health))

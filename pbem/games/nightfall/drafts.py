@@ -7,16 +7,23 @@ rest of each hand passes to the left (to the right in Upstream Draft).
 
 A schedule says where each round's pick goes:
 
-========================  ===========  =========================================
-mode                      cards dealt  picks
-========================  ===========  =========================================
-standard (EN 72-76)       4            private, private, commons; last back
-two-player (EN 81)        4            removed, private, private, commons
-five-card (DE 43, EN 83)  5            private, private, commons; last 2 removed
-open archives (EN 249)    3            private, private; last removed
-========================  ===========  =========================================
+=======================================  =====  ===============================================
+mode                                     dealt  picks
+=======================================  =====  ===============================================
+standard (EN 72-76)                      4      private, private, commons; last back
+two-player (EN 81)                       4      removed, private, private, commons
+five-card (DE 43)                        5      private, private, commons; last 2 removed
+two-player five-card (EN 81, EN 83)      5      removed, private, private, commons; last removed
+open archives (EN 249)                   3      private, private; last removed
+two-player open archives (EN 249, 81)    3      removed, private, private
+=======================================  =====  ===============================================
 
-Common Ground (EN 250) sends every private pick to the commons instead.
+With 2 players every draft is the 2-player draft (EN 81: "For 2-player
+games, we recommend you draft as follows"): its first pick removed, then
+the picks of the mode. Five cards make it exactly EN 83's "with the last
+card being discarded"; in Open Archives the commons are already full, so
+its commons pick falls away. Common Ground (EN 250) sends every private
+pick to the commons instead.
 Except in Open Archives (commons laid out first), the commons are then
 filled to 8 from the draft cards set aside.
 """
@@ -43,7 +50,9 @@ SCHEDULES = {
     "standard": (4, ["private", "private", "commons"]),
     "two-player": (4, ["removed", "private", "private", "commons"]),
     "five-card": (5, ["private", "private", "commons"]),
+    "two-player-five-card": (5, ["removed", "private", "private", "commons"]),
     "open-archives": (3, ["private", "private"]),
+    "two-player-open-archives": (3, ["removed", "private", "private"]),
 }
 
 #: what a pick does, by the schedule's destination
@@ -61,12 +70,10 @@ def draft_pool(state: State) -> list[str]:
 
 
 def draft_mode(state: State) -> str:
-    variants = state["options"]["variants"]
-    if "open-archives" in variants:
-        return "open-archives"
-    mode = state["options"]["draft"]
-    if mode == "standard" and len(state["players"]) == 2:
-        return "two-player"
+    """The schedule the draft follows: the option's, or Open Archives; with 2 players its 2-player form (EN 81)."""
+    mode = "open-archives" if "open-archives" in state["options"]["variants"] else state["options"]["draft"]
+    if len(state["players"]) == 2:
+        return "two-player" if mode == "standard" else f"two-player-{mode}"
     return mode
 
 
@@ -79,7 +86,7 @@ def start_draft(state: State, rng: Rng) -> None:
         schedule = ["commons" if d == "private" else d for d in schedule]
     pool = rng.shuffled(draft_pool(state), label="draft")
     commons_first: list[str] = []
-    if mode == "open-archives":
+    if mode.endswith("open-archives"):
         commons_first, pool = pool[:COMMONS_SIZE], pool[COMMONS_SIZE:]
     needed = dealt * len(state["players"])
     if needed > len(pool):
@@ -98,6 +105,7 @@ def start_draft(state: State, rng: Rng) -> None:
         "set_aside": pool[needed:],
         "direction": -1 if "upstream" in variants else 1,
     }
+    state["draft_picks"] = {p: [] for p in state["players"]}
     event(state, f"draft ({mode}): {dealt} draft cards dealt to each player"
           + (f"; commons laid out first: {', '.join(state['catalog'][k]['name'] for k in commons_first)}" if commons_first else ""))
     push(state, "draft_round")
@@ -143,6 +151,7 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
             draft["private"][player].append(key)
         elif destination == "commons":
             draft["face_down"].append(key)
+        state["draft_picks"][player].append([key, destination])
         private_event(state, player, f"you pick {state['catalog'][key]['name']}: "
                       + {"private": "your private archives", "commons": "the commons",
                          "removed": "removed from the game"}[destination])
@@ -155,7 +164,7 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
         return
     commons = draft["commons"] + sorted(draft["face_down"])
     # Common Ground: "Draft cards not chosen are removed from the game" (EN 250): no filling
-    if draft["mode"] != "open-archives" and "common-ground" not in state["options"]["variants"]:
+    if not draft["mode"].endswith("open-archives") and "common-ground" not in state["options"]["variants"]:
         while len(commons) < COMMONS_SIZE and draft["set_aside"]:
             commons.append(draft["set_aside"].pop())
     from pbem.games.nightfall.setup import finish_setup

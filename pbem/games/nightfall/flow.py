@@ -51,6 +51,7 @@ KINDS = {
     "order": "the order of simultaneous events a card causes (EN 132)",
     "trigger-order": "the order of in-play effects that trigger at once (EN 124)",
     "discard": "a card to discard from hand",
+    "optional": "whether to do what a text lets you do but does not make you do (DE 78)",
     "claim": "claim an archive's top card, discard for influence, or end the claim phase (EN 217-226)",
     "wound-effect": "use a Nightfall wound's effect in the cleanup phase (EN 232)",
 }
@@ -64,6 +65,7 @@ PASS_IDS = {
     "chain-start": "pass",
     "link": "pass",
     "feed": "stop",
+    "optional": "decline",
     "claim": "done",
     "wound-effect": "pass",
 }

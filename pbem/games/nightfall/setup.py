@@ -73,6 +73,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "turn": None,
         "first": None,
         "draft": None,
+        "draft_picks": {p: [] for p in players},
         "census": [],
         "series": None,
     }

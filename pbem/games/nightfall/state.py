@@ -146,6 +146,8 @@ class State(MachineState):
     turn: Turn | None
     first: str | None
     draft: Draft | None
+    #: each player's draft picks, ``[card key, "private" | "commons" | "removed"]`` in pick order (his alone)
+    draft_picks: dict[str, list[list[str]]]
     census: list[str]
     series: Series | None
     final: NotRequired[Final]
@@ -333,6 +335,16 @@ def strength(state: State, record: Minion) -> int:
         value += abilities.strength_aura(card(state, other["card"]))
     value += current_turn(state)["bonus"].get(record["card"], 0)
     return max(value, 0)
+
+
+def discarded_action_influence(state: State) -> int:
+    """The influence an action card discarded for influence gives now: 1, or
+    more while an effect of this turn or an in-play text of the active
+    player's minions says so; several do not add up, the highest counts (DE
+    76, DE 82, ruling 21)."""
+    return max(1, current_turn(state)["action_influence"], *[
+        abilities.action_discard_influence(card(state, m["card"])) for m in minions_of(state, active(state))
+    ])
 
 
 def put_into_play(state: State, card_id: str, owner: str, controller: str) -> None:

@@ -19,6 +19,7 @@ from pbem.games.nightfall.state import (
     Turn,
     card,
     current_turn,
+    discarded_action_influence,
     draw,
     event,
     is_wound,
@@ -68,9 +69,7 @@ def influence_for(state: State, card_id: str) -> int:
     """A discarded card gives 1 influence; a discarded action more while an
     effect says so (DE 76, DE 82)."""
     if card(state, card_id)["type"] == "action":
-        return max(1, current_turn(state)["action_influence"], *[
-            abilities.action_discard_influence(card(state, m["card"])) for m in minions_of(state, current_turn(state)["player"])
-        ])
+        return discarded_action_influence(state)
     return 1
 
 

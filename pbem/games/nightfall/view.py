@@ -1,14 +1,18 @@
 """What each player may know: the one exit for hidden information.
 
 Public: counts the table sees (hand, deck and discard sizes, wounds each
-player holds), the top of each discard pile, minions in play, the chain,
-face-up archives, exiled cards, whether face-up wounds remain (their exact
-number only with ``count_face_up``: "you may not count", DE 30), and the
-public events of the last step. A player's private part holds what
+player holds), the top of each discard pile, minions in play (which are
+protected from damage this turn), the chain (which kickers fire by colour
+or were granted, whose damage is doubled), the influence a discarded action
+gives this turn, face-up archives, exiled cards, whether face-up wounds
+remain (their exact number only with ``count_face_up``: "you may not
+count", DE 30) and the top face-up wound (face up on the stack, EN 70), and
+the public events of the last step. A player's private part holds what
 they know besides: their hand, their discard pile (EN 105), the tops of
-their own secret archives, their draft cards and picks, and their private
-events of the last step. Deck orders, other hands, other players' draft
-cards and pending picks never leave the state.
+their own secret archives, their draft picks (where each went, for the
+whole game), during the draft their draft cards, and their private events
+of the last step. Deck orders, other hands, other players' draft cards and
+picks never leave the state.
 
 Both parts name cards by id (``koi-jiang#3``); what a card is and does is the
 static card data of :func:`card_facts`, which :func:`render` joins to them
@@ -23,9 +27,17 @@ from typing import Any
 
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.screen import CardNames, settle_names, wrap
+from pbem.engine.screen import CardNames, card_name, settle_names, wrap
 from pbem.games.nightfall.cards import build_catalogue
-from pbem.games.nightfall.state import Archive, State, health, strength, wound_count
+from pbem.games.nightfall.state import (
+    Archive,
+    State,
+    discarded_action_influence,
+    health,
+    key_of,
+    strength,
+    wound_count,
+)
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
 
@@ -70,16 +82,21 @@ def public(state: State) -> dict[str, Any]:
         "turn": None if turn is None else {
             "player": turn["player"], "number": turn["number"], "phase": turn["phase"],
             "influence": turn["influence"], "wound_effect_used": turn["wound_used"],
+            "action_influence": discarded_action_influence(state),
         },
         "face_up_wounds": state["face_up"] if state["options"]["count_face_up"] else ("some" if state["face_up"] else "none"),
+        "top_wound": key_of(state["wound_stack"][-1]) if state["face_up"] else None,
         "in_play": [
             {"card": m["card"], "owner": m["owner"], "controller": m["controller"],
-             "strength": strength(state, m), "health": health(state, m)}
+             "strength": strength(state, m), "health": health(state, m),
+             "protected": m["card"] in turn["protected"]}
             for m in state["in_play"]
         ] if turn is not None else [],
         "chain": None if not state["chain"] else {
             "starter": state["chain"]["starter"],
             "cards": [{"card": e["card"], "owner": e["owner"], "controller": e["controller"], "kicker": e["kicker"],
+                       "kicker_granted": e["force_kicker"] and not e["kicker"],
+                       "damage_multiplier": e.get("multiplier", 1),
                        "resolved": e["resolved"], "cancelled": e["cancelled"]} for e in state["chain"]["entries"]],
         },
         "archives": [_archive(a) for a in state["archives"]],
@@ -108,7 +125,8 @@ def public(state: State) -> dict[str, Any]:
 
 def private(state: State, player: str) -> dict[str, Any]:
     """What ``player`` knows besides the public part: hand, discard pile, the top of each of
-    their own secret archives, their draft cards and picks, their private events."""
+    their own secret archives, their draft picks (``draft_picks``: where each went, the whole game
+    long), during the draft their draft cards and sealed pick, their private events."""
     z = state["zones"][player]
     mine: dict[str, Any] = {
         "hand": list(z["hand"]),
@@ -116,12 +134,12 @@ def private(state: State, player: str) -> dict[str, Any]:
         "events": list(state["private_events"].get(player, [])),
         "archive_tops": {a["id"]: a["cards"][-1] for a in state["archives"]
                          if a.get("secret") and a["owner"] == player and not a["hidden"] and a["cards"]},
+        "draft_picks": [list(pick) for pick in state["draft_picks"][player]],
     }
     if state["draft"] is not None:
         draft = state["draft"]
         mine["draft"] = {
             "hand": sorted(draft["hands"][player]),
-            "private_picks": list(draft["private"][player]),
             "picked_now": draft["chosen"].get(player),
         }
     return mine
@@ -142,7 +160,9 @@ def conceal(state: State, player: str, rng: Rng) -> State:
         sizes = (len(z["hand"]), len(z["deck"]))
         z["hand"], z["deck"], z["discard"] = pool[:sizes[0]], pool[sizes[0]:sum(sizes)], pool[sum(sizes):] + top
     rng.shuffle(s["zones"][player]["deck"], label="conceal")
-    rng.shuffle(s["wound_stack"], label="conceal")
+    # the top face-up wound is seen by all (EN 70); the rest of the stack is not
+    unseen = len(s["wound_stack"]) - (1 if s["face_up"] else 0)
+    s["wound_stack"][:unseen] = rng.shuffled(s["wound_stack"][:unseen], label="conceal")
     for archive in s["archives"]:
         if archive["hidden"]:
             rng.shuffle(archive["cards"], label="conceal")
@@ -166,6 +186,11 @@ def conceal(state: State, player: str, rng: Rng) -> State:
             draft["private"][p], hidden = hidden[:m], hidden[m:]
             if p in draft["chosen"]:
                 draft["chosen"][p] = rng.choice(draft["hands"][p], label="conceal")
+    # where the others' picks went: the cards, by destination, redrawn among them
+    picks = [pick for p in others for pick in s["draft_picks"][p]]
+    cards = rng.shuffled([card_key for card_key, _ in picks], label="conceal")
+    for pick, card_key in zip(picks, cards, strict=True):
+        pick[0] = card_key
     for p in others:
         s["private_events"].pop(p, None)
     s["pending"] = [d if d["player"] == player else {**d, "options": [{"id": "hidden", "label": "hidden"}], "data": {}}
@@ -236,6 +261,16 @@ def _card_lines(name: str, facts: Mapping[str, Any] | None, indent: str = "  ") 
     return lines
 
 
+#: where a draft pick went, as the screen says it
+PICKED_TO = {"private": "private archives", "commons": "commons", "removed": "removed"}
+
+
+def _kind_name(name: CardNames, key: str) -> str:
+    """A card key (a kind of card, not a copy: a draft pick, the top face-up wound) by its name,
+    without counting it among the copies the screen tells apart."""
+    return card_name(key, name.facts(key))
+
+
 def _kind(facts: Mapping[str, Any] | None) -> str:
     """``red action``, ``white minion``, ``wound``: what a card is, in two words."""
     if facts is None:
@@ -264,8 +299,11 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
         lines.append(f"Turn {turn['number']}: {turn['player']}'s {turn['phase']} phase"
                      + (f", influence {turn['influence']}" if turn["phase"] == "claim" else "")
                      + (", wound effect used" if turn["wound_effect_used"] else ""))
-    lines.append((f"First player: {data['first_player']}. " if data["first_player"] else "")
-                 + f"Face-up wounds left: {data['face_up_wounds']}")
+    lines += wrap((f"First player: {data['first_player']}. " if data["first_player"] else "")
+                  + f"Face-up wounds left: {data['face_up_wounds']}"
+                  + (f" (top: {_kind_name(name, data['top_wound'])})" if data.get("top_wound") else ""))
+    if turn and turn["action_influence"] > 1:
+        lines.append(f"This turn a discarded action gives {turn['action_influence']} influence")
     for p, seat in data["seats"].items():
         top = f" (top: {name(seat['discard_top'])})" if seat["discard_top"] else ""
         lines += wrap(f"{p}: hand {seat['hand']}, deck {seat['deck']}, discard {seat['discard']}{top}, "
@@ -285,6 +323,8 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
             if facts is not None and facts["type"] == "minion":
                 now += f" of {facts['health']}" + (f" (printed strength {facts['strength']})"
                                                    if m["strength"] != facts["strength"] else "")
+            if m["protected"]:
+                now += ", protected from damage this turn"
             lines += wrap(f"{m['controller']}{owner}: {name(m['card'])}, {_kind(facts)}, {now}", "  ", "      ")
             if facts is not None and facts.get("text"):
                 lines += wrap(str(facts["text"]), "      ", "      ")
@@ -299,8 +339,9 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
     if data["chain"]:
         lines.append(f"Chain (started by {data['chain']['starter']}; resolves last card first):")
         for i, c in enumerate(data["chain"]["cards"], 1):
-            marks = [m for m, on in (("kicker fires", c["kicker"]), ("resolved", c["resolved"]),
-                                     ("cancelled", c["cancelled"])) if on]
+            marks = [m for m, on in (("kicker fires", c["kicker"]), ("kicker granted", c["kicker_granted"]),
+                                     (f"damage x{c['damage_multiplier']}", c["damage_multiplier"] != 1),
+                                     ("resolved", c["resolved"]), ("cancelled", c["cancelled"])) if on]
             lines += _card_lines(f"{i}. {c['controller']}{' [' + ', '.join(marks) + ']' if marks else ''}: "
                                  f"{name(c['card'])}", name.facts(c["card"]))
         last = name.facts(data["chain"]["cards"][-1]["card"])
@@ -325,10 +366,11 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
         lines.append(f"Your hand ({len(hand)}):" if hand else "Your hand: empty")
         for c in hand:
             lines += _card_lines(name(c), name.facts(c))
+        if mine.get("draft_picks"):
+            picks = [f"{_kind_name(name, k)} ({PICKED_TO[to]})" for k, to in mine["draft_picks"]]
+            lines += wrap("Your draft picks: " + ", ".join(picks))
         if mine.get("draft"):
             draft = mine["draft"]
-            if draft["private_picks"]:
-                lines += wrap("Your private archives so far: " + ", ".join(name(k) for k in draft["private_picks"]))
             if draft.get("picked_now"):
                 lines.append(f"Your pick this round (sealed): {name(draft['picked_now'])}")
             lines.append("Your draft cards:")
@@ -347,10 +389,11 @@ def _compact(rows: list[tuple[str, Mapping[str, Any] | None, str]]) -> list[str]
 
 
 #: The padded sizes of the sealed sections, the same for 2 to 5 seats: a player's section (hand,
-#: discard pile, private events), what an awaited decision adds by kind (its options and their labels;
-#: most kinds fit the default), the referee's compressed section. Measured over random games of every
-#: scenario and seat count (the largest seen: 812 bytes without a decision, 2113 with ``target``, 1938
-#: with ``claim``, 1231 with another kind; 2891 bytes of compressed state) with a margin of a fifth or
-#: more; ``tests/trust/test_sealed_sizes.py`` checks that random games never outgrow them.
-SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1280, "target": 1536, "draft-pick": 256},
+#: discard pile, private events, draft picks), what an awaited decision adds by kind (its options and
+#: their labels; most kinds fit the default), the referee's compressed section. Measured over random
+#: games of every scenario and seat count (the largest seen: 812 bytes without a decision, 2140 with
+#: ``target``, 2446 with ``claim`` (Common Ground with 5 players: 15 archives in the commons), 1322 with
+#: another kind; 2961 bytes of compressed state) with a margin of a fifth or more, a tenth for ``claim``;
+#: ``tests/trust/test_sealed_sizes.py`` checks that random games never outgrow them.
+SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1792, "target": 1536, "draft-pick": 256},
                            referee=4096)

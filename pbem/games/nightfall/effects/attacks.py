@@ -1,4 +1,5 @@
-"""In-play texts that trigger "when this minion attacks" (before blockers, EN 308)."""
+"""In-play texts that trigger "when this minion attacks": once all attackers are sent, before
+any blocker is chosen (EN 150, EN 308; ruling 27)."""
 
 from __future__ import annotations
 

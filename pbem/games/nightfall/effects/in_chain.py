@@ -68,12 +68,16 @@ def _grant_kicker(state, data, option_id, rng):
 
 
 def grant_kicker_to_following(state, ctx, params, rng):
-    """All your cards in the chain that resolve after this one carry out
-    their kicker text, once (DE 71)."""
+    """All your following cards in the chain carry out their kicker text,
+    once (DE 71): your cards that resolve after this one, i.e. those played
+    before it; "following" and "next" are in resolution order (DE 98;
+    ruling 16), and DE 71 carries them out "only when the respective card
+    in the chain comes up"."""
     for index in unresolved_before(state, ctx):
         entry = current_chain(state)["entries"][index]
         if entry["controller"] == ctx["player"]:
             entry["force_kicker"] = True
+            event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
 def take_control_in_chain(state, ctx, params, rng):

@@ -154,7 +154,7 @@ def _hysteria(state, data, option_id, rng):
         return
     shares = {"card": record["card"], "amount": strength(state, record), "controller": record["controller"]}
     ctx = data["ctx"]
-    if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"]):
+    if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"], ctx):
         who = name(state, record["card"])
         ask(state, ctx["player"], "order", f"{name(state, ctx['card'])}: {who} deals {shares['amount']} damage to itself and to "
             f"{shares['controller']}; which is inflicted first?",
