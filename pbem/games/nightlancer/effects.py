@@ -84,14 +84,15 @@ def _armour(effects: list[Effect]) -> int:
 def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: Any = ()) -> dict[str, Any]:
     """What the player's cards add to an attempt.
 
-    Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards;
-    "In a combat challenge, at most one Weapon or one Cyberweapon card may be
-    used. At most one Armour card may be used" (NL:489): in combat the best
-    weapon and the best armour count (ties: the one without Loud). Every
-    effect of a card in use counts (an Armour card's bonus to Streetwise, a
-    Weapon that enables Demolitions); outside combat Weapons and Armour are
-    used like Gear. Cards in ``leave_out`` are the ones the player chose not
-    to use (a Loud or single-use card kept back, see ``challenges``).
+    Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards.
+    5.1: "only one Armour card may be used in a challenge" and "only one
+    Weapon or Cyberweapon card may be used in a challenge" (5.2 says the same
+    of combat): in every challenge the best Weapon or Cyberweapon and the
+    best Armour count (a card that provides the special ability first, then
+    the most help; ties: the one without Loud). Every effect of a card in use
+    counts (an Armour card's bonus to Streetwise, a Weapon that enables
+    Demolitions). Cards in ``leave_out`` are the ones the player chose not to
+    use (a Loud or single-use card kept back, see ``challenges``).
     """
     combat = ctype in COMBAT_CHALLENGES
     permanent = tokens.permanent_effects(state, player)
@@ -113,17 +114,17 @@ def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: A
         bonus, enables, armour = _bonus(effects, ctype), _enables(effects, ctype), _armour(effects) if combat else 0
         if not (bonus or enables or armour):
             continue
-        ranked = (bonus + armour, enables, "loud" not in data["traits"], c, bonus, armour)
-        if combat and data["type"] in WEAPON_TYPES:
+        ranked = (enables, bonus + armour, "loud" not in data["traits"], c, bonus, armour)
+        if data["type"] in WEAPON_TYPES:
             weapons.append(ranked)
-        elif combat and data["type"] == "armour":
+        elif data["type"] == "armour":
             armours.append(ranked)
         else:
             take(c, bonus, enables, armour)
     for group in (weapons, armours):
         if group:
             best = max(group)
-            take(best[3], best[4], best[1], best[5])
+            take(best[3], best[4], best[0], best[5])
     return result
 
 
