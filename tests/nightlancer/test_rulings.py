@@ -43,7 +43,26 @@ def test_shaken_by_paying_combat_health_fails_without_a_roll():
     assert t.state["dice"] == [5], "no die was rolled"
 
 
-def test_a_first_crew_that_scores_nothing_sets_a_difficulty_of_zero():
+def test_a_first_crew_where_nobody_attempts_the_contested_combat_fails():
+    """R13: the contested combat is a group combat (NL:499): "if none of the Crew facing a combat
+    challenge attempt it ... then they all fail! The entire Crew lose their Health and are Shaken"."""
+    t = mission_table(players=("ana", "ben", "cy"), crew=("ana", "cy"), second=("ben",), dice=[5] * 6)
+    t.until_kind("face-off", script={"choose-option": "option:1", "assist": "assist"})
+    t.choose("ana", "fight:marksman")
+    t.choose("ben", "fight")
+    assert {d.player for d in t.awaiting if d.kind == "assist"} == {"ana", "cy"}
+    t.choose("ana", "stand-by")
+    t.choose("cy", "stand-by")
+    assert "Assisting: nobody." in t.events()
+    for player in ("ana", "cy"):
+        assert t.seat(player)["health"] == 0 and t.seat(player)["shaken"]
+    assert "The First Crew's score" not in t.events(), "the First Crew is off the mission: no fight remains"
+    assert t.seat("ben")["health"] > 0 and not t.seat("ben")["shaken"]
+    t.until_kind("choose-option")
+    assert t.decision().player == "ben"
+
+
+def test_a_first_crew_with_no_valid_score_in_the_contested_combat_leaves_no_fight():
     t = mission_table(players=("ana", "ben"), crew=("ana",), second=("ben",), dice=[5, 5, 5, 5, 0, 1],
                       nightlancers=["assassin", "veteran"])
     for _ in range(2):

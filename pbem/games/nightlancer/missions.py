@@ -201,10 +201,12 @@ def face_off(state: State, frame: Task, rng: Rng) -> None:
 
 
 def lead_scored(state: State, frame: Task, rng: Rng) -> None:
-    """The First Crew's score in the contested combat is the difficulty the Second Crew must beat."""
+    """The First Crew's score in the contested combat is the difficulty the Second Crew must beat;
+    a First Crew defeated or knocked off the mission in its attempt leaves no fight (R13)."""
     frame["lead_score"] = frame.pop("ret")
     lead = crew(state, frame, frame["lead"])
     if lead is None or crew(state, frame, frame["trail"]) is None:
+        first_alone(mission_slot(state, frame))
         frame["step"] = "stage"
         return
     tokens.say(state, f"The First Crew's score {frame['lead_score']} is the difficulty the Second Crew must beat.")
@@ -222,10 +224,14 @@ def trail_fought(state: State, frame: Task, rng: Rng) -> None:
         defeat(state, list(lead["members"]))
     elif not won:
         tokens.say(state, "The First Crew wins the fight.")
-    slot = slot_by_card(state, frame["card"])
-    for c in slot["crews"] if slot else []:
-        c["pos"] = FIRST
+    first_alone(mission_slot(state, frame))
     frame["step"] = "stage"
+
+
+def first_alone(slot: Slot) -> None:
+    """After the face-off one Crew at most is left: it goes on in the First Crew position."""
+    for c in slot["crews"]:
+        c["pos"] = FIRST
 
 
 def payment(state: State, frame: Task, rng: Rng) -> None:
@@ -342,8 +348,7 @@ def abandon_face_off(state: State, slot: Slot, frame: Task, side: str, message: 
     tokens.say(state, message)
     for member in list(crew["members"]):
         leave_mission(state, member)
-    for c in slot["crews"]:
-        c["pos"] = FIRST
+    first_alone(slot)
     frame["step"] = "stage"
 
 
