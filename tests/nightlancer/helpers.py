@@ -89,6 +89,11 @@ class Table:
             self.choose(d.player, answer if answer in ids else self.quiet(d))
         raise AssertionError("the game did not reach the expected point")
 
+    def stay(self) -> None:
+        """Everyone asked whether to leave their mission (Take missions, R6) stays."""
+        while self.awaiting and self.awaiting[0].kind == "stay":
+            self.choose(self.awaiting[0].player, "stay")
+
     def until_kind(self, kind: str, player: str | None = None, script: dict | None = None) -> None:
         self.until(lambda t: any(d.kind == kind and (player is None or d.player == player) for d in t.awaiting), script)
 

@@ -81,6 +81,7 @@ def test_a_second_crew_needs_a_first_crew_and_no_second_crew_or_deal():
     assert f"second:{m}" in t.options("ben")
     t.choose("ben", f"second:{m}")
     assert crew_at(slot_by_card(t.state, m), SECOND)["members"] == ["ben"]
+    t.stay()
     assert f"second:{m}" not in t.options("cy")
 
 
@@ -100,6 +101,7 @@ def test_joining_a_crew_needs_the_bosss_consent():
     t.choose("ben", f"join:{m}:first")
     assert t.kinds() == [("ana", "consent")]
     t.choose("ana", "accept")
+    t.stay()
     t.choose("cy", f"join:{m}:first")
     t.choose("ana", "refuse")
     assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ana", "ben"]
@@ -143,14 +145,44 @@ def test_when_the_boss_leaves_the_next_token_is_boss_and_a_second_crew_moves_up(
     t.choose("ana", f"first:{m}")
     t.choose("ben", f"join:{m}:first")
     t.choose("ana", "accept")
+    t.choose("ana", "stay")
     t.choose("cy", f"second:{m}")
+    t.choose("ana", "stay")
+    t.choose("ben", "stay")
     t.choose("dee", "pass")
-    t.choose("ana", "leave")  # last call
+    t.choose("ana", "leave")
     slot = slot_by_card(t.state, m)
     assert crew_at(slot, FIRST)["members"] == ["ben"]
     t.choose("ben", "leave")
-    t.choose("cy", "stay")
     assert crew_at(slot, FIRST)["members"] == ["cy"] and crew_at(slot, SECOND) is None
+    t.choose("cy", "stay")
+    assert not any(d.kind == "stay" for d in t.awaiting), "the Take missions step is over"
+
+
+def test_a_player_may_leave_their_mission_at_any_time_during_the_take_missions_step():
+    """NL:199 "A player may leave their position on a mission at any time during this step": after
+    every turn each other player on a mission stays or leaves, before the next turn (R6)."""
+    t = Table(new_game(("ana", "ben", "cy"), events=QUIET_2P))
+    m = missions(t)[0]
+    t.choose("ana", f"first:{m}")
+    t.choose("ben", "pass")
+    d = t.decision()
+    assert (d.player, d.kind, d.pass_id) == ("ana", "stay", "stay")
+    t.choose("ana", "leave")
+    assert f"first:{m}" in t.options("cy"), "ana left before cy's turn: the First Crew space is open"
+
+
+def test_whoever_a_leaver_affects_may_answer_it_before_the_next_turn():
+    """R6: when someone leaves, every other player still on a mission is asked again."""
+    t = Table(new_game(("ana", "ben", "cy"), events=QUIET_2P))
+    m = missions(t)[0]
+    t.choose("ana", f"first:{m}")
+    t.choose("ben", f"second:{m}")
+    t.choose("ana", "leave")
+    assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ben"], "the Second Crew moves up"
+    assert t.kinds() == [("ben", "stay")]
+    t.choose("ben", "stay")
+    assert t.kinds() == [("cy", "take-mission")]
 
 
 def test_players_not_on_a_mission_recover_to_maximum_lose_a_heat_and_draw_an_agenda():
@@ -171,6 +203,7 @@ def test_the_event_hits_players_on_missions_in_turn_order():
     ms = missions(t)
     t.choose("ana", f"first:{ms[0]}")
     t.choose("ben", "pass")
+    t.stay()
     t.choose("cy", f"first:{ms[1]}")
     t.until(lambda t: t.state["phase"] == "streets")
     text = t.events()
@@ -227,7 +260,5 @@ def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
     t.choose("ana", f"deal:{m}:mr-johnson#1")
     t.choose("ben", f"join:{m}:first")
     t.choose("ana", "accept")
-    t.choose("cy", "pass")
-    t.until_kind("stay", "ana")
     t.choose("ana", "leave")
     assert slot_by_card(t.state, m)["deal"] is None and t.seat("ana")["deal"]

@@ -135,6 +135,7 @@ def test_a_crew_holds_at_most_four():
     for p in ("ben", "cy", "dee"):
         t.choose(p, f"join:{m}:first")
         t.choose("ana", "accept")
+        t.stay()
     assert len(t.state["missions"][0]["crews"][0]["members"]) == 4
 
 
