@@ -262,3 +262,40 @@ def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
     t.choose("ana", "accept")
     t.choose("ana", "leave")
     assert slot_by_card(t.state, m)["deal"] is None and t.seat("ana")["deal"]
+
+
+def test_contacts_may_be_played_between_the_parts_of_an_event():
+    """NL:423 "A Contact can be played at any time it can apply": before each part of the Event that
+    applies to them, a player holding a Contact may play it on themselves (R29). Martial Law: Heat 1+
+    Covert 5 or gain 1 Heat; then Heat 3+ gain 1 Heat."""
+    t = Table(new_game(events=["martial-law", "quiet-night"], dice=[0], hands=[["beat-cop#1"], []]))
+    t.choose("ana", f"first:{missions(t)[0]}")
+    t.seat("ana")["heat"] = 2
+    t.choose("ben", "pass")
+    t.stay()
+    d = t.decision()
+    assert (d.player, d.kind, d.pass_id) == ("ana", "event", "go-on"), "before the first part"
+    assert "use:beat-cop#1:2" in t.options("ana")
+    t.choose("ana", "go-on")
+    t.until(lambda t: t.decision().kind == "event", {"attempt": "roll", "reaction": "pass"})
+    assert "Covert 5 challenge is failed" in t.events() and t.seat("ana")["heat"] == 3
+    t.choose("ana", "use:beat-cop#1:2")  # lose 1 Heat between the parts
+    assert t.kinds() == [("ana", "event")] and "use:beat-cop#1:2" not in t.options("ana")
+    t.choose("ana", "go-on")
+    assert t.seat("ana")["heat"] == 2, "the second part (Heat 3+) no longer applies"
+
+
+def test_a_player_holding_no_contact_is_not_asked_between_the_parts_of_an_event():
+    """R29: hand counts by card type are public (R22), so skipping a player with no Contact reveals nothing."""
+    t = Table(new_game(events=["riots", "quiet-night"], dice=[5]))
+    ana = t.seat("ana")
+    contacts = [c for c in ana["hand"] if card(t.state, c)["kind"] == "contact"]
+    ana["hand"] = [c for c in ana["hand"] if c not in contacts]
+    t.state["discards"]["contact"].extend(contacts)
+    t.choose("ana", f"first:{missions(t)[0]}")
+    t.choose("ben", "pass")
+    t.stay()
+    asked = []
+    t.until(lambda t: t.state["phase"] == "streets",
+            {"event": lambda t, d: asked.append(d.player) or "go-on", "attempt": "roll", "reaction": "pass"})
+    assert asked == [] and "The event hits ana." in t.events()

@@ -96,8 +96,8 @@ def describe(data: dict[str, Any]) -> str:
             needs.append(f"{what} at least {need['at_least']}")
         if "at_most" in need:
             needs.append(f"{what} at most {need['at_most']}")
-    costs = [f"{n} {k if k == 'kc' else k.title()}".replace("kc", "KC") for k, n in data["cost"].items() if n]
+    costs = tokens.amounts(data["cost"])
     names = {"kc": "KC", "prospects": "Prospects", "ideals": "Ideal(s)", "heal": "Health and Resolve recovered", "cool": "lose Heat", "draw": "Contact draw(s)", "max_resolve": "max Resolve"}
     gives = [f"{n} {names.get(k, k)}" if k != "cool" else f"lose {n} Heat" for k, n in data["reward"].items() if n]
-    return (f"needs {', '.join(needs) or 'nothing'}; costs {', '.join(costs) or 'nothing'}; "
+    return (f"needs {', '.join(needs) or 'nothing'}; costs {costs or 'nothing'}; "
             f"gives {', '.join(gives) or 'nothing'}")

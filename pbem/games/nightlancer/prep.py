@@ -50,7 +50,7 @@ def round_take_missions(state: State, frame: Task, rng: Rng) -> None:
 
 def round_event(state: State, frame: Task, rng: Rng) -> None:
     frame["step"] = "prep-end"
-    push(state, "event", queue=None, part=0)
+    push(state, "event", queue=None, part=0, asked=False)
 
 
 def round_prep_end(state: State, frame: Task, rng: Rng) -> None:
@@ -380,10 +380,30 @@ def apply_losses(state: State, player: str, losses: dict[str, int]) -> None:
         tokens.lose(state, player, health=losses.get("health", 0), resolve=losses.get("resolve", 0))
 
 
+def describe_part(part: dict[str, Any]) -> str:
+    """One part of an Event as the player reads it."""
+    if "challenge" in part:
+        losses = tokens.amounts(part["on_fail"])
+        return f"{part['challenge'].title()} {part['difficulty']}" + (f" or lose {losses}" if losses else "")
+    if "lose" in part:
+        return f"lose {tokens.amounts(part['lose'])}"
+    return f"gain {part['heat']} Heat"
+
+
+def may_play_contacts_before(state: State, player: str, part: dict[str, Any]) -> bool:
+    """Whether ``player`` is asked before a part of the Event (ruling R29): they hold a Contact (the
+    count is public), and the part is not a challenge that applies to everyone (its attempt
+    window offers the same Contacts, and nothing they do can change whether it applies)."""
+    holds = any(kind(state, c) == "contact" for c in tokens.seat(state, player)["hand"])
+    return holds and not ("challenge" in part and part["who"].get("all"))
+
+
 def run_event(state: State, frame: Task, rng: Rng) -> None:
     """3.1 "Event step": players off missions recover to maximum, lose 1 Heat
     and draw an Agenda; then the Event hits players on missions, in Turn
-    Order, one part after another; a player Shaken stops there."""
+    Order, one part after another; a player Shaken stops there. Before each
+    part that applies to them a player may play Contacts on themselves ("A
+    Contact can be played at any time it can apply", 5.1; ruling R29)."""
     if frame["queue"] is None:
         for player in state["order"]:
             if not on_mission(state, player):
@@ -410,12 +430,19 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
         player = frame["queue"][0]
         if frame["part"] >= len(parts) or tokens.seat(state, player)["shaken"] or not on_mission(state, player):
             frame["queue"].pop(0)
-            frame["part"] = 0
+            frame["part"], frame["asked"] = 0, False
             continue
         part = parts[frame["part"]]
         if not event_applies(state, player, part["who"]):
-            frame["part"] += 1
+            frame["part"], frame["asked"] = frame["part"] + 1, False
             continue
+        if not frame["asked"] and may_play_contacts_before(state, player, part):
+            # asked once: the applicability is checked again when the player goes on
+            frame["asked"] = True
+            ask(state, player, "event", contacts=True,
+                prompt=f"The Event's next part for you: {describe_part(part)}. Play Contacts on yourself first, or go on")
+            return
+        frame["asked"] = False
         if "challenge" in part:
             start_challenge(state, part["challenge"], part["difficulty"], {"event": True, "traits": []}, solo=player)
             return
@@ -428,6 +455,14 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
         if state["over"]:
             return
     finish(state)
+
+
+def event_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    return [("go-on", "Go on with the Event")]
+
+
+def event_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    """Going on: the Event step resolves the part (Contacts were played as free actions)."""
 
 
 def discard_idle_missions(state: State) -> None:
@@ -455,3 +490,5 @@ def register(machine: TurnMachine[State]) -> None:
     machine.kind("consent", prompt="Let a player join your Crew?", options=consent_options, apply=consent_apply)
     machine.kind("stay", prompt="Stay on your mission or leave it", pass_id="stay", options=stay_options,
                  apply=stay_apply)
+    machine.kind("event", prompt="Play Contacts on yourself before the Event's next part, or go on", pass_id="go-on",
+                 options=event_options, apply=event_apply)
