@@ -128,6 +128,21 @@ def test_hand_counts_by_card_type_are_public_and_hands_are_not():
     assert "hand" not in public and GAME.private(state, "ben")["hand"] != GAME.private(state, "ana")["hand"]
 
 
+def test_every_players_starting_agenda_is_public():
+    """NL:146 "Take the starting Agenda card shown in the Setup area": the Nightlancer card, face-up,
+    shows which Agenda it is, so the table knows it while it is in the hand (R22)."""
+    from .helpers import screen
+
+    state = new_game(events=QUIET_2P)  # ana: the Assassin (Clean Slate); ben: the Guard
+    players = GAME.public(state)["players"]
+    assert players["ana"]["starting_agenda"] == "clean-slate"
+    assert players["ben"]["starting_agenda"] == "protect-the-family"
+    assert "starting Agenda in hand: Clean Slate" in screen(state, "ben")
+    state["seats"]["ana"]["hand"].remove("clean-slate")
+    state["seats"]["ana"]["fulfilled"].append("clean-slate")
+    assert GAME.public(state)["players"]["ana"]["starting_agenda"] is None, "fulfilled: shown face-up instead"
+
+
 def test_a_crew_holds_at_most_four():
     t = Table(new_game(("ana", "ben", "cy", "dee"), events=QUIET_2P))
     m = t.state["missions"][0]["card"]

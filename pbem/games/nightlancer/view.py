@@ -1,7 +1,8 @@
 """What the table sees and what one player sees (one exit for hidden information).
 
 Public: tokens, tableau cards (Items, Cyber, Skills, fulfilled Agendas,
-Spent cards), counts of hands and decks, discard piles, the Open Black
+Spent cards), counts of hands and decks, each starting Agenda still in the
+hand (the Nightlancer card shows it), discard piles, the Open Black
 Market, the missions and Crews, the current event and the challenge under
 way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
@@ -98,6 +99,7 @@ def public(state: State) -> dict[str, Any]:
             "fulfilled": list(p["fulfilled"]), "spent": list(p["spent"]), "loadout": list(p["loadout"]),
             "hand_contacts": sum(1 for c in p["hand"] if kind(state, c) == "contact"),
             "hand_agendas": sum(1 for c in p["hand"] if kind(state, c) != "contact"),
+            "starting_agenda": starting_agenda_in_hand(state, name),
         }
     return {
         "game": "nightlancer",
@@ -117,6 +119,16 @@ def public(state: State) -> dict[str, Any]:
         "earlier": _earlier(state),
         "result": state["outcome"],
     }
+
+
+def starting_agenda_in_hand(state: State, player: str) -> str | None:
+    """The player's starting Agenda while it is in their hand: public, since their Nightlancer card
+    shows it (2.2 "Take the starting Agenda card shown in the Setup area")."""
+    p = tokens.seat(state, player)
+    if not p["nightlancer"]:
+        return None
+    agenda: str = card(state, p["nightlancer"])["agenda"]
+    return agenda if agenda in p["hand"] else None
 
 
 def _earlier(state: State) -> list[str]:
@@ -262,6 +274,8 @@ def render(public: dict[str, Any], private: dict[str, Any] | None, cards: dict[s
             lines.append(f"    {card_line(shown(c))}" + (f" [{', '.join(marks)}]" if marks else ""))
         if p["loadout"]:
             lines.append("    Loadout: " + ", ".join(cards[design(c)]["name"] for c in p["loadout"]))
+        if p["starting_agenda"]:
+            lines.append(f"    starting Agenda in hand: {card_line(shown(p['starting_agenda']))}")
         for c in p["fulfilled"]:
             lines.append(f"    fulfilled: {cards[design(c)]['name']}")
     if data["black_market"]:
