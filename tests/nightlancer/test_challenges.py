@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games.nightlancer import effects
+from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.cards import COMBAT_COST
 
 from .helpers import Table, mission_table
@@ -166,7 +166,21 @@ def test_cyberware_and_skills_always_apply_and_gear_stacks():
     ana["skills"] = ["electronics#1"]
     t.state["decks"]["skill"].remove("electronics#1")
     k = effects.kit(t.state, "ana", "technical", {"traits": []})
-    assert k["bonus"] == 1 + 1 + 1 + 1  # lockpicks, drone, optic implants, Electronics
+    assert k["bonus"] == 1 + 1 + 1  # lockpicks, drone, optic implants
+    assert tokens.ability(t.state, "ana", "technical") == 1 + 1  # the Assassin's rating, and Electronics
+
+
+def test_a_skill_modifies_an_ability_rating_for_every_challenge_that_uses_it():
+    """NL:427 Skills "can modify the ability ratings of a Nightlancer" (D4): a Skill that raises Technical
+    raises every challenge that uses Technical, Cracking and Demolitions too (5.2 "Challenge types")."""
+    t = mission_table(dice=[1], hands=[["netrunner#1"], []])
+    t.seat("ana")["skills"] = ["electronics#1"]  # +1 Technical rating
+    t.state["decks"]["skill"].remove("electronics#1")
+    to_roll(t, "option:2")  # Cracking 2
+    t.choose("ana", "play:netrunner#1:1")  # provides Cracking
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana rolls +1: score 3." in t.events()  # Technical 1 + 1 (Electronics) + 1
 
 
 def test_losing_a_combat_challenge_discards_all_health_and_shakes():

@@ -201,7 +201,7 @@ def roll(state: State, rng: Rng, player: str, ctype: str, k: dict[str, Any], mod
     faces = state["catalogue"]["die"]
     index = state["dice"].pop(0) if state["dice"] else rng.randbelow(len(faces), label="die")
     face = faces[index]
-    ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
+    ability = tokens.ability(state, player, CHALLENGE_ABILITY[ctype])
     score = ability + k["bonus"] + mods["bonus"] - mods["penalty"] + face["value"]
     used = k["used"]
     for c in used:

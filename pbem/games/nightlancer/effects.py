@@ -7,7 +7,11 @@ this module gives each name its rule. No card is named here.
   ``enables`` (provides a special challenge's requirement), ``armour``
   (combat challenges cost that much less Health), ``max_health``,
   ``max_resolve``, ``income`` (KC in Downtime), ``extra_contacts`` (Draw
-  cards step), ``discount`` (black market cost).
+  cards step), ``discount`` (black market cost), ``ability`` (raises
+  ability ratings, so every challenge that uses them). A Skill names only
+  ``ability``, ``extra_contacts`` and ``income``: 5.1 "They can modify the
+  ability ratings of a Nightlancer or allow extra Contact cards or KC to be
+  taken during the Prep phase" (the card schema holds it).
 * Contact, played on yourself: in a challenge ``bonus``, ``enables``,
   ``armour``, ``steady`` (ignore a Resolve symbol); at any of your
   decisions ``heal``, ``gain_kc``, ``cool`` (lose Heat), ``draw`` (Contact
@@ -220,6 +224,7 @@ def describe(effect: Effect) -> str:
         "payment_heat": f"+{amount} Heat on mission payment", "income": f"+{amount} KC in Downtime",
         "extra_contacts": f"+{amount} Contact draw", "max_health": f"+{amount} max Health",
         "max_resolve": f"+{amount} max Resolve",
+        "ability": f"+{amount} {'/'.join(a.title() for a in effect.get('abilities', []))} rating",
         "discount": f"-{amount} KC on {'/'.join(effect.get('types', []))}",
     }
     if name in ("heal", "drain"):

@@ -54,6 +54,13 @@ def nightlancer_of(state: State, player: str) -> Card:
     return card(state, present(seat(state, player)["nightlancer"], f"{player}'s Nightlancer"))
 
 
+def ability(state: State, player: str, name: str) -> int:
+    """The Nightlancer's rating in one ability: the printed rating and what raises it (Skills, 5.1)."""
+    raised = sum(e["amount"] for e in permanent_effects(state, player) if e["effect"] == "ability" and name in e["abilities"])
+    rating: int = nightlancer_of(state, player)["abilities"][name]
+    return rating + raised
+
+
 def max_health(state: State, player: str) -> int:
     return nightlancer_of(state, player)["health"] + _sum(state, player, "max_health")
 

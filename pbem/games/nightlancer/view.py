@@ -73,7 +73,7 @@ def _challenge(state: State) -> dict[str, Any] | None:
         if frame["type"] == "attempt":
             mods = mods if mods is not None else frame["mods"]
             player, ctype = frame["player"], frame["ctype"]
-            ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
+            ability = tokens.ability(state, player, CHALLENGE_ABILITY[ctype])
             k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
             return {"player": player, "challenge": ctype, "difficulty": frame["difficulty"],
                     "ability": ability, "cards": k["bonus"], "cards_used": list(k["used"]),
