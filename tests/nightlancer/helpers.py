@@ -17,7 +17,7 @@ QUIET = {
     "pick": None, "take-mission": "pass", "stay": "stay", "consent": "refuse", "streets": "pass",
     "interest": "pay", "repay": "keep", "gear-up": None, "abandon": "continue", "choose-option": "option:1",
     "assist": "assist", "attempt": "roll", "reaction": "pass", "skill": "none", "discard": None,
-    "final": "done", "face-off": "fight:marksman", "accept-fight": "fight",
+    "final": "done", "face-off": "fight:marksman", "accept-fight": "fight", "event": "go-on",
 }
 
 
