@@ -27,7 +27,7 @@ from collections import Counter
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng, step_rng
 from pbem.bots.playout import play
-from pbem.games.nightlancer import GAME, effects
+from pbem.games.nightlancer import GAME, effects, tokens
 from pbem.games.nightlancer.actions import sale_price
 from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_CHALLENGES, SPECIAL_CHALLENGES
@@ -56,9 +56,8 @@ def margin(state, player, challenge, difficulty, traits) -> float:
     kit = effects.kit(state, player, challenge, {"traits": traits})
     if challenge in SPECIAL_CHALLENGES and not kit["enables"]:
         return -9
-    nightlancer = state["catalogue"]["cards"][state["seats"][player]["nightlancer"]]
     risk = 1.5 if challenge in COMBAT_CHALLENGES else 0
-    return nightlancer["abilities"][CHALLENGE_ABILITY[challenge]] + kit["bonus"] + 1.5 - difficulty - risk
+    return tokens.ability(state, player, CHALLENGE_ABILITY[challenge]) + kit["bonus"] + 1.5 - difficulty - risk
 
 
 FREE_ACTIONS = ("sell:", "use:", "give:")

@@ -17,7 +17,7 @@ QUIET = {
     "pick": None, "take-mission": "pass", "stay": "stay", "consent": "refuse", "streets": "pass",
     "interest": "pay", "repay": "keep", "gear-up": None, "abandon": "continue", "choose-option": "option:1",
     "assist": "assist", "attempt": "roll", "reaction": "pass", "skill": "none", "discard": None,
-    "final": "done", "face-off": "fight:marksman", "accept-fight": "fight",
+    "final": "done", "face-off": "fight:marksman", "accept-fight": "fight", "event": "go-on",
 }
 
 
@@ -88,6 +88,11 @@ class Table:
             ids = [o.id for o in d.options]
             self.choose(d.player, answer if answer in ids else self.quiet(d))
         raise AssertionError("the game did not reach the expected point")
+
+    def stay(self) -> None:
+        """Everyone asked whether to leave their mission (Take missions, R6) stays."""
+        while self.awaiting and self.awaiting[0].kind == "stay":
+            self.choose(self.awaiting[0].player, "stay")
 
     def until_kind(self, kind: str, player: str | None = None, script: dict | None = None) -> None:
         self.until(lambda t: any(d.kind == kind and (player is None or d.player == player) for d in t.awaiting), script)

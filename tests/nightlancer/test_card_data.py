@@ -116,3 +116,31 @@ def test_the_rules_name_no_card():
         for entry in entries if isinstance(entries, list) else []:
             assert f'"{entry["id"]}' not in code, entry["id"]
             assert entry["name"] not in code, entry["name"]
+
+
+#: NL:427 "Skill cards ... can modify the ability ratings of a Nightlancer or allow extra Contact cards or KC
+#: to be taken during the Prep phase": the effects a Skill may name (D4)
+SKILL_EFFECTS = {"ability", "extra_contacts", "income"}
+
+
+def test_skills_do_only_what_the_book_says_skills_do():
+    """D4: every Skill modifies ability ratings, or gives extra Contact cards (Draw cards step) or KC
+    (Downtime step) in the Prep phase; nothing else."""
+    for skill in load()["skill"]:
+        assert {e["effect"] for e in skill["effects"]} <= SKILL_EFFECTS, skill["id"]
+
+
+def test_a_card_file_whose_skill_does_more_than_the_book_says_is_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    text = CARDS.read_text()
+    at = text.index('id = "networking"')
+    bad.write_text(text[:at] + text[at:].replace('effect = "extra_contacts"', 'effect = "max_health"', 1))
+    with pytest.raises(ScenarioError, match="skill/9/effects/0"):
+        read_card_file(bad)
+
+
+def test_a_card_file_of_the_first_format_is_refused_with_a_clear_message(tmp_path):
+    old = tmp_path / "old.toml"
+    old.write_text(CARDS.read_text().replace("pbem-nightlancer-cards-v2", "pbem-nightlancer-cards-v1", 1))
+    with pytest.raises(ScenarioError, match=r"pbem-nightlancer-cards-v1.*Skill"):
+        read_card_file(old)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games.nightlancer import effects
+from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.cards import COMBAT_COST
 
 from .helpers import Table, mission_table
@@ -135,6 +135,30 @@ def test_at_most_one_weapon_and_one_armour_card_count_in_a_combat_challenge():
     assert k["armour"] == 1
 
 
+def test_only_one_armour_and_one_weapon_card_may_be_used_in_any_challenge():
+    """NL:404 "only one Armour card may be used in a challenge"; NL:405 "only one Weapon or
+    Cyberweapon card may be used in a challenge": in every challenge, not only in combat."""
+    t = mission_table(items=[["execolux-suit#1", "execolux-suit#2"], []])
+    state = t.state
+    ana = state["seats"]["ana"]
+    ana["loadout"] = ["execolux-suit#1", "execolux-suit#2"]
+    # two Armoured Suits, +1 Streetwise each: one may be used
+    k = effects.kit(state, "ana", "streetwise", {"traits": []})
+    assert len(k["used"]) == 1 and k["bonus"] == 1
+    # two Weapons that would help a Technical challenge (card data as an owner might enter it)
+    for design_id in ("mono-blade", "liontooth-pistol"):
+        state["catalogue"]["cards"][design_id]["effects"].append(
+            {"effect": "bonus", "amount": 1, "challenges": ["technical"]})
+        state["decks"]["black_market"].remove(f"{design_id}#1")
+        ana["items"].append(f"{design_id}#1")
+    ana["loadout"] = ["mono-blade#1", "liontooth-pistol#1", "lockpicks#1"]
+    ana["items"].append("lockpicks#1")
+    state["decks"]["black_market"].remove("lockpicks#1")
+    k = effects.kit(state, "ana", "technical", {"traits": []})
+    weapons = [c for c in k["used"] if c in ("mono-blade#1", "liontooth-pistol#1")]
+    assert len(weapons) == 1 and "lockpicks#1" in k["used"], "Gear still stacks (NL:467)"
+
+
 def test_cyberware_and_skills_always_apply_and_gear_stacks():
     t = mission_table(items=[["lockpicks#1", "drone#1", "optic-implants#1"], []])
     ana = t.seat("ana")
@@ -142,7 +166,21 @@ def test_cyberware_and_skills_always_apply_and_gear_stacks():
     ana["skills"] = ["electronics#1"]
     t.state["decks"]["skill"].remove("electronics#1")
     k = effects.kit(t.state, "ana", "technical", {"traits": []})
-    assert k["bonus"] == 1 + 1 + 1 + 1  # lockpicks, drone, optic implants, Electronics
+    assert k["bonus"] == 1 + 1 + 1  # lockpicks, drone, optic implants
+    assert tokens.ability(t.state, "ana", "technical") == 1 + 1  # the Assassin's rating, and Electronics
+
+
+def test_a_skill_modifies_an_ability_rating_for_every_challenge_that_uses_it():
+    """NL:427 Skills "can modify the ability ratings of a Nightlancer" (D4): a Skill that raises Technical
+    raises every challenge that uses Technical, Cracking and Demolitions too (5.2 "Challenge types")."""
+    t = mission_table(dice=[1], hands=[["netrunner#1"], []])
+    t.seat("ana")["skills"] = ["electronics#1"]  # +1 Technical rating
+    t.state["decks"]["skill"].remove("electronics#1")
+    to_roll(t, "option:2")  # Cracking 2
+    t.choose("ana", "play:netrunner#1:1")  # provides Cracking
+    t.choose("ana", "roll")
+    t.choose("ben", "pass")
+    assert "ana rolls +1: score 3." in t.events()  # Technical 1 + 1 (Electronics) + 1
 
 
 def test_losing_a_combat_challenge_discards_all_health_and_shakes():
@@ -234,7 +272,7 @@ def test_using_a_spend_card_spends_it():
 
 def test_every_effect_of_a_card_in_use_applies_not_only_its_armour_or_weapon_bonus():
     """An Armour card's other effects count: the Execolux Armoured Suit's +1 Streetwise applies in a
-    Streetwise challenge, and its Armour in combat (the "at most one" rule is for combat, NL:489)."""
+    Streetwise challenge, and its Armour in combat."""
     t = mission_table(items=[["execolux-suit#1"], []])
     t.seat("ana")["loadout"] = ["execolux-suit#1"]
     k = effects.kit(t.state, "ana", "streetwise", {"traits": []})

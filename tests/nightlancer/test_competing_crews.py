@@ -127,3 +127,23 @@ def test_no_second_crew_when_a_deal_token_is_placed():
     t = mission_table(players=("ana", "ben"), crew=("ana",), second=("ben",), hands=[["mr-johnson#1"], []],
                       script={"take-mission": lambda t, d: "deal:low-courier-run:mr-johnson#1" if d.player == "ana" else "pass"})
     assert len(t.state["missions"][0]["crews"]) == 1
+
+
+def test_members_may_abandon_at_the_start_of_stage_3_before_the_face_off():
+    """NL:291 "A player may abandon a mission at the beginning of any Stage": at Stage 3 the members are
+    asked before the face-off (NL:311 "when they reach Stage 3"), and not again after it (R9)."""
+    t = mission_table(players=("ana", "ben", "cy", "dee"), crew=("ana", "cy"), second=("ben", "dee"), dice=[5] * 12)
+    for _ in range(2):
+        for boss in ("ana", "ben"):
+            t.until_kind("choose-option", boss, script={"assist": "assist", "abandon": "continue"})
+            t.choose(boss, "option:1")
+    t.until(lambda t: any(d.kind in ("abandon", "face-off") for d in t.awaiting), {"assist": "assist"})
+    assert t.kinds() == [("cy", "abandon")], "the First Crew's member first"
+    t.choose("cy", "abandon")
+    assert t.kinds() == [("dee", "abandon")]
+    t.choose("dee", "continue")
+    assert t.kinds() == [("ana", "face-off")]
+    assert "cy abandons the mission." in t.events()
+    t.choose("ana", "abandon")
+    t.until(lambda t: any(d.kind in ("abandon", "choose-option") for d in t.awaiting))
+    assert t.kinds() == [("ben", "choose-option")], "dee, who was asked at the start of Stage 3, is not asked again"

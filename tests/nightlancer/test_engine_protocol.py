@@ -106,5 +106,5 @@ def test_the_kinds_with_an_obvious_pass_declare_it_for_standing_orders_and_timeo
     assert {kind: p for kind, p in passes.items() if p is not None} == {
         "assist": "stand-by", "attempt": "roll", "reaction": "pass", "gear-up": "done", "abandon": "continue",
         "skill": "none", "repay": "keep", "take-mission": "pass", "stay": "stay", "final": "done",
-        "streets": "pass"}
+        "streets": "pass", "event": "go-on"}
     assert {GAME.default_action(kind) for kind in GAME.decision_kinds()} == {"pass"}

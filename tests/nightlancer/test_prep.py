@@ -81,6 +81,7 @@ def test_a_second_crew_needs_a_first_crew_and_no_second_crew_or_deal():
     assert f"second:{m}" in t.options("ben")
     t.choose("ben", f"second:{m}")
     assert crew_at(slot_by_card(t.state, m), SECOND)["members"] == ["ben"]
+    t.stay()
     assert f"second:{m}" not in t.options("cy")
 
 
@@ -100,6 +101,7 @@ def test_joining_a_crew_needs_the_bosss_consent():
     t.choose("ben", f"join:{m}:first")
     assert t.kinds() == [("ana", "consent")]
     t.choose("ana", "accept")
+    t.stay()
     t.choose("cy", f"join:{m}:first")
     t.choose("ana", "refuse")
     assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ana", "ben"]
@@ -143,14 +145,44 @@ def test_when_the_boss_leaves_the_next_token_is_boss_and_a_second_crew_moves_up(
     t.choose("ana", f"first:{m}")
     t.choose("ben", f"join:{m}:first")
     t.choose("ana", "accept")
+    t.choose("ana", "stay")
     t.choose("cy", f"second:{m}")
+    t.choose("ana", "stay")
+    t.choose("ben", "stay")
     t.choose("dee", "pass")
-    t.choose("ana", "leave")  # last call
+    t.choose("ana", "leave")
     slot = slot_by_card(t.state, m)
     assert crew_at(slot, FIRST)["members"] == ["ben"]
     t.choose("ben", "leave")
-    t.choose("cy", "stay")
     assert crew_at(slot, FIRST)["members"] == ["cy"] and crew_at(slot, SECOND) is None
+    t.choose("cy", "stay")
+    assert not any(d.kind == "stay" for d in t.awaiting), "the Take missions step is over"
+
+
+def test_a_player_may_leave_their_mission_at_any_time_during_the_take_missions_step():
+    """NL:199 "A player may leave their position on a mission at any time during this step": after
+    every turn each other player on a mission stays or leaves, before the next turn (R6)."""
+    t = Table(new_game(("ana", "ben", "cy"), events=QUIET_2P))
+    m = missions(t)[0]
+    t.choose("ana", f"first:{m}")
+    t.choose("ben", "pass")
+    d = t.decision()
+    assert (d.player, d.kind, d.pass_id) == ("ana", "stay", "stay")
+    t.choose("ana", "leave")
+    assert f"first:{m}" in t.options("cy"), "ana left before cy's turn: the First Crew space is open"
+
+
+def test_whoever_a_leaver_affects_may_answer_it_before_the_next_turn():
+    """R6: when someone leaves, every other player still on a mission is asked again."""
+    t = Table(new_game(("ana", "ben", "cy"), events=QUIET_2P))
+    m = missions(t)[0]
+    t.choose("ana", f"first:{m}")
+    t.choose("ben", f"second:{m}")
+    t.choose("ana", "leave")
+    assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ben"], "the Second Crew moves up"
+    assert t.kinds() == [("ben", "stay")]
+    t.choose("ben", "stay")
+    assert t.kinds() == [("cy", "take-mission")]
 
 
 def test_players_not_on_a_mission_recover_to_maximum_lose_a_heat_and_draw_an_agenda():
@@ -171,6 +203,7 @@ def test_the_event_hits_players_on_missions_in_turn_order():
     ms = missions(t)
     t.choose("ana", f"first:{ms[0]}")
     t.choose("ben", "pass")
+    t.stay()
     t.choose("cy", f"first:{ms[1]}")
     t.until(lambda t: t.state["phase"] == "streets")
     text = t.events()
@@ -227,7 +260,42 @@ def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
     t.choose("ana", f"deal:{m}:mr-johnson#1")
     t.choose("ben", f"join:{m}:first")
     t.choose("ana", "accept")
-    t.choose("cy", "pass")
-    t.until_kind("stay", "ana")
     t.choose("ana", "leave")
     assert slot_by_card(t.state, m)["deal"] is None and t.seat("ana")["deal"]
+
+
+def test_contacts_may_be_played_between_the_parts_of_an_event():
+    """NL:423 "A Contact can be played at any time it can apply": before each part of the Event that
+    applies to them, a player holding a Contact may play it on themselves (R29). Martial Law: Heat 1+
+    Covert 5 or gain 1 Heat; then Heat 3+ gain 1 Heat."""
+    t = Table(new_game(events=["martial-law", "quiet-night"], dice=[0], hands=[["beat-cop#1"], []]))
+    t.choose("ana", f"first:{missions(t)[0]}")
+    t.seat("ana")["heat"] = 2
+    t.choose("ben", "pass")
+    t.stay()
+    d = t.decision()
+    assert (d.player, d.kind, d.pass_id) == ("ana", "event", "go-on"), "before the first part"
+    assert "use:beat-cop#1:2" in t.options("ana")
+    t.choose("ana", "go-on")
+    t.until(lambda t: t.decision().kind == "event", {"attempt": "roll", "reaction": "pass"})
+    assert "Covert 5 challenge is failed" in t.events() and t.seat("ana")["heat"] == 3
+    t.choose("ana", "use:beat-cop#1:2")  # lose 1 Heat between the parts
+    assert t.kinds() == [("ana", "event")] and "use:beat-cop#1:2" not in t.options("ana")
+    t.choose("ana", "go-on")
+    assert t.seat("ana")["heat"] == 2, "the second part (Heat 3+) no longer applies"
+
+
+def test_a_player_holding_no_contact_is_not_asked_between_the_parts_of_an_event():
+    """R29: hand counts by card type are public (R22), so skipping a player with no Contact reveals nothing."""
+    t = Table(new_game(events=["riots", "quiet-night"], dice=[5]))
+    ana = t.seat("ana")
+    contacts = [c for c in ana["hand"] if card(t.state, c)["kind"] == "contact"]
+    ana["hand"] = [c for c in ana["hand"] if c not in contacts]
+    t.state["discards"]["contact"].extend(contacts)
+    t.choose("ana", f"first:{missions(t)[0]}")
+    t.choose("ben", "pass")
+    t.stay()
+    asked = []
+    t.until(lambda t: t.state["phase"] == "streets",
+            {"event": lambda t, d: asked.append(d.player) or "go-on", "attempt": "roll", "reaction": "pass"})
+    assert asked == [] and "The event hits ana." in t.events()

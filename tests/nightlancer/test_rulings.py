@@ -43,7 +43,26 @@ def test_shaken_by_paying_combat_health_fails_without_a_roll():
     assert t.state["dice"] == [5], "no die was rolled"
 
 
-def test_a_first_crew_that_scores_nothing_sets_a_difficulty_of_zero():
+def test_a_first_crew_where_nobody_attempts_the_contested_combat_fails():
+    """R13: the contested combat is a group combat (NL:499): "if none of the Crew facing a combat
+    challenge attempt it ... then they all fail! The entire Crew lose their Health and are Shaken"."""
+    t = mission_table(players=("ana", "ben", "cy"), crew=("ana", "cy"), second=("ben",), dice=[5] * 6)
+    t.until_kind("face-off", script={"choose-option": "option:1", "assist": "assist"})
+    t.choose("ana", "fight:marksman")
+    t.choose("ben", "fight")
+    assert {d.player for d in t.awaiting if d.kind == "assist"} == {"ana", "cy"}
+    t.choose("ana", "stand-by")
+    t.choose("cy", "stand-by")
+    assert "Assisting: nobody." in t.events()
+    for player in ("ana", "cy"):
+        assert t.seat(player)["health"] == 0 and t.seat(player)["shaken"]
+    assert "The First Crew's score" not in t.events(), "the First Crew is off the mission: no fight remains"
+    assert t.seat("ben")["health"] > 0 and not t.seat("ben")["shaken"]
+    t.until_kind("choose-option")
+    assert t.decision().player == "ben"
+
+
+def test_a_first_crew_with_no_valid_score_in_the_contested_combat_leaves_no_fight():
     t = mission_table(players=("ana", "ben"), crew=("ana",), second=("ben",), dice=[5, 5, 5, 5, 0, 1],
                       nightlancers=["assassin", "veteran"])
     for _ in range(2):
@@ -109,6 +128,21 @@ def test_hand_counts_by_card_type_are_public_and_hands_are_not():
     assert "hand" not in public and GAME.private(state, "ben")["hand"] != GAME.private(state, "ana")["hand"]
 
 
+def test_every_players_starting_agenda_is_public():
+    """NL:146 "Take the starting Agenda card shown in the Setup area": the Nightlancer card, face-up,
+    shows which Agenda it is, so the table knows it while it is in the hand (R22)."""
+    from .helpers import screen
+
+    state = new_game(events=QUIET_2P)  # ana: the Assassin (Clean Slate); ben: the Guard
+    players = GAME.public(state)["players"]
+    assert players["ana"]["starting_agenda"] == "clean-slate"
+    assert players["ben"]["starting_agenda"] == "protect-the-family"
+    assert "starting Agenda in hand: Clean Slate" in screen(state, "ben")
+    state["seats"]["ana"]["hand"].remove("clean-slate")
+    state["seats"]["ana"]["fulfilled"].append("clean-slate")
+    assert GAME.public(state)["players"]["ana"]["starting_agenda"] is None, "fulfilled: shown face-up instead"
+
+
 def test_a_crew_holds_at_most_four():
     t = Table(new_game(("ana", "ben", "cy", "dee"), events=QUIET_2P))
     m = t.state["missions"][0]["card"]
@@ -116,6 +150,7 @@ def test_a_crew_holds_at_most_four():
     for p in ("ben", "cy", "dee"):
         t.choose(p, f"join:{m}:first")
         t.choose("ana", "accept")
+        t.stay()
     assert len(t.state["missions"][0]["crews"][0]["members"]) == 4
 
 

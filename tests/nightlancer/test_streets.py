@@ -57,6 +57,19 @@ def test_an_agenda_needs_its_conditions_met():
     assert "fulfil:big-score#1" in t.options("ana")
 
 
+def test_an_agendas_health_and_resolve_costs_must_be_paid_in_full():
+    """R28: NL:235 "To fulfil it the costs must be paid in full" overrides, for Agendas, NL:443's
+    "may be chosen even if the full cost can not be paid" for Health and Resolve."""
+    t = at_streets(hands=[["confession#1"], []])  # needs 1 Heat; costs 2 Resolve
+    ana = t.seat("ana")
+    ana.update(heat=1, resolve=1)
+    assert "fulfil:confession#1" not in t.options("ana")
+    ana["resolve"] = 2  # paying it all is paying in full (and Shakes, 5.2)
+    assert "fulfil:confession#1" in t.options("ana")
+    t.choose("ana", "fulfil:confession#1")
+    assert ana["resolve"] == 0 and ana["shaken"] and "confession#1" in ana["fulfilled"]
+
+
 def test_an_ideal_gained_at_six_ideals_gives_maximum_resolve_instead():
     t = at_streets(hands=[["family-visit#1"], []])
     t.seat("ana").update(ideals=6, resolve=1, kc=5)

@@ -6,7 +6,7 @@
 * Use a Contact on yourself whose effect applies at any time (heal, KC,
   Heat, draw): in the decisions where such an effect can change what the
   player may do (``contacts=True``: Streets turns, Loan costs, Take
-  missions, Skill purchases, the game end).
+  missions, Skill purchases, the parts of an Event, the game end).
 * Give KC to another player (6.1 cooperative: "The players may exchange KC
   amongst themselves at any time"): in every decision, 1, 2, 5 or 10 KC at
   a time (several gifts make any sum).

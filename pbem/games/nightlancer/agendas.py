@@ -1,8 +1,11 @@
 """Agenda cards: requirements, costs and rewards (rulebook 3.2 "Fulfil an Agenda").
 
 "An Agenda card may be fulfilled if the conditions on the card are met. To
-fulfil it the costs must be paid in full." KC costs must be affordable;
-Health and Resolve costs are discarded as far as they go (5.2).
+fulfil it the costs must be paid in full." This is the Agenda's own rule
+over 5.2 "Paying costs", which lets other actions discard Health and
+Resolve as far as they go: an Agenda's KC, Health and Resolve costs must
+all be there in full (ruling R28). Paying the last Health or Resolve is
+paying in full, and Shakes (5.2).
 """
 
 from __future__ import annotations
@@ -45,9 +48,15 @@ def requirements_met(state: State, player: str, agenda: str) -> bool:
     return True
 
 
-def can_fulfil(state: State, player: str, agenda: str) -> bool:
+def can_pay_in_full(state: State, player: str, agenda: str) -> bool:
+    """Whether the player holds the whole cost of the Agenda: KC, Health and Resolve (R28)."""
     cost = card(state, agenda)["cost"]
-    return requirements_met(state, player, agenda) and tokens.seat(state, player)["kc"] >= cost.get("kc", 0)
+    p = tokens.seat(state, player)
+    return all(p[token] >= cost.get(token, 0) for token in ("kc", "health", "resolve"))
+
+
+def can_fulfil(state: State, player: str, agenda: str) -> bool:
+    return requirements_met(state, player, agenda) and can_pay_in_full(state, player, agenda)
 
 
 def fulfil(state: State, player: str, agenda: str, rng: Rng) -> None:
@@ -87,8 +96,8 @@ def describe(data: dict[str, Any]) -> str:
             needs.append(f"{what} at least {need['at_least']}")
         if "at_most" in need:
             needs.append(f"{what} at most {need['at_most']}")
-    costs = [f"{n} {k if k == 'kc' else k.title()}".replace("kc", "KC") for k, n in data["cost"].items() if n]
+    costs = tokens.amounts(data["cost"])
     names = {"kc": "KC", "prospects": "Prospects", "ideals": "Ideal(s)", "heal": "Health and Resolve recovered", "cool": "lose Heat", "draw": "Contact draw(s)", "max_resolve": "max Resolve"}
     gives = [f"{n} {names.get(k, k)}" if k != "cool" else f"lose {n} Heat" for k, n in data["reward"].items() if n]
-    return (f"needs {', '.join(needs) or 'nothing'}; costs {', '.join(costs) or 'nothing'}; "
+    return (f"needs {', '.join(needs) or 'nothing'}; costs {costs or 'nothing'}; "
             f"gives {', '.join(gives) or 'nothing'}")

@@ -104,12 +104,17 @@ def challenge_scored(state: State, frame: Task, rng: Rng) -> None:
 
 def challenge_settle(state: State, frame: Task, rng: Rng) -> None:
     """The best score counts (5.2); a failed combat defeats the whole Crew. A
-    contested challenge (no difficulty) hands on its best score instead."""
+    contested challenge (no difficulty: the First Crew's attempt) hands on its
+    best score instead; with none (nobody attempted, or every attempt came
+    to nothing) it is a group combat failed, and defeats the Crew (R13)."""
     members = challenge_members(state, frame)
     valid = [s for p, s in frame["scores"].items() if s is not None and p in members]
     best = max(valid) if valid else None
     if frame["difficulty"] is None:
-        finish(state, best if best is not None else 0)
+        if best is None:
+            tokens.say(state, f"The {title(frame['ctype'])} contested combat is failed: nobody in the Crew scores.")
+            defeat(state, members)
+        finish(state, best)
         return
     success = best is not None and best >= frame["difficulty"]
     tokens.say(state, f"The {title(frame['ctype'])} {frame['difficulty']} challenge is "
@@ -196,7 +201,7 @@ def roll(state: State, rng: Rng, player: str, ctype: str, k: dict[str, Any], mod
     faces = state["catalogue"]["die"]
     index = state["dice"].pop(0) if state["dice"] else rng.randbelow(len(faces), label="die")
     face = faces[index]
-    ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
+    ability = tokens.ability(state, player, CHALLENGE_ABILITY[ctype])
     score = ability + k["bonus"] + mods["bonus"] - mods["penalty"] + face["value"]
     used = k["used"]
     for c in used:

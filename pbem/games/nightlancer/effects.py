@@ -7,7 +7,11 @@ this module gives each name its rule. No card is named here.
   ``enables`` (provides a special challenge's requirement), ``armour``
   (combat challenges cost that much less Health), ``max_health``,
   ``max_resolve``, ``income`` (KC in Downtime), ``extra_contacts`` (Draw
-  cards step), ``discount`` (black market cost).
+  cards step), ``discount`` (black market cost), ``ability`` (raises
+  ability ratings, so every challenge that uses them). A Skill names only
+  ``ability``, ``extra_contacts`` and ``income``: 5.1 "They can modify the
+  ability ratings of a Nightlancer or allow extra Contact cards or KC to be
+  taken during the Prep phase" (the card schema holds it).
 * Contact, played on yourself: in a challenge ``bonus``, ``enables``,
   ``armour``, ``steady`` (ignore a Resolve symbol); at any of your
   decisions ``heal``, ``gain_kc``, ``cool`` (lose Heat), ``draw`` (Contact
@@ -84,14 +88,15 @@ def _armour(effects: list[Effect]) -> int:
 def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: Any = ()) -> dict[str, Any]:
     """What the player's cards add to an attempt.
 
-    Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards;
-    "In a combat challenge, at most one Weapon or one Cyberweapon card may be
-    used. At most one Armour card may be used" (NL:489): in combat the best
-    weapon and the best armour count (ties: the one without Loud). Every
-    effect of a card in use counts (an Armour card's bonus to Streetwise, a
-    Weapon that enables Demolitions); outside combat Weapons and Armour are
-    used like Gear. Cards in ``leave_out`` are the ones the player chose not
-    to use (a Loud or single-use card kept back, see ``challenges``).
+    Rulebook 5.2: Skill and Cyberware always apply; any number of Gear cards.
+    5.1: "only one Armour card may be used in a challenge" and "only one
+    Weapon or Cyberweapon card may be used in a challenge" (5.2 says the same
+    of combat): in every challenge the best Weapon or Cyberweapon and the
+    best Armour count (a card that provides the special ability first, then
+    the most help; ties: the one without Loud). Every effect of a card in use
+    counts (an Armour card's bonus to Streetwise, a Weapon that enables
+    Demolitions). Cards in ``leave_out`` are the ones the player chose not to
+    use (a Loud or single-use card kept back, see ``challenges``).
     """
     combat = ctype in COMBAT_CHALLENGES
     permanent = tokens.permanent_effects(state, player)
@@ -113,17 +118,17 @@ def kit(state: State, player: str, ctype: str, ctx: dict[str, Any], leave_out: A
         bonus, enables, armour = _bonus(effects, ctype), _enables(effects, ctype), _armour(effects) if combat else 0
         if not (bonus or enables or armour):
             continue
-        ranked = (bonus + armour, enables, "loud" not in data["traits"], c, bonus, armour)
-        if combat and data["type"] in WEAPON_TYPES:
+        ranked = (enables, bonus + armour, "loud" not in data["traits"], c, bonus, armour)
+        if data["type"] in WEAPON_TYPES:
             weapons.append(ranked)
-        elif combat and data["type"] == "armour":
+        elif data["type"] == "armour":
             armours.append(ranked)
         else:
             take(c, bonus, enables, armour)
     for group in (weapons, armours):
         if group:
             best = max(group)
-            take(best[3], best[4], best[1], best[5])
+            take(best[3], best[4], best[0], best[5])
     return result
 
 
@@ -219,6 +224,7 @@ def describe(effect: Effect) -> str:
         "payment_heat": f"+{amount} Heat on mission payment", "income": f"+{amount} KC in Downtime",
         "extra_contacts": f"+{amount} Contact draw", "max_health": f"+{amount} max Health",
         "max_resolve": f"+{amount} max Resolve",
+        "ability": f"+{amount} {'/'.join(a.title() for a in effect.get('abilities', []))} rating",
         "discount": f"-{amount} KC on {'/'.join(effect.get('types', []))}",
     }
     if name in ("heal", "drain"):

@@ -47,7 +47,7 @@ def run_missions_phase(state: State, frame: Task, rng: Rng) -> None:
             frame["done"].append(slot["card"])
             members = [m for crew in sorted(slot["crews"], key=lambda c: c["pos"]) for m in crew["members"]]
             push(state, "mission", card=slot["card"], stage=1, participants=members, gear=list(members),
-                 order=[], idx=0, results={}, queue=[], option=None, faced_off=False)
+                 order=[], idx=0, results={}, queue=[], option=None, faced_off=False, asked_stage=0)
             tokens.say(state, f"The mission {card(state, slot['card'])['name']} is attempted by {', '.join(members)}.")
             return
     finish(state)
@@ -83,8 +83,8 @@ def gear_up(state: State, frame: Task, rng: Rng) -> None:
 
 
 def stage_begins(state: State, frame: Task, rng: Rng) -> None:
-    """II-IV. The next Stage, in the Crews' positions; before Stage 3 two Crews face off; after
-    Stage 3, payment. A mission nobody is left on ends."""
+    """II-IV. The next Stage, in the Crews' positions; when two Crews reach Stage 3 their members
+    may abandon, then the Crews face off; after Stage 3, payment. A mission nobody is left on ends."""
     slot = mission_slot(state, frame)
     if not slot["crews"]:
         frame["step"] = "end"
@@ -94,6 +94,12 @@ def stage_begins(state: State, frame: Task, rng: Rng) -> None:
         frame["queue"] = None
         return
     if frame["stage"] == 3 and len(slot["crews"]) == 2 and not frame["faced_off"]:
+        if frame["asked_stage"] != frame["stage"]:
+            # "at the beginning of any Stage" (3.3): before the face-off, First Crew first
+            frame["asked_stage"] = frame["stage"]
+            frame["queue"] = [m for c in sorted(slot["crews"], key=lambda c: c["pos"]) for m in c["members"][1:]]
+            frame["step"] = "before-face-off"
+            return
         frame["step"] = "face-off"
         return
     frame["order"] = [c["label"] for c in sorted(slot["crews"], key=lambda c: c["pos"])]
@@ -116,19 +122,34 @@ def next_crew(state: State, frame: Task, rng: Rng) -> None:
         frame["results"][label] = "gone"
         frame["idx"] += 1
         return
-    frame["queue"] = list(c["members"][1:])
+    # members asked before a face-off have had the beginning of this Stage
+    frame["queue"] = list(c["members"][1:]) if frame["asked_stage"] != frame["stage"] else []
     frame["step"] = "abandon"
 
 
+def ask_next_member(state: State, frame: Task) -> bool:
+    """Ask the next member in the queue still on the mission to continue or abandon; whether one was asked."""
+    slot = mission_slot(state, frame)
+    frame["queue"] = [m for m in frame["queue"] if any(m in c["members"] for c in slot["crews"])]
+    if not frame["queue"]:
+        return False
+    ask(state, frame["queue"][0], "abandon", prompt=f"Stage {frame['stage']} of {card(state, frame['card'])['name']} "
+        "begins: continue or abandon the mission")
+    return True
+
+
 def members_may_abandon(state: State, frame: Task, rng: Rng) -> None:
-    """At the start of a Stage each member but the Boss continues or abandons."""
-    c = crew(state, frame, frame["order"][frame["idx"]])
-    frame["queue"] = [m for m in frame["queue"] if c is not None and m in c["members"]]
-    if frame["queue"]:
-        ask(state, frame["queue"][0], "abandon", prompt=f"Stage {frame['stage']} of {card(state, frame['card'])['name']} "
-            "begins: continue or abandon the mission")
-        return
-    frame["step"] = "choose"
+    """At the start of a Stage each member but the Boss continues or abandons (3.3 "Abandoning a
+    mission"; the Boss abandons in the option choice, ruling R9)."""
+    if not ask_next_member(state, frame):
+        frame["step"] = "choose"
+
+
+def members_may_abandon_before_face_off(state: State, frame: Task, rng: Rng) -> None:
+    """Two Crews reach Stage 3: first each member but the Bosses continues or abandons, then the
+    face-off (if both Crews are still on the mission)."""
+    if not ask_next_member(state, frame):
+        frame["step"] = "stage"
 
 
 def boss_chooses(state: State, frame: Task, rng: Rng) -> None:
@@ -201,10 +222,12 @@ def face_off(state: State, frame: Task, rng: Rng) -> None:
 
 
 def lead_scored(state: State, frame: Task, rng: Rng) -> None:
-    """The First Crew's score in the contested combat is the difficulty the Second Crew must beat."""
+    """The First Crew's score in the contested combat is the difficulty the Second Crew must beat;
+    a First Crew defeated or knocked off the mission in its attempt leaves no fight (R13)."""
     frame["lead_score"] = frame.pop("ret")
     lead = crew(state, frame, frame["lead"])
     if lead is None or crew(state, frame, frame["trail"]) is None:
+        first_alone(mission_slot(state, frame))
         frame["step"] = "stage"
         return
     tokens.say(state, f"The First Crew's score {frame['lead_score']} is the difficulty the Second Crew must beat.")
@@ -222,10 +245,14 @@ def trail_fought(state: State, frame: Task, rng: Rng) -> None:
         defeat(state, list(lead["members"]))
     elif not won:
         tokens.say(state, "The First Crew wins the fight.")
-    slot = slot_by_card(state, frame["card"])
-    for c in slot["crews"] if slot else []:
-        c["pos"] = FIRST
+    first_alone(mission_slot(state, frame))
     frame["step"] = "stage"
+
+
+def first_alone(slot: Slot) -> None:
+    """After the face-off one Crew at most is left: it goes on in the First Crew position."""
+    for c in slot["crews"]:
+        c["pos"] = FIRST
 
 
 def payment(state: State, frame: Task, rng: Rng) -> None:
@@ -342,8 +369,7 @@ def abandon_face_off(state: State, slot: Slot, frame: Task, side: str, message: 
     tokens.say(state, message)
     for member in list(crew["members"]):
         leave_mission(state, member)
-    for c in slot["crews"]:
-        c["pos"] = FIRST
+    first_alone(slot)
     frame["step"] = "stage"
 
 
@@ -482,6 +508,7 @@ def register(machine: TurnMachine[State]) -> None:
     machine.step("missions-phase", "start", run_missions_phase)
     machine.steps("mission", {
         "start": gear_up, "stage": stage_begins, "crew": next_crew, "abandon": members_may_abandon,
+        "before-face-off": members_may_abandon_before_face_off,
         "choose": boss_chooses, "attempted": stage_attempted, "penalty": penalty_fought, "face-off": face_off,
         "contest-lead": lead_scored, "contest-trail": trail_fought, "payment": payment, "end": end_mission,
     })

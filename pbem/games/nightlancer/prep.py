@@ -45,12 +45,12 @@ def round_start(state: State, frame: Task, rng: Rng) -> None:
 
 def round_take_missions(state: State, frame: Task, rng: Rng) -> None:
     frame["step"] = "event"
-    push(state, "take-missions", idx=0, lastcall=None, refused=[])
+    push(state, "take-missions", idx=0, leaving=None, refused=[])
 
 
 def round_event(state: State, frame: Task, rng: Rng) -> None:
     frame["step"] = "prep-end"
-    push(state, "event", queue=None, part=0)
+    push(state, "event", queue=None, part=0, asked=False)
 
 
 def round_prep_end(state: State, frame: Task, rng: Rng) -> None:
@@ -195,29 +195,41 @@ def must_pass(state: State, player: str) -> bool:
 def run_take_missions(state: State, frame: Task, rng: Rng) -> None:
     """3.1 "Take missions step": in Turn Order each player starts a First Crew,
     starts a Second Crew, joins a Crew (with the Boss's consent) or passes.
-    Leaving "at any time during this step" is offered as a last call once
-    every player has had their turn (see docs/rulings.md)."""
+
+    "A player may leave their position on a mission at any time during this
+    step": after every turn, each other player on a mission, in turn order,
+    stays or leaves before the next turn (or the end of the step); whenever
+    someone leaves, everyone else still on a mission may answer that too
+    (ruling R6)."""
     order = state["order"]
-    if frame["lastcall"] is None:
-        if frame["idx"] >= len(order):
-            frame["lastcall"] = [p for p in order if on_mission(state, p)]
+    if frame["leaving"] is not None:
+        frame["leaving"] = [p for p in frame["leaving"] if on_mission(state, p)]
+        if frame["leaving"]:
+            coming = f"{order[frame['idx']]}'s turn comes next" if frame["idx"] < len(order) else \
+                "the Take missions step ends next"
+            ask(state, frame["leaving"][0], "stay", prompt=f"Take missions, {coming}: stay on your mission or leave it")
             return
-        player = order[frame["idx"]]
-        if tokens.seat(state, player)["shaken"] or not state["missions"]:
-            why = "is Shaken" if tokens.seat(state, player)["shaken"] else "has no mission to take"
-            tokens.say(state, f"{player} {why} and passes.")
-            frame["idx"] += 1
-            return
-        # a player on 5 Heat is still asked: a Contact that loses Heat ("any time", NL:423) may let them
-        # take a mission, and whether they hold one is hidden
-        ask(state, player, "take-mission", contacts=True, prompt="Take missions: start or join a Crew, or pass"
-            + (" (you have 5 Heat: you must pass unless you lose Heat first)" if must_pass(state, player) else ""))
+        frame["leaving"] = None
+    if frame["idx"] >= len(order):
+        finish(state)
         return
-    if frame["lastcall"]:
-        player = frame["lastcall"][0]
-        ask(state, player, "stay", prompt="Last call of the Take missions step: stay on your mission or leave it")
+    player = order[frame["idx"]]
+    if tokens.seat(state, player)["shaken"] or not state["missions"]:
+        why = "is Shaken" if tokens.seat(state, player)["shaken"] else "has no mission to take"
+        tokens.say(state, f"{player} {why} and passes.")
+        frame["idx"] += 1
         return
-    finish(state)
+    # a player on 5 Heat is still asked: a Contact that loses Heat ("any time", NL:423) may let them
+    # take a mission, and whether they hold one is hidden
+    ask(state, player, "take-mission", contacts=True, prompt="Take missions: start or join a Crew, or pass"
+        + (" (you have 5 Heat: you must pass unless you lose Heat first)" if must_pass(state, player) else ""))
+
+
+def end_turn(state: State, frame: Task, player: str) -> None:
+    """``player``'s turn of the Take missions step is over: the others on a mission may leave (R6)."""
+    frame["idx"] += 1
+    frame["refused"] = []
+    frame["leaving"] = [p for p in state["order"] if p != player and on_mission(state, p)]
 
 
 def deal_contacts(state: State, player: str) -> list[str]:
@@ -260,8 +272,7 @@ def take_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -
     parts = option.split(":")
     if parts[0] != "join":
         # a refused joiner keeps their turn (below), so the turn moves on only here and on consent
-        frame["idx"] += 1
-        frame["refused"] = []
+        end_turn(state, frame, player)
     if parts[0] == "pass":
         tokens.say(state, f"{player} has 5 Heat and passes." if must_pass(state, player) else f"{player} passes.")
         return
@@ -318,8 +329,7 @@ def consent_apply(state: State, decision: PendingDecision, option: str, rng: Rng
     if option == "accept":
         joined_crew(state, frame)["members"].append(frame["joiner"])
         tokens.say(state, f"{decision['player']} accepts {frame['joiner']} into the Crew.")
-        step["idx"] += 1
-        step["refused"] = []
+        end_turn(state, step, frame["joiner"])
     else:
         # NL:182-197: the player picks one option; a Boss's refusal is not the player's pass,
         # so they choose again, without the Crew that refused them
@@ -334,10 +344,12 @@ def stay_options(state: State, decision: PendingDecision) -> list[tuple[str, str
 def stay_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
     frame = top(state)
     player = decision["player"]
-    frame["lastcall"].pop(0)
+    frame["leaving"].pop(0)
     if option == "leave":
         leave_mission(state, player)
         tokens.say(state, f"{player} leaves their mission.")
+        # a Boss gone, a Crew moved up: whoever has answered already may answer this too
+        frame["leaving"] += [p for p in state["order"] if on_mission(state, p) and p not in frame["leaving"]]
 
 
 # --- Event step -----------------------------------------------------------------
@@ -368,10 +380,30 @@ def apply_losses(state: State, player: str, losses: dict[str, int]) -> None:
         tokens.lose(state, player, health=losses.get("health", 0), resolve=losses.get("resolve", 0))
 
 
+def describe_part(part: dict[str, Any]) -> str:
+    """One part of an Event as the player reads it."""
+    if "challenge" in part:
+        losses = tokens.amounts(part["on_fail"])
+        return f"{part['challenge'].title()} {part['difficulty']}" + (f" or lose {losses}" if losses else "")
+    if "lose" in part:
+        return f"lose {tokens.amounts(part['lose'])}"
+    return f"gain {part['heat']} Heat"
+
+
+def may_play_contacts_before(state: State, player: str, part: dict[str, Any]) -> bool:
+    """Whether ``player`` is asked before a part of the Event (ruling R29): they hold a Contact (the
+    count is public), and the part is not a challenge that applies to everyone (its attempt
+    window offers the same Contacts, and nothing they do can change whether it applies)."""
+    holds = any(kind(state, c) == "contact" for c in tokens.seat(state, player)["hand"])
+    return holds and not ("challenge" in part and part["who"].get("all"))
+
+
 def run_event(state: State, frame: Task, rng: Rng) -> None:
     """3.1 "Event step": players off missions recover to maximum, lose 1 Heat
     and draw an Agenda; then the Event hits players on missions, in Turn
-    Order, one part after another; a player Shaken stops there."""
+    Order, one part after another; a player Shaken stops there. Before each
+    part that applies to them a player may play Contacts on themselves ("A
+    Contact can be played at any time it can apply", 5.1; ruling R29)."""
     if frame["queue"] is None:
         for player in state["order"]:
             if not on_mission(state, player):
@@ -398,12 +430,19 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
         player = frame["queue"][0]
         if frame["part"] >= len(parts) or tokens.seat(state, player)["shaken"] or not on_mission(state, player):
             frame["queue"].pop(0)
-            frame["part"] = 0
+            frame["part"], frame["asked"] = 0, False
             continue
         part = parts[frame["part"]]
         if not event_applies(state, player, part["who"]):
-            frame["part"] += 1
+            frame["part"], frame["asked"] = frame["part"] + 1, False
             continue
+        if not frame["asked"] and may_play_contacts_before(state, player, part):
+            # asked once: the applicability is checked again when the player goes on
+            frame["asked"] = True
+            ask(state, player, "event", contacts=True,
+                prompt=f"The Event's next part for you: {describe_part(part)}. Play Contacts on yourself first, or go on")
+            return
+        frame["asked"] = False
         if "challenge" in part:
             start_challenge(state, part["challenge"], part["difficulty"], {"event": True, "traits": []}, solo=player)
             return
@@ -416,6 +455,14 @@ def run_event(state: State, frame: Task, rng: Rng) -> None:
         if state["over"]:
             return
     finish(state)
+
+
+def event_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
+    return [("go-on", "Go on with the Event")]
+
+
+def event_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
+    """Going on: the Event step resolves the part (Contacts were played as free actions)."""
 
 
 def discard_idle_missions(state: State) -> None:
@@ -441,4 +488,7 @@ def register(machine: TurnMachine[State]) -> None:
     machine.kind("repay", prompt="Repay a Loan", pass_id="keep", options=repay_options, apply=repay_apply)
     machine.kind("take-mission", prompt="Take missions", pass_id="pass", options=take_options, apply=take_apply)
     machine.kind("consent", prompt="Let a player join your Crew?", options=consent_options, apply=consent_apply)
-    machine.kind("stay", prompt="Stay on your mission or leave it", pass_id="stay", options=stay_options, apply=stay_apply)
+    machine.kind("stay", prompt="Stay on your mission or leave it", pass_id="stay", options=stay_options,
+                 apply=stay_apply)
+    machine.kind("event", prompt="Play Contacts on yourself before the Event's next part, or go on", pass_id="go-on",
+                 options=event_options, apply=event_apply)

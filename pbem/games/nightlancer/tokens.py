@@ -21,6 +21,11 @@ from pbem.games.nightlancer.zones import card
 MAX_IDEALS = 6
 
 
+def amounts(tokens: dict[str, int]) -> str:
+    """Token amounts as text: ``{"kc": 6, "health": 1}`` -> ``"6 KC, 1 Health"`` (zeros left out)."""
+    return ", ".join(f"{n} {'KC' if k == 'kc' else k.title()}" for k, n in tokens.items() if n)
+
+
 def seat(state: State, player: str) -> Seat:
     return state["seats"][player]
 
@@ -47,6 +52,13 @@ def _sum(state: State, player: str, name: str, with_cyber: bool = True) -> int:
 def nightlancer_of(state: State, player: str) -> Card:
     """The card of the Nightlancer ``player`` plays (picked at set-up)."""
     return card(state, present(seat(state, player)["nightlancer"], f"{player}'s Nightlancer"))
+
+
+def ability(state: State, player: str, name: str) -> int:
+    """The Nightlancer's rating in one ability: the printed rating and what raises it (Skills, 5.1)."""
+    raised = sum(e["amount"] for e in permanent_effects(state, player) if e["effect"] == "ability" and name in e["abilities"])
+    rating: int = nightlancer_of(state, player)["abilities"][name]
+    return rating + raised
 
 
 def max_health(state: State, player: str) -> int:

@@ -1,7 +1,8 @@
 """What the table sees and what one player sees (one exit for hidden information).
 
 Public: tokens, tableau cards (Items, Cyber, Skills, fulfilled Agendas,
-Spent cards), counts of hands and decks, discard piles, the Open Black
+Spent cards), counts of hands and decks, each starting Agenda still in the
+hand (the Nightlancer card shows it), discard piles, the Open Black
 Market, the missions and Crews, the current event and the challenge under
 way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
@@ -75,7 +76,7 @@ def _challenge(state: State) -> dict[str, Any] | None:
         if frame["type"] == "attempt":
             mods = mods if mods is not None else frame["mods"]
             player, ctype = frame["player"], frame["ctype"]
-            ability = tokens.nightlancer_of(state, player)["abilities"][CHALLENGE_ABILITY[ctype]]
+            ability = tokens.ability(state, player, CHALLENGE_ABILITY[ctype])
             k = effects.kit(state, player, ctype, frame["ctx"], mods.get("leave_out", []))
             return {"player": player, "challenge": ctype, "difficulty": frame["difficulty"],
                     "ability": ability, "cards": k["bonus"], "cards_used": list(k["used"]),
@@ -101,6 +102,7 @@ def public(state: State) -> dict[str, Any]:
             "fulfilled": list(p["fulfilled"]), "spent": list(p["spent"]), "loadout": list(p["loadout"]),
             "hand_contacts": sum(1 for c in p["hand"] if kind(state, c) == "contact"),
             "hand_agendas": sum(1 for c in p["hand"] if kind(state, c) != "contact"),
+            "starting_agenda": starting_agenda_in_hand(state, name),
         }
     return {
         "game": "nightlancer",
@@ -119,6 +121,16 @@ def public(state: State) -> dict[str, Any]:
         "events": list(state["events"]),
         "result": state["outcome"],
     }
+
+
+def starting_agenda_in_hand(state: State, player: str) -> str | None:
+    """The player's starting Agenda while it is in their hand: public, since their Nightlancer card
+    shows it (2.2 "Take the starting Agenda card shown in the Setup area")."""
+    p = tokens.seat(state, player)
+    if not p["nightlancer"]:
+        return None
+    agenda: str = card(state, p["nightlancer"])["agenda"]
+    return agenda if agenda in p["hand"] else None
 
 
 def private(state: State, player: str) -> dict[str, Any]:
@@ -299,6 +311,8 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
             lines += wrap(line_of(c) + (f" [{', '.join(marks)}]" if marks else ""), "    ", "        ")
         if p["loadout"]:
             lines += wrap("Loadout: " + ", ".join(name(c) for c in p["loadout"]), "    ", "        ")
+        if p["starting_agenda"]:
+            lines += wrap("starting Agenda in hand: " + line_of(p["starting_agenda"]), "    ", "        ")
         for c in p["fulfilled"]:
             lines.append(f"    fulfilled: {name(c)}")
     if data["black_market"]:
