@@ -8,8 +8,8 @@ seed and its bots' choices.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from pbem.bots.random_bot import RandomBot
 from pbem.engine.protocol import Game, Result, State, apply_choice

@@ -13,9 +13,11 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -43,7 +45,7 @@ def _fail(message: str, code: int, reason: str) -> NoReturn:
     fail(message, code, reason)
 
 
-def _run(action: Callable[[], Any], file: Optional[Path] = None) -> Any:
+def _run(action: Callable[[], Any], file: Path | None = None) -> Any:
     """A library call: mail errors and the referee's errors become a message and an exit code."""
     from pbem.cli.main import _guard
 
@@ -53,7 +55,7 @@ def _run(action: Callable[[], Any], file: Optional[Path] = None) -> Any:
         _fail(str(error), error.exit_code, error.reason)
 
 
-def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -> None:
+def write_mail_file(target: Path, data: bytes, to: str, sender: str | None) -> None:
     """``--mail``: write ``target`` with the suffix ``.eml``, a mail carrying the file to ``to``."""
     from pbem.mail import compose
     from pbem.mail.player import file_mail
@@ -69,10 +71,10 @@ def write_mail_file(target: Path, data: bytes, to: str, sender: Optional[str]) -
 def serve(
     config: Path = typer.Option(..., "--config", help="The referee's mail configuration (TOML)."),
     once: bool = typer.Option(False, "--once", help="Read the mailbox once, answer, send, and exit (for cron or a timer)."),
-    poll: Optional[float] = typer.Option(
+    poll: float | None = typer.Option(
         None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
     ),
-    progress: Optional[bool] = typer.Option(
+    progress: bool | None = typer.Option(
         None, "--progress/--quiet", help="One line per mail on stderr (default: when stderr is a terminal)."
     ),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for a game directory another referee holds."),
@@ -101,7 +103,7 @@ def serve(
     if once:
         report: ServeReport = _run(lambda: serve_once(settings, key, tell, wait))
         raise typer.Exit(_report_code(report))
-    def one_round() -> Optional[ServeReport]:
+    def one_round() -> ServeReport | None:
         try:
             return serve_once(settings, key, tell, wait)
         except MailServerError as error:  # a server that is down now may be up at the next round
@@ -132,7 +134,7 @@ def _report_code(report: ServeReport) -> int:
     return 20 if report.held else 0
 
 
-def tick_mail(config: Path, key: PrivateKey, directory: Path, now: Optional[datetime], wait: float,
+def tick_mail(config: Path, key: PrivateKey, directory: Path, now: datetime | None, wait: float,
               quiet: bool) -> tuple[TickReport, list[str]]:
     """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
     from pbem.mail.config import MailConfig
@@ -193,7 +195,7 @@ def unpack(
 def send(
     files: list[Path] = typer.Argument(..., help="Move or join files, or .eml files (pbem move --mail wrote them)."),
     config: Path = typer.Option(..., "--config", help="Your mail configuration: address, referee and [smtp]."),
-    to: Optional[str] = typer.Option(None, "--to", help="Send to this address instead of the configuration's referee."),
+    to: str | None = typer.Option(None, "--to", help="Send to this address instead of the configuration's referee."),
 ) -> None:
     """Send move or join files to the referee by SMTP."""
     from email import message_from_bytes, policy
@@ -208,11 +210,11 @@ def send(
     target = to or settings.referee
     messages = []
     for path in files:
-        data = _run(lambda: path.read_bytes(), path)
+        data = _run(path.read_bytes, path)
         if path.suffix == ".json":
             if target is None:
                 _fail(f"{config}: no referee address to send {path} to; give --to", 2, "usage")
-            messages.append(_run(lambda: file_mail(data, path.name, target, settings.address), path))
+            messages.append(_run(partial(file_mail, data, path.name, target, settings.address), path))
             continue
         message = message_from_bytes(data, policy=policy.SMTP)
         del message["X-Unsent"]
@@ -226,5 +228,5 @@ def send(
             message["To"] = target
         messages.append(message)
     _run(lambda: send_now(settings.smtp, messages))  # type: ignore[arg-type]
-    for path, message in zip(files, messages):
+    for path, message in zip(files, messages, strict=True):
         typer.echo(f"sent {path} to {message['To']}")

@@ -8,12 +8,13 @@ same either way.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional, TextIO
+from typing import TextIO
 
 
 @contextmanager
-def progress_line(stream: TextIO | None = None) -> Iterator[Optional[Callable[[str], None]]]:
+def progress_line(stream: TextIO | None = None) -> Iterator[Callable[[str], None] | None]:
     """Yield a function that shows a line of progress, or ``None`` when ``stream`` (stderr) is not a terminal.
 
     The line is cleared when the block ends, whatever ends it.

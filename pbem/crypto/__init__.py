@@ -21,8 +21,15 @@ _WHERE = {
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
     from pbem.crypto.errors import AgeError, CryptoError, KeyFileError, MalformedError, SealError, SignatureError
-    from pbem.crypto.keys import (PrivateKey, PublicKey, generate, load_private_key, load_public_key,
-                                  write_keypair, write_public_key)
+    from pbem.crypto.keys import (
+        PrivateKey,
+        PublicKey,
+        generate,
+        load_private_key,
+        load_public_key,
+        write_keypair,
+        write_public_key,
+    )
     from pbem.crypto.seal import open_sealed, seal
     from pbem.crypto.signing import sign_document, signer_of, verify_document
 

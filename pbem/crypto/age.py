@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import functools
 import hashlib
 import hmac
 import os
 import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
@@ -255,7 +256,7 @@ class X25519Recipient:
         self.public = public
 
     @classmethod
-    def parse(cls, text: str) -> "X25519Recipient":
+    def parse(cls, text: str) -> X25519Recipient:
         try:
             hrp, data = bech32.decode(text)
         except ValueError as exc:
@@ -286,11 +287,11 @@ class X25519Identity:
         self.public = _x25519_base(self._private)
 
     @classmethod
-    def generate(cls) -> "X25519Identity":
+    def generate(cls) -> X25519Identity:
         return cls(os.urandom(32))
 
     @classmethod
-    def parse(cls, text: str) -> "X25519Identity":
+    def parse(cls, text: str) -> X25519Identity:
         try:
             hrp, data = bech32.decode(text.strip())
         except ValueError:
@@ -348,7 +349,7 @@ class SshEd25519Recipient:
         self.ed25519_public = ed25519_public
 
     @classmethod
-    def parse(cls, text: str) -> "SshEd25519Recipient":
+    def parse(cls, text: str) -> SshEd25519Recipient:
         try:
             public, _comment = openssh.parse_public_key(text, "ssh-ed25519 recipient")
         except Exception as exc:  # KeyFileError: report it as a recipient problem
@@ -477,10 +478,8 @@ def _stream_open(key: bytes, payload: bytes) -> Iterator[bytes]:
             except InvalidTag:
                 if not last:  # a full-size chunk may be the final one
                     last = True
-                    try:
+                    with contextlib.suppress(InvalidTag):
                         plain = aead.decrypt(_chunk_nonce(counter, True), chunk, None)
-                    except InvalidTag:
-                        pass
         if plain is None:
             raise AgePayloadError(f"age payload chunk {counter} fails to authenticate")
         counter += 1

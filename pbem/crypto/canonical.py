@@ -19,9 +19,10 @@ import hashlib
 import json
 import math
 import re
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from collections.abc import Iterable
 from itertools import accumulate
-from typing import Any, Iterable
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from typing import Any
 
 from pbem.crypto.errors import MalformedError
 
@@ -217,7 +218,7 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
 
 # --- the strict reader ----------------------------------------------------
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 

@@ -144,7 +144,7 @@ class PublicKey:
         }
 
     @classmethod
-    def from_json(cls, doc: object) -> "PublicKey":
+    def from_json(cls, doc: object) -> PublicKey:
         """Read a ``NAME.pub`` document; its fingerprint must match its key."""
         if not isinstance(doc, dict):
             raise KeyFileError("a public key file holds a JSON object")
@@ -241,7 +241,7 @@ class PrivateKey:
         }
 
     @classmethod
-    def from_json(cls, doc: object) -> "PrivateKey":
+    def from_json(cls, doc: object) -> PrivateKey:
         if not isinstance(doc, dict):
             raise KeyFileError("a private key file holds a JSON object")
         if doc.get("format") != PRIVATE_FORMAT:
@@ -259,7 +259,7 @@ class PrivateKey:
         return cls(doc["name"], Ed25519PrivateKey.from_private_bytes(seed), identity)
 
     @classmethod
-    def from_openssh(cls, text: str, name: str | None = None, what: str = "OpenSSH private key") -> "PrivateKey":
+    def from_openssh(cls, text: str, name: str | None = None, what: str = "OpenSSH private key") -> PrivateKey:
         """An unencrypted OpenSSH Ed25519 private key; the name is ``name`` or taken from the key's comment."""
         seed, public, comment = openssh.parse_private_key(text, what)
         chosen = name if name is not None else _name_from_comment(comment, what)

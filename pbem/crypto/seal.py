@@ -22,7 +22,8 @@ it can always read back.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json, nesting_depth, parse_json_strict, within_depth

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
@@ -236,7 +237,7 @@ def parse_option_table(game: str, doc: Any, where: str) -> OptionTable:
     return OptionTable(game=game, options=tuple(specs))
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_option_table(game: str, path: str | Path) -> OptionTable:
     """The option table of ``game`` from its declaration file (read once per process)."""
     return parse_option_table(game, read_toml(path, f"{game} option declarations"), str(path))

@@ -24,11 +24,11 @@ travels sealed in the attachments.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
 from email.utils import formatdate, make_msgid
-from typing import Iterable
 
 #: media types of the attachments, by file suffix
 MEDIA_TYPES = {".json": ("application", "json"), ".toml": ("application", "toml"), ".age": ("application", "octet-stream")}

@@ -38,8 +38,8 @@ import os
 import stat
 import tomllib
 from dataclasses import dataclass, field
-from email.headerregistry import Address
 from email.errors import HeaderParseError
+from email.headerregistry import Address
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +124,7 @@ class MailConfig:
     games: tuple[GameEntry, ...] = ()
 
     @classmethod
-    def read(cls, path: Path) -> "MailConfig":
+    def read(cls, path: Path) -> MailConfig:
         try:
             doc = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -134,7 +134,7 @@ class MailConfig:
         return cls.from_doc(doc, path)
 
     @classmethod
-    def from_doc(cls, doc: dict[str, Any], path: Path) -> "MailConfig":
+    def from_doc(cls, doc: dict[str, Any], path: Path) -> MailConfig:
         reader = _Reader(path)
         reader.keys(doc, "", {"address", "referee", "key", "state", "mailbox", "smtp", "games"})
         return cls(

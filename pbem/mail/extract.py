@@ -173,8 +173,7 @@ def unflow(text: str, delsp: bool = False) -> str:
     out: list[str] = []
     pending = ""
     for line in text.replace("\r\n", "\n").split("\n"):
-        if line.startswith(" "):
-            line = line[1:]  # space-stuffing
+        line = line.removeprefix(" ")  # space-stuffing
         if line.endswith(" ") and line != "-- ":
             pending += line[:-1] if delsp else line
             continue

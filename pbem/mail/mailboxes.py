@@ -13,16 +13,18 @@ directory, not the flag, decides what is done).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import imaplib
 import mailbox
 import re
 import ssl
 from abc import abstractmethod
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator
 
 from pbem.mail.config import Mailbox, Server
 from pbem.mail.errors import MailConfigError, MailServerError
@@ -85,7 +87,7 @@ class MboxSource(MailSource):
         self.box = mailbox.mbox(path, factory=None, create=False)
 
     def incoming(self, done: Callable[[str], bool]) -> Iterator[Incoming]:
-        for key in self.box.keys():
+        for key in self.box.keys():  # noqa: SIM118 - iterating a Mailbox yields its messages, not its keys
             raw = self.box.get_bytes(key)
             source = "mbox:" + hashlib.sha256(raw).hexdigest()
             if not done(source):
@@ -127,7 +129,7 @@ class ImapSource(MailSource):
             if done(source):
                 continue
             status, fetched = _imap_call(self.where, f"fetch {uid}",
-                                         lambda: self.imap.uid("FETCH", str(uid), "(BODY.PEEK[])"))
+                                         partial(self.imap.uid, "FETCH", str(uid), "(BODY.PEEK[])"))
             raw = next((item[1] for item in fetched or [] if isinstance(item, tuple)), None)
             if status != "OK" or raw is None:  # expunged meanwhile
                 continue
@@ -138,10 +140,8 @@ class ImapSource(MailSource):
         _imap_call(self.where, f"flag {uid} seen", lambda: self.imap.uid("STORE", uid, "+FLAGS", "(\\Seen)"))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(imaplib.IMAP4.error, OSError, AttributeError):
             self.imap.logout()
-        except (imaplib.IMAP4.error, OSError, AttributeError):
-            pass
 
 
 def open_mailbox(box: Mailbox) -> MailSource:

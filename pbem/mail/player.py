@@ -28,8 +28,8 @@ from pbem.mail import compose
 from pbem.mail.errors import MailFileError
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError, Refusal
-from pbem.referee.joins import check_join
 from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import check_join
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, check_turn, parse_record, read_turn
 from pbem.referee.storage import atomic_write

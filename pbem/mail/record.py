@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked

@@ -16,10 +16,11 @@ mailed once even if a run dies in between.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
@@ -43,7 +44,7 @@ def reminder_identity(game_id: str, reminder: Reminder) -> str:
     return " ".join([game_id, reminder.player, reminder.kind, str(reminder.since), reminder.deadline, reminder.before])
 
 
-def tick_game(game: "ServedGame", config: MailConfig, key: "PrivateKey", record: MailRecord, outbox: Outbox,
+def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: MailRecord, outbox: Outbox,
               now: datetime | None, wait: float) -> tuple[TickReport, list[str]]:
     """Tick one served game and queue its reminders; one line per thing done."""
     from pbem.mail.serve import seat_address
@@ -93,7 +94,7 @@ class TickMailReport:
     flush: FlushReport = field(default_factory=FlushReport)
 
 
-def tick_with_mail(config: MailConfig, key: "PrivateKey", directory: Path, progress: Progress | None = None,
+def tick_with_mail(config: MailConfig, key: PrivateKey, directory: Path, progress: Progress | None = None,
                    now: datetime | None = None, wait: float = DEFAULT_WAIT) -> TickMailReport:
     """Tick the game in ``directory``, one of the games ``config`` serves: its timeouts, reminders and turn mails."""
     from pbem.mail.serve import notify, served_games

@@ -17,13 +17,13 @@ import hashlib
 import smtplib
 import ssl
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Iterator
 
 from pbem.mail.compose import message_bytes
 from pbem.mail.config import Server

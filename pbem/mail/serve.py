@@ -35,13 +35,14 @@ that two robots cannot mail each other for ever.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.errors import CryptoError
 from pbem.engine.errors import EngineError

@@ -36,7 +36,7 @@ _WHERE = {
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.demo import DemoReport, default_game, run_demo
-    from pbem.referee.errors import REFUSALS, Refusal, RefereeError
+    from pbem.referee.errors import REFUSALS, RefereeError, Refusal
     from pbem.referee.joins import make_join
     from pbem.referee.pipeline import Step, submit
     from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice

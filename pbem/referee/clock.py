@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from pbem.referee.errors import ClockWentBack, UsageError
 
@@ -42,17 +42,17 @@ def parse_time(text: str, where: str = "time") -> datetime:
         raise UsageError(f"{where} {text!r}: not an ISO-8601 time such as 2025-03-01T12:00:00Z") from None
     if found.tzinfo is None:
         raise UsageError(f"{where} {text!r}: give the time zone (Z, or an offset such as +01:00)")
-    return found.astimezone(timezone.utc).replace(microsecond=0)
+    return found.astimezone(UTC).replace(microsecond=0)
 
 
 def format_time(moment: datetime) -> str:
     """The canonical form: UTC, to the second, ``Z``."""
-    return moment.astimezone(timezone.utc).strftime(_CANONICAL)
+    return moment.astimezone(UTC).strftime(_CANONICAL)
 
 
 def read_recorded(text: str) -> datetime:
     """A time the referee recorded (already canonical)."""
-    return datetime.strptime(text, _CANONICAL).replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, _CANONICAL).replace(tzinfo=UTC)
 
 
 def is_canonical(text: str) -> bool:
@@ -62,11 +62,11 @@ def is_canonical(text: str) -> bool:
 def referee_now(now: datetime | None = None) -> datetime:
     """The referee's clock for this step: ``now`` if given, else ``$PBEM_NOW``, else the system clock."""
     if now is not None:
-        return now.astimezone(timezone.utc).replace(microsecond=0)
+        return now.astimezone(UTC).replace(microsecond=0)
     text = os.environ.get(NOW_ENV)
     if text:
         return parse_time(text, NOW_ENV)
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 def parse_duration(text: str, where: str = "duration") -> int:

@@ -28,9 +28,10 @@ nonce for a player.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from pbem.referee.clock import after, format_time, is_canonical, parse_duration, read_recorded, referee_now
 from pbem.referee.errors import UsageError
@@ -48,7 +49,7 @@ class DeadlineRules:
     remind: tuple[str, ...] = ()
 
     @classmethod
-    def from_options(cls, deadlines: Iterable[str], remind: Iterable[str], kinds: frozenset[str]) -> "DeadlineRules":
+    def from_options(cls, deadlines: Iterable[str], remind: Iterable[str], kinds: frozenset[str]) -> DeadlineRules:
         """From ``--deadline DURATION`` / ``--deadline KIND=DURATION|off`` and ``--remind DURATION`` options.
 
         ``kinds`` are the game's decision kinds: a deadline for any other
@@ -94,7 +95,7 @@ class DeadlineRules:
         return doc
 
     @classmethod
-    def from_doc(cls, doc: Mapping[str, Any]) -> "DeadlineRules":
+    def from_doc(cls, doc: Mapping[str, Any]) -> DeadlineRules:
         return cls(default=doc.get("default"), kinds=dict(doc.get("kinds", {})), remind=tuple(doc.get("remind", ())))
 
     def duration(self, kind: str) -> int | None:

@@ -16,9 +16,10 @@ The layout under the demo directory::
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.bots.random_bot import RandomBot
 from pbem.crypto.keys import PrivateKey, generate, load_private_key, write_keypair

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from pbem.crypto.errors import SealTooLarge
 from pbem.referee.errors import GameDirError, RefereeFailed, Refusal
@@ -35,7 +35,7 @@ def refusing_failures(sender: str | None = None, move_hash: str | None = None) -
         )
         failure.sender = sender
         raise failure from error
-    except Exception as error:  # noqa: BLE001 - the point: no failure escapes as a traceback
+    except Exception as error:
         failure = RefereeFailed(
             f"the referee failed on this file ({type(error).__name__}); nothing changed. This is a bug in pbem "
             "or in the game: report it with the file",

@@ -8,7 +8,7 @@ message that says so rather than a list of schema complaints.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import is_plain
@@ -74,8 +74,8 @@ SCHEMAS: dict[str, str] = {
 SCHEMA_ID_PREFIX = "urn:pbem:schema:"
 
 
-@lru_cache(maxsize=None)
-def _registry() -> "Registry":
+@cache
+def _registry() -> Registry:
     """The shipped schemas under their ``$id``, so that ``$ref`` between them resolves offline.
 
     A schema is read when a ``$ref`` first names it. jsonschema is imported
@@ -96,8 +96,8 @@ def _registry() -> "Registry":
     return Registry(retrieve=retrieve)  # type: ignore[call-arg]
 
 
-@lru_cache(maxsize=None)
-def _validator(name: str) -> "jsonschema.protocols.Validator":
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
     from pbem.schemas import validator
 
     with open(schema_path(name), encoding="utf-8") as handle:

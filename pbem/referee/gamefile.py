@@ -29,7 +29,6 @@ from pbem.referee import formats
 from pbem.referee.deadlines import DeadlineRules
 from pbem.referee.errors import GameDirError
 
-
 REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
 
@@ -91,7 +90,7 @@ class GameFile:
     def handovers_of(self, name: str) -> list[Handover]:
         return [h for h in self.handovers if h.player == name]
 
-    def with_handover(self, handover: Handover) -> "GameFile":
+    def with_handover(self, handover: Handover) -> GameFile:
         """The same ``game.toml`` with one more seat record in force."""
         return dataclasses.replace(self, handovers=(*self.handovers, handover))
 
@@ -141,7 +140,7 @@ class GameFile:
         return cached
 
     @classmethod
-    def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> "GameFile":
+    def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> GameFile:
         """The ``game.toml`` that TOML parsed as ``doc``, checked against its schema and every key checked.
 
         ``schema=False``: the schema check is left out when the document is
@@ -163,7 +162,7 @@ class GameFile:
         return cls._fields(doc, where)
 
     @classmethod
-    def _fields(cls, doc: Any, where: str) -> "GameFile":
+    def _fields(cls, doc: Any, where: str) -> GameFile:
         try:
             players = tuple((p["name"], PublicKey.from_json(p["key"])) for p in doc["players"])
             referee = PublicKey.from_json(doc["referee"]["key"])
@@ -187,7 +186,7 @@ class GameFile:
         )
 
     @classmethod
-    def read(cls, path: Path, schema: bool = True) -> "GameFile":
+    def read(cls, path: Path, schema: bool = True) -> GameFile:
         """Read and check ``game.toml``. The file is read every time; what its bytes
         give (parsed, checked, every key checked) is kept for the process.
 

@@ -44,6 +44,7 @@ from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import formats, keying, sealing
 from pbem.referee.admission import admit_sender
+from pbem.referee.deadlines import deal_clock
 from pbem.referee.errors import (
     AlreadyApplied,
     GameDirError,
@@ -61,7 +62,6 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_record
 from pbem.referee.storage import atomic_write, dump_json
-from pbem.referee.deadlines import deal_clock
 from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn, write_turn
 
 NONCE_BYTES = 32

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF

@@ -62,7 +62,7 @@ class GameDir:
     root: Path
 
     @classmethod
-    def at(cls, path: str | Path) -> "GameDir":
+    def at(cls, path: str | Path) -> GameDir:
         return cls(Path(path))
 
     @cached_property

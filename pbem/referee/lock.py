@@ -10,9 +10,9 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from pbem.referee.errors import GameDirError, LockBusy
 from pbem.referee.layout import GameDir
@@ -36,7 +36,7 @@ def locked(lock_path: Path, wait: float = DEFAULT_WAIT) -> Iterator[None]:
     try:
         # never through a link: O_CREAT would create the file a dangling link names
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    except OSError as error:
+    except OSError:
         if lock_path.is_symlink():
             raise GameDirError(f"{lock_path}: a symbolic link; a game directory holds none: remove it") from None
         raise

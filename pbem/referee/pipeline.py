@@ -34,10 +34,11 @@ import copy
 import dataclasses
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.crypto.canonical import document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError
@@ -50,7 +51,8 @@ from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import clock, formats, keying, orders, sealing, seats
 from pbem.referee.admission import admit_sender
-from pbem.referee.failures import refusing_failures
+from pbem.referee.deadlines import StepClock, previous_deadlines
+from pbem.referee.deal import static_members
 from pbem.referee.errors import (
     AlreadyApplied,
     GameDirError,
@@ -64,16 +66,15 @@ from pbem.referee.errors import (
     UnexpectedJoin,
     UnreadableMove,
 )
-from pbem.referee.deal import static_members
+from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
+from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.layout import GameDir, read_file
+from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.player import BINDING
 from pbem.referee.public import Status, awaiting_text, turn_status
-from pbem.referee.reveal import read_reveal
-from pbem.referee.joins import complete_deal, submit_join
-from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.deadlines import StepClock, previous_deadlines
 from pbem.referee.records import Record, current_turn, read_record, read_turn
+from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
     Position,

@@ -12,9 +12,10 @@ which names and explains the card ids of the other two.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document

@@ -6,9 +6,10 @@ signature first, so a status or log never shows a forged turn.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pbem.engine.protocol import Game
 from pbem.referee import formats, seats

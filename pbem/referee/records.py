@@ -124,10 +124,7 @@ def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) ->
     (:meth:`GameDir.latest_turn`) rather than by listing ``turns/``. A
     player's copy may lack the turns that were not mailed to them.
     """
-    if gapless:
-        latest = gamedir.latest_turn()
-    else:
-        latest = next(iter(gamedir.turn_numbers()[-1:]), None)
+    latest = gamedir.latest_turn() if gapless else next(iter(gamedir.turn_numbers()[-1:]), None)
     if latest is None:
         raise GameDirError(f"{gamedir.root}: no turn files; is this a pbem game directory?")
     return read_turn(gamedir, gamefile, latest)

@@ -34,8 +34,9 @@ It stops at the first turn that differs and names its file and what differs
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
@@ -44,14 +45,14 @@ from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import commitments, formats, keying, sealing, seats, timeouts
+from pbem.referee.admission import admit_sender
 from pbem.referee.deadlines import StepClock, previous_deadlines, recorded_time_problem
 from pbem.referee.deal import deal_position, load_setup, static_of
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
+from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
-from pbem.referee.admission import admit_sender
-from pbem.referee.failures import refusing_failures
 from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import Record, read_record
 from pbem.referee.storage import dump_json
@@ -72,7 +73,7 @@ def first_difference(rebuilt: Any, found: Any, where: str = "") -> str:
                 return first_difference(rebuilt.get(key), found.get(key), f"{where}.{key}" if where else key)
         return where or "(layout)"
     if isinstance(rebuilt, list) and isinstance(found, list) and len(rebuilt) == len(found):
-        for index, (a, b) in enumerate(zip(rebuilt, found)):
+        for index, (a, b) in enumerate(zip(rebuilt, found, strict=True)):
             if a != b:
                 return first_difference(a, b, f"{where}[{index}]")
     return where or "(top)"

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import functools
 import zlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json

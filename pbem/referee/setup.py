@@ -12,18 +12,18 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Sequence
 
 from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.engine.errors import EngineError
 from pbem.engine.options import OptionError, options_of, set_up_options
 from pbem.engine.registry import find_game
 from pbem.referee import keying, sealing
-from pbem.referee.errors import SetupError
 from pbem.referee.deadlines import DeadlineRules, deal_clock
 from pbem.referee.deal import deal_position, setup_hash, static_of
+from pbem.referee.errors import SetupError
 from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir

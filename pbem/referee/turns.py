@@ -51,7 +51,7 @@ class StaticMembers:
     canonical: bytes
 
     @classmethod
-    def of(cls, members: dict[str, Any]) -> "StaticMembers":
+    def of(cls, members: dict[str, Any]) -> StaticMembers:
         return cls(canonical_json(members))
 
     @cached_property
@@ -107,7 +107,7 @@ class Position:
         }
 
     @classmethod
-    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> "Position":
+    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> Position:
         """The position a referee section holds, its state completed with the ``static`` members.
 
         The section is the referee's (its turn's signature covers it, or the

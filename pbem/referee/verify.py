@@ -44,17 +44,17 @@ possible: the report says that only signatures and the hash chain were checked.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.referee import formats, keying, sealing, seats, timeouts
 from pbem.referee.deadlines import recorded_time_problem
-from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.deal import cards_path
+from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir

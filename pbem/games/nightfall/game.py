@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.options import OptionTable
 from pbem.engine.machine import MachineGame, TurnMachine
+from pbem.engine.options import OptionTable
 from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
