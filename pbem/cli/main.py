@@ -17,9 +17,11 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -30,8 +32,12 @@ except ImportError:  # pragma: no cover - an older typer uses click itself
     from click import UsageError
 
 from pbem import __version__
+from pbem.cli import text
+from pbem.cli.mail import app as mail_app
+from pbem.cli.mail import record_seat_address, tick_mail, write_mail_file
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
+from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 from pbem.referee import clock, formats
 from pbem.referee.errors import (
     REFUSALS,
@@ -39,18 +45,15 @@ from pbem.referee.errors import (
     ClockWentBack,
     GameDirError,
     LockBusy,
-    Refusal,
     RefereeError,
+    Refusal,
     RevealRefused,
     SetupError,
     TakeoverRefused,
     VerificationFailed,
 )
-from pbem.referee.seen import STATE_ENV
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.cli import text
-from pbem.cli.mail import app as mail_app, record_seat_address, tick_mail, write_mail_file
-from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
+from pbem.referee.seen import STATE_ENV
 
 #: exit code -> meaning (documented in docs/referee.md and README)
 EXIT_CODES: dict[int, str] = {
@@ -113,13 +116,13 @@ def _json_output(on: bool) -> None:
     _json_errors = on
 
 
-def _print_error(message: str, code: int, reason: str, file: Optional[Path | str]) -> None:
+def _print_error(message: str, code: int, reason: str, file: Path | str | None) -> None:
     doc = {"format": formats.CLI_ERROR, "code": code, "reason": reason, "message": message,
            "file": str(file) if file is not None else None}
     _emit_json(doc)
 
 
-def _fail(message: str, code: int, reason: str = "usage", file: Optional[Path | str] = None) -> NoReturn:
+def _fail(message: str, code: int, reason: str = "usage", file: Path | str | None = None) -> NoReturn:
     """Stop with ``code``: the message on stderr, or with ``--json`` a ``pbem-cli-error/1`` on stdout."""
     if _json_errors:
         _print_error(message, code, reason, file)
@@ -128,7 +131,7 @@ def _fail(message: str, code: int, reason: str = "usage", file: Optional[Path | 
     raise typer.Exit(code)
 
 
-def _exit_for(error: Exception, file: Optional[Path | str] = None) -> NoReturn:
+def _exit_for(error: Exception, file: Path | str | None = None) -> NoReturn:
     """Print a library error and exit with its code; re-raise what is not ours (a bug)."""
     if isinstance(error, VerificationFailed):
         _fail(str(error), error.exit_code, error.reason, error.path or file)
@@ -145,7 +148,7 @@ def _exit_for(error: Exception, file: Optional[Path | str] = None) -> NoReturn:
     raise error
 
 
-def _guard(action: Callable[[], Any], file: Optional[Path | str] = None) -> Any:
+def _guard(action: Callable[[], Any], file: Path | str | None = None) -> Any:
     """Run a library call; turn its errors into a message and an exit code."""
     try:
         return action()
@@ -198,7 +201,7 @@ def _root(
 # --- keys -------------------------------------------------------------------
 
 
-def _seed_bytes(seed: Optional[str]) -> Optional[bytes]:
+def _seed_bytes(seed: str | None) -> bytes | None:
     """The bytes of a ``--seed HEX`` option (None when not given): 32 bytes, as 64 hex digits."""
     if seed is None:
         return None
@@ -207,7 +210,7 @@ def _seed_bytes(seed: Optional[str]) -> Optional[bytes]:
     return bytes.fromhex(seed)
 
 
-def _now(text: Optional[str]) -> Optional[datetime]:
+def _now(text: str | None) -> datetime | None:
     """The referee's clock from ``--now`` (``None``: ``$PBEM_NOW``, else the system clock)."""
     return None if text is None else _guard(lambda: clock.parse_time(text, "--now"))
 
@@ -256,11 +259,11 @@ def new(
     game: str = typer.Option(..., "--game", help="Which game: nightfall, nightlancer (see `pbem games`)."),
     player: list[str] = typer.Option(..., "--player", help="NAME=PUBFILE, once per seat, in seat order."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario name; default: the game's standard set-up."),
-    seed: Optional[str] = typer.Option(
+    scenario: str | None = typer.Option(None, "--scenario", help="Scenario name; default: the game's standard set-up."),
+    seed: str | None = typer.Option(
         None, "--seed", help="Secret seed as hex, FOR TEST GAMES ONLY: it is published in game.toml."
     ),
-    cards: Optional[Path] = typer.Option(None, "--cards", help="A card file replacing the shipped card data."),
+    cards: Path | None = typer.Option(None, "--cards", help="A card file replacing the shipped card data."),
     option: list[str] = typer.Option([], "--option", help="KEY=VALUE: change one setting of the scenario."),
     wait_for_joins: bool = typer.Option(
         False, "--wait-for-joins",
@@ -272,7 +275,7 @@ def new(
              "answers the decision with the game's default action.",
     ),
     remind: list[str] = typer.Option([], "--remind", help="DURATION before a deadline to remind the player (24h)."),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
     from pbem.crypto.keys import load_private_key, load_public_key
@@ -284,7 +287,7 @@ def new(
     seats = []
     for item in player:
         name, pub_file = _split_pair(item, "--player")
-        seats.append((name, _guard(lambda: load_public_key(Path(pub_file), name=name))))
+        seats.append((name, _guard(partial(load_public_key, Path(pub_file), name=name))))
     options = dict(_split_pair(item, "--option") for item in option)
     key = _guard(lambda: load_private_key(referee_key))
     gamefile = _guard(
@@ -322,7 +325,7 @@ def submit(
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
     from pbem.crypto.keys import load_private_key
@@ -333,7 +336,7 @@ def submit(
     key = _guard(lambda: load_private_key(referee_key), referee_key)
     results: list[dict[str, Any]] = []
     exit_code = 0
-    after: Optional[dict[str, Any]] = None  # the status the last applied step wrote, if it was the last file
+    after: dict[str, Any] | None = None  # the status the last applied step wrote, if it was the last file
     for path in move_files:
         after = None
         entry: dict[str, Any] = {"file": str(path), "turn": None, "move": None, "player": None, "rejection": None,
@@ -396,8 +399,8 @@ def submit(
 def tick(
     directory: Path = typer.Argument(..., help="The game directory."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
-    config: Optional[Path] = typer.Option(
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = typer.Option(
         None, "--config", help="The referee's mail configuration (as pbem mail serve): mail each reminder due "
                                "once, and the turn mails of the timeouts."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
@@ -416,7 +419,7 @@ def tick(
     _json_output(as_json)
     moment = _now(now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
-    mailed: Optional[list[str]] = None
+    mailed: list[str] | None = None
     if config is not None:
         report, mailed = tick_mail(config, key, directory, moment, wait, quiet=as_json)
     else:
@@ -436,9 +439,9 @@ def takeover(
     seat: str = typer.Option(..., "--seat", help="The seat to hand over (a player name of the game)."),
     key: Path = typer.Option(..., "--key", help="The new holder's public key file (NAME.pub, named after the seat)."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
-    config: Optional[Path] = typer.Option(None, "--config", help="The referee's mail configuration, with --address."),
-    address: Optional[str] = typer.Option(
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = typer.Option(None, "--config", help="The referee's mail configuration, with --address."),
+    address: str | None = typer.Option(
         None, "--address", help="The new holder's e-mail address (recorded in the mail state of --config)."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
 ) -> None:
@@ -511,7 +514,7 @@ def verify(
                         "error": {"path": error.path, "message": str(error)}})
         else:
             typer.echo(f"pbem: verification FAILED: {error}", err=True)
-        raise typer.Exit(error.exit_code)
+        raise typer.Exit(error.exit_code) from None
     except (RefereeError, CryptoError, EngineError, OSError) as error:
         _exit_for(error)
     if as_json:
@@ -557,7 +560,7 @@ def reveal(
 def prove(
     directory: Path = typer.Argument(..., help="The game directory."),
     turn: int = typer.Option(..., "--turn", help="The turn whose commitments to open."),
-    name: Optional[str] = typer.Option(
+    name: str | None = typer.Option(
         None, "--name", help="Only this section (a player, or 'referee') or zone; default: all."
     ),
 ) -> None:
@@ -602,9 +605,9 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
 def card(
     name: list[str] = typer.Argument(..., help="The card's name, in any case, without quotes if you like; "
                                               "a part of it will do; or its key."),
-    game: Optional[str] = typer.Option(None, "--game", help="Only this game's cards (see `pbem games`)."),
-    scenario: Optional[str] = typer.Option(None, "--scenario", help="That game's scenario; default: its standard set-up."),
-    directory: Optional[Path] = typer.Option(
+    game: str | None = typer.Option(None, "--game", help="Only this game's cards (see `pbem games`)."),
+    scenario: str | None = typer.Option(None, "--scenario", help="That game's scenario; default: its standard set-up."),
+    directory: Path | None = typer.Option(
         None, "--dir", help="A game directory: the card data it was set up with (an owner's --cards file included)."),
 ) -> None:
     """A card's full text and facts, from the game's static card data.
@@ -635,7 +638,7 @@ def view(
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
     with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on the screen."),
-    state_dir: Optional[Path] = typer.Option(
+    state_dir: Path | None = typer.Option(
         None, "--state-dir", envvar=STATE_ENV,
         help="Where pbem remembers the latest turn it showed you, to notice dropped turns "
              "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
@@ -711,9 +714,9 @@ def move(
         help="KIND=MODE standing order (KIND: a decision kind of the game, as `pbem status` names it; "
              "MODE: always, when-only-option or off). Alone, only when it passes your open decision now.",
     ),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
-    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the move to this address."),
-    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
+    mail: str | None = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the move to this address."),
+    sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
     from pbem.crypto.keys import load_private_key
@@ -748,11 +751,11 @@ def join(
     directory: Path = typer.Argument(..., help="The game directory (game.toml and joins/ are all that is read)."),
     player: str = typer.Option(..., "--as", help="Your player name."),
     key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
-    out: Optional[Path] = typer.Option(
+    out: Path | None = typer.Option(
         None, "--out", help="Where to write the join file (default ./join-NAME-ROUND.json)."
     ),
-    mail: Optional[str] = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
-    sender: Optional[str] = typer.Option(None, "--from", help="The From address of the --mail file."),
+    mail: str | None = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
+    sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write the signed join file the game waits for from you; send it to the referee.
 
@@ -785,10 +788,10 @@ def join(
 
 @app.command()
 def demo(
-    game: Optional[str] = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
-    directory: Optional[Path] = typer.Option(None, "--dir", help="Where to play; default: a new temporary directory."),
-    seed: Optional[str] = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
+    game: str | None = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
+    players: int | None = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
+    directory: Path | None = typer.Option(None, "--dir", help="Where to play; default: a new temporary directory."),
+    seed: str | None = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
     import tempfile
