@@ -16,7 +16,6 @@ import importlib
 import json
 import os
 import re
-import sys
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -26,10 +25,12 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-try:  # typer vendors its own click from 0.2x on; its usage errors are those
+try:  # typer vendors its own click from 0.2x on; its contexts and usage errors are those
+    from typer._click import Context as ClickContext
     from typer._click.exceptions import UsageError
-except ImportError:  # pragma: no cover - an older typer uses click itself
-    from click import UsageError
+except ImportError:  # pragma: no cover - an older typer uses click itself (then installed, and typed, instead)
+    from click import Context as ClickContext  # type: ignore[no-redef,import-not-found,unused-ignore]
+    from click import UsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from pbem import __version__
 from pbem.cli import text
@@ -77,7 +78,7 @@ EXIT_CODES: dict[int, str] = {
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
 
-def _asks_for_json(ctx: typer.Context) -> bool:
+def _asks_for_json(ctx: ClickContext) -> bool:
     """Whether the command line names ``--json`` after the command (its own option is not parsed yet)."""
     return "--json" in (*getattr(ctx, "_protected_args", ()), *ctx.args)
 
@@ -85,7 +86,7 @@ def _asks_for_json(ctx: typer.Context) -> bool:
 class _Group(TyperGroup):
     """The ``pbem`` command group: a usage error of a command given ``--json`` is reported as JSON too."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: ClickContext) -> Any:
         wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
         try:
             return super().invoke(ctx)
@@ -827,7 +828,7 @@ def games(
     from pbem.engine.registry import find_game, game_names
 
     _json_output(as_json)
-    known = []
+    known: list[dict[str, Any]] = []
     for name in game_names():
         try:
             game = find_game(name)
@@ -855,4 +856,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

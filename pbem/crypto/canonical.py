@@ -231,8 +231,9 @@ def nesting_depth(text: str) -> int:
 
 def within_depth(text: str | bytes, max_depth: int) -> bool:
     """Whether ``text`` certainly nests no deeper than ``max_depth``: it holds no more brackets than that."""
-    opening = ("[", "{") if isinstance(text, str) else (b"[", b"{")
-    return text.count(opening[0]) + text.count(opening[1]) <= max_depth
+    if isinstance(text, str):
+        return text.count("[") + text.count("{") <= max_depth
+    return text.count(b"[") + text.count(b"{") <= max_depth
 
 
 def json_depth(value: Any) -> int:

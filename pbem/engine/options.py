@@ -218,7 +218,7 @@ def parse_option_table(game: str, doc: Any, where: str) -> OptionTable:
     own option allows.
     """
     check_schema(doc, "game-options", where)
-    specs = []
+    specs: list[OptionSpec] = []
     for entry in doc["option"]:
         spec = OptionSpec(
             name=entry["name"], type=entry["type"], help=entry["help"], default=entry.get("default"),

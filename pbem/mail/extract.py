@@ -24,6 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from email.utils import collapse_rfc2231_value
 
 #: the files pbem itself writes for others to read, set aside with the reason; every other
 #: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
@@ -163,9 +164,14 @@ def _as_text(part: Message, data: bytes) -> str | None:
         except UnicodeDecodeError:
             return None
     text = text.lstrip("\ufeff")
-    if part.get_content_type() == "text/plain" and part.get_param("format", "").lower() == "flowed":
-        text = unflow(text, delsp=part.get_param("delsp", "").lower() == "yes")
+    if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
+        text = unflow(text, delsp=_param(part, "delsp") == "yes")
     return text
+
+
+def _param(part: Message, name: str) -> str:
+    """A parameter of the part's Content-Type, lower case ("" when absent), RFC 2231 encoding undone."""
+    return collapse_rfc2231_value(part.get_param(name, "")).lower()
 
 
 def unflow(text: str, delsp: bool = False) -> str:

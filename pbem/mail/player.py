@@ -97,7 +97,7 @@ def _kind(data: bytes) -> str | None:
     try:
         doc = json.loads(text)
         kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat"}
-        return kinds.get(doc.get("format")) if isinstance(doc, dict) else None
+        return kinds.get(doc["format"]) if isinstance(doc, dict) and isinstance(doc.get("format"), str) else None
     except ValueError:
         pass
     try:

@@ -90,7 +90,7 @@ def _registry() -> Registry:
         name = uri.removeprefix(SCHEMA_ID_PREFIX)
         path = schema_path(name)
         if not uri.startswith(SCHEMA_ID_PREFIX) or not path.is_file():
-            raise NoSuchResource(ref=uri)
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs class mypy's attrs plugin does not see
         return Resource.from_contents(json.loads(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
 
     return Registry(retrieve=retrieve)  # type: ignore[call-arg]

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
-from pbem.engine.protocol import Decision
+from pbem.engine.protocol import Decision, Option
 from pbem.engine.registry import find_game
 from pbem.referee import formats, orders, seats
 from pbem.referee.deal import game_and_cards
@@ -191,10 +191,16 @@ class SignedMove:
 
 def resolve_choice(decision: Decision, text: str) -> str:
     """An option id from what the player typed: the id itself, or its number as ``view`` shows it."""
-    if decision.option(text) is not None:
-        return text
+    return chosen_option(decision, text).id
+
+
+def chosen_option(decision: Decision, text: str) -> Option:
+    """The option the player typed: its id, or its number as ``view`` shows it (else :class:`IllegalMove`)."""
+    option = decision.option(text)
+    if option is not None:
+        return option
     if OPTION_NUMBER.fullmatch(text) and 1 <= int(text) <= len(decision.options):
-        return decision.options[int(text) - 1].id
+        return decision.options[int(text) - 1]
     raise IllegalMove(
         f"{text!r} is not among the options of your {decision.kind} decision; "
         f"choose an id or a number from 1 to {len(decision.options)} (see `pbem view`)"
@@ -235,11 +241,11 @@ def resolve_choices(view: PlayerView, texts: list[str]) -> list[Choice]:
     """
     decision = view.decision
     assert decision is not None
-    first = resolve_choice(decision, texts[0])
-    chosen = [Choice(first, decision.option(first).label)]
+    first = chosen_option(decision, texts[0])
+    chosen = [Choice(first.id, first.label)]
     later = texts[1:]
     # a free action (selling an Item "at any time") leaves the decision open: later choices then count
-    together = answering_together(view, decision) if later and not decision.option(first).free else []
+    together = answering_together(view, decision) if later and not first.free else []
     if together:
         span = f"choice 2 of {len(texts)} would" if len(texts) == 2 else f"choices 2-{len(texts)} of {len(texts)} would"
         raise UsageError(
@@ -320,15 +326,15 @@ def sign_move(
         )
     if view.result is not None:
         raise GameOverMove(f"game {view.gamefile.game_id} is over; no move is taken")
-    if decision is None and (choices or standing_orders):
+    if not choices and not standing_orders:
+        raise SchemaInvalidMove("a move needs at least one choice or a standing order")
+    if decision is None:
         also = "" if choices else f"; {orders.NOT_AWAITED}"
         raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number} "
                                   f"(awaited: {awaiting_text(view.turn.doc['awaiting'])}){also}")
     resolved: list[Choice] = []
     if choices:
         resolved = resolve_choices(view, list(choices))
-    elif not standing_orders:
-        raise SchemaInvalidMove("a move needs at least one choice or a standing order")
     elif not orders.answers(decision, orders.merge({view.player: view.doc["standing_orders"]}, view.player,
                                                    standing_orders).get(view.player)):
         raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind))

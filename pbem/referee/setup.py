@@ -125,7 +125,7 @@ def new_game(
     for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):
         folder.mkdir(exist_ok=True)
     gamedir.lock.touch()
-    if cards is not None:
+    if cards is not None and cards_record is not None:
         atomic_write(gamedir.cards / cards_record["file"], Path(cards).read_bytes())
     atomic_write(gamedir.game_toml, gamefile.to_toml())
     if files is not None:

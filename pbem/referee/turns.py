@@ -299,7 +299,7 @@ def assemble_turn(
     since: dict[str, int],
     static: StaticMembers,
     move_file: str | None = None,
-    joins: dict[str, str] | None = None,
+    joins: dict[str, dict[str, str]] | None = None,
     clock: StepClock | None = None,
     act: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -371,7 +371,7 @@ def build_turn(
     referee_key: PrivateKey,
     static: StaticMembers,
     move_file: str | None = None,
-    joins: dict[str, str] | None = None,
+    joins: dict[str, dict[str, str]] | None = None,
     clock: StepClock | None = None,
     act: dict[str, Any] | None = None,
 ) -> TurnFiles:
