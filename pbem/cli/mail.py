@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
+from pbem.referee.errors import LockBusy, UsageError
 from pbem.referee.lock import DEFAULT_WAIT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +40,7 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str, code: int, reason: str) -> NoReturn:
+def _fail(message: str, code: int = UsageError.exit_code, reason: str = UsageError.reason) -> NoReturn:
     from pbem.cli.main import _fail as fail  # main imports this module: import it late
 
     fail(message, code, reason)
@@ -94,7 +95,7 @@ def serve(
     from pbem.mail.serve import serve_once
 
     if once == (poll is not None):
-        _fail("give exactly one of --once and --poll SECONDS", 2, "usage")
+        _fail("give exactly one of --once and --poll SECONDS")
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("key"))
     key = _run(lambda: load_private_key(settings.key), settings.key)  # type: ignore[arg-type]
@@ -131,7 +132,8 @@ def _report_code(report: ServeReport) -> int:
     if report.flush.error:
         typer.echo(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code
-    return 20 if report.held else 0
+    # a mail held back (its game busy or damaged) waits for the next run, as under a busy lock
+    return LockBusy.exit_code if report.held else 0
 
 
 def tick_mail(config: Path, key: PrivateKey, directory: Path, now: datetime | None, wait: float,
@@ -160,7 +162,7 @@ def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: s
     try:
         check_address(address, "--address")
     except MailConfigError as error:
-        _fail(str(error), 2, "usage")
+        _fail(str(error))
     game_id = _run(lambda: GameFile.read(GameDir.at(directory).game_toml)).game_id
     record = MailRecord(settings.state)  # type: ignore[arg-type]
     _run(record.create)
@@ -213,7 +215,7 @@ def send(
         data = _run(path.read_bytes, path)
         if path.suffix == ".json":
             if target is None:
-                _fail(f"{config}: no referee address to send {path} to; give --to", 2, "usage")
+                _fail(f"{config}: no referee address to send {path} to; give --to")
             messages.append(_run(partial(file_mail, data, path.name, target, settings.address), path))
             continue
         message = message_from_bytes(data, policy=policy.SMTP)
@@ -223,7 +225,7 @@ def send(
         compose.stamp(message, settings.address)  # type: ignore[arg-type]
         if to is not None or not message["To"]:
             if target is None:
-                _fail(f"{path} names no recipient; give --to or referee in {config}", 2, "usage")
+                _fail(f"{path} names no recipient; give --to or referee in {config}")
             del message["To"]
             message["To"] = target
         messages.append(message)

@@ -27,10 +27,10 @@ from typer.core import TyperGroup
 
 try:  # typer vendors its own click from 0.2x on; its contexts and usage errors are those
     from typer._click import Context as ClickContext
-    from typer._click.exceptions import UsageError
+    from typer._click.exceptions import UsageError as ClickUsageError
 except ImportError:  # pragma: no cover - an older typer uses click itself (then installed, and typed, instead)
     from click import Context as ClickContext  # type: ignore[no-redef,import-not-found,unused-ignore]
-    from click import UsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
+    from click import UsageError as ClickUsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from pbem import __version__
 from pbem.cli import text
@@ -38,41 +38,58 @@ from pbem.cli.mail import app as mail_app
 from pbem.cli.mail import record_seat_address, tick_mail, write_mail_file
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
-from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
+from pbem.mail.errors import MailConfigError, MailError, MailFileError, MailServerError
 from pbem.referee import clock, formats
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
     ClockWentBack,
+    FileError,
     GameDirError,
+    KeyMismatch,
     LockBusy,
     RefereeError,
     Refusal,
     RevealRefused,
     SetupError,
     TakeoverRefused,
+    UsageError,
     VerificationFailed,
 )
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.seen import STATE_ENV
 
-#: exit code -> meaning (documented in docs/referee.md and README)
-EXIT_CODES: dict[int, str] = {
-    0: "success",
-    1: "unexpected error (a file could not be read or written)",
-    2: "usage error (bad or missing arguments)",
-    3: "not a game directory, or a damaged one (unreadable turn, unknown format version, bad signature, a symbolic link)",
-    4: "the key given is not the referee's or that player's key in this game",
-    5: "verify found a bad file",
-    6: "the game cannot be set up (unknown game or scenario, seats, options, directory not empty)",
-    7: "a key file is unreadable, malformed or readable by others",
-    **{cls.exit_code: f"move refused: {cls.reason} ({(cls.__doc__ or '').strip().splitlines()[0]})" for cls in REFUSALS},
-    LockBusy.exit_code: "another referee held the game directory's lock for longer than --wait",
-    RevealRefused.exit_code: "reveal refused: the game is running (use --force to abandon it)",
-    ClockWentBack.exit_code: "the referee's clock is earlier than the game's latest recorded time; nothing changed",
-    TakeoverRefused.exit_code: "takeover refused: not dealt yet, over, not a seat, or the key holds a seat already",
-    **{cls.exit_code: f"mail: {(cls.__doc__ or '').strip()}" for cls in (MailConfigError, MailServerError, MailFileError)},
-}
+#: every error a command reports, each with its own exit code and reason: the one place the codes are
+#: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a number
+#: written elsewhere, and the tables of docs/referee.md and README against :data:`EXIT_CODES`). A usage
+#: error of the command line itself (click's) exits with :class:`UsageError`'s code too.
+EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError], ...] = (
+    FileError,
+    UsageError,
+    GameDirError,
+    KeyMismatch,
+    VerificationFailed,
+    SetupError,
+    KeyFileError,
+    *REFUSALS,
+    LockBusy,
+    RevealRefused,
+    ClockWentBack,
+    TakeoverRefused,
+    MailConfigError,
+    MailServerError,
+    MailFileError,
+)
+
+
+def _meaning(error: type[RefereeError | KeyFileError | MailError]) -> str:
+    """An exit code's meaning: its error's reason and the first paragraph of its docstring."""
+    summary = " ".join((error.__doc__ or "").strip().split("\n\n")[0].split())
+    return f"{'move refused: ' if issubclass(error, Refusal) else ''}{error.reason}: {summary}"
+
+
+#: exit code -> meaning
+EXIT_CODES: dict[int, str] = {0: "success", **{error.exit_code: _meaning(error) for error in EXIT_ERRORS}}
 
 #: extra game modules to import before running (tests, plug-ins): each
 #: module named here is imported and its ``GAME`` registered
@@ -90,7 +107,7 @@ class _Group(TyperGroup):
         wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
         try:
             return super().invoke(ctx)
-        except UsageError as error:
+        except ClickUsageError as error:
             if not wants_json:
                 raise
             _print_error(error.format_message(), error.exit_code, "usage", None)
@@ -123,7 +140,8 @@ def _print_error(message: str, code: int, reason: str, file: Path | str | None) 
     _emit_json(doc)
 
 
-def _fail(message: str, code: int, reason: str = "usage", file: Path | str | None = None) -> NoReturn:
+def _fail(message: str, code: int = UsageError.exit_code, reason: str = UsageError.reason,
+          file: Path | str | None = None) -> NoReturn:
     """Stop with ``code``: the message on stderr, or with ``--json`` a ``pbem-cli-error/1`` on stdout."""
     if _json_errors:
         _print_error(message, code, reason, file)
@@ -139,13 +157,13 @@ def _exit_for(error: Exception, file: Path | str | None = None) -> NoReturn:
     if isinstance(error, RefereeError):
         _fail(str(error), error.exit_code, error.reason, file)
     if isinstance(error, KeyFileError):
-        _fail(f"key file: {error}", 7, "key-file", file)
-    if isinstance(error, CryptoError):
-        _fail(str(error), 3, GameDirError.reason, file)
+        _fail(f"key file: {error}", error.exit_code, error.reason, file)
+    if isinstance(error, CryptoError):  # a signature or a sealed section of the game's files that does not hold
+        _fail(str(error), GameDirError.exit_code, GameDirError.reason, file)
     if isinstance(error, EngineError):
-        _fail(str(error), 6, SetupError.reason, file)
+        _fail(str(error), SetupError.exit_code, SetupError.reason, file)
     if isinstance(error, OSError):
-        _fail(str(error), 1, "io-error", file if file is not None else error.filename)
+        _fail(str(error), FileError.exit_code, FileError.reason, file if file is not None else error.filename)
     raise error
 
 
@@ -170,7 +188,7 @@ def _load_games_from_env() -> None:
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:
-            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", 6, SetupError.reason)
+            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", SetupError.exit_code, SetupError.reason)
         register(module.GAME)
 
 
@@ -207,7 +225,7 @@ def _seed_bytes(seed: str | None) -> bytes | None:
     if seed is None:
         return None
     if not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
-        _fail(f"--seed {seed!r}: a test seed is 32 bytes, written as 64 hex digits", 2)
+        _fail(f"--seed {seed!r}: a test seed is 32 bytes, written as 64 hex digits")
     return bytes.fromhex(seed)
 
 
@@ -236,7 +254,8 @@ def keygen(
     key = _guard(lambda: generate(name))
     _guard(lambda: out.mkdir(parents=True, exist_ok=True))
     if (out / f"{name}.key").exists():
-        _fail(f"{out / (name + '.key')} exists; refusing to overwrite a private key", 6)
+        _fail(f"{out / (name + '.key')} exists; refusing to overwrite a private key", SetupError.exit_code,
+              SetupError.reason)
     key_path, pub_path = _guard(lambda: write_keypair(key, out))
     typer.echo(f"private key: {key_path} (keep it secret)")
     typer.echo(f"public key:  {pub_path}")
@@ -250,7 +269,7 @@ def keygen(
 def _split_pair(text: str, what: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name or not value:
-        _fail(f"{what} {text!r}: expected NAME=VALUE", 2)
+        _fail(f"{what} {text!r}: expected NAME=VALUE")
     return name, value
 
 
@@ -345,7 +364,7 @@ def submit(
         try:
             data = path.read_bytes()
         except OSError as error:
-            _fail(f"{path}: {error}", 1, "io-error", path)
+            _fail(f"{path}: {error}", FileError.exit_code, FileError.reason, path)
         try:
             step = submit_move(directory, data, key, wait=wait, now=moment)
         except AlreadyApplied as error:
@@ -456,7 +475,7 @@ def takeover(
 
     moment = _now(now)
     if (config is None) != (address is None):
-        _fail("--address and --config go together: the address is recorded in the mail state of --config", 2)
+        _fail("--address and --config go together: the address is recorded in the mail state of --config")
     referee = _guard(lambda: load_private_key(referee_key), referee_key)
     public = _guard(lambda: load_public_key(key, name=seat), key)
     if config is not None and address is not None:
@@ -575,15 +594,13 @@ def prove(
 
     try:
         opened = prove_turn(directory, turn)
-    except VerificationFailed as error:
-        _fail(str(error), error.exit_code)
     except (RefereeError, CryptoError, EngineError, OSError) as error:
         _exit_for(error)
     sections, zones = opened["sections"], opened["zones"]
     if name is not None:
         if name not in sections and name not in zones:
             _fail(f"turn {turn} has no section or zone {name!r} (sections: {', '.join(sections)}; "
-                  f"zones: {', '.join(zones) or 'none'})", 2)
+                  f"zones: {', '.join(zones) or 'none'})")
         sections = {k: v for k, v in sections.items() if k == name}
         zones = {k: v for k, v in zones.items() if k == name}
     gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
@@ -624,7 +641,7 @@ def card(
         where = " or ".join(found.games) or "no installed game"
         lead = (f"{found.query!r} is part of several card names" if found.ambiguous
                 else f"no card named {found.query!r} in {where}")
-        _fail(lead + (f"; did you mean: {'; '.join(found.suggestions)}?" if found.suggestions else ""), 2)
+        _fail(lead + (f"; did you mean: {'; '.join(found.suggestions)}?" if found.suggestions else ""))
     several = len({hit.game for hit in found.hits}) > 1
     typer.echo("\n\n".join((f"{hit.game}:\n" if several else "") + hit.text for hit in found.hits))
 
@@ -729,10 +746,10 @@ def move(
     for item in auto_pass:
         kind, mode = _split_pair(item, "--auto-pass")
         if mode not in orders.MODES:
-            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(orders.MODES)}", 2)
+            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(orders.MODES)}")
         standing.setdefault("auto_pass", {})[kind] = mode
     if not choose and not standing:
-        _fail("give at least one --choose (or an --auto-pass standing order)", 2)
+        _fail("give at least one --choose (or an --auto-pass standing order)")
     private = _guard(lambda: load_private_key(key, name=player))
     seen = _guard(lambda: read_view(directory, player, private))
     signed = _guard(lambda: sign_move(seen, private, list(choose), standing_orders=standing or None))

@@ -18,6 +18,11 @@ class KeyFileError(CryptoError):
     """A key file is unreadable, malformed, of an unknown format, or unsafe
     (a private key readable by group or others)."""
 
+    #: the command line's exit code and reason (the one error here with its own: the others
+    #: are a damaged game file to the referee)
+    exit_code = 7
+    reason = "key-file"
+
 
 class SignatureError(CryptoError):
     """A document's signature is missing, malformed, by the wrong signer, or

@@ -137,7 +137,8 @@ class AlreadyApplied(Refusal):
 
 
 class UsageError(RefereeError):
-    """The command was given something it cannot use (a standing order for a decision kind the game lacks)."""
+    """The command was given something it cannot use: bad or missing arguments, or a standing order for a
+    decision kind the game lacks."""
 
     exit_code = 2
     reason = "usage"
@@ -185,11 +186,15 @@ class GameDirError(RefereeError):
         self.path = str(path) if path is not None else None
 
 
-class StateFileError(RefereeError):
-    """The player's own record of the turns they saw (``pbem view``) cannot be read or written."""
+class FileError(RefereeError):
+    """A file could not be read or written (the operating system's error)."""
 
     exit_code = 1
     reason = "io-error"
+
+
+class StateFileError(FileError):
+    """The player's own record of the turns they saw (``pbem view``) cannot be read or written."""
 
 
 class KeyMismatch(RefereeError):
@@ -211,7 +216,8 @@ class VerificationFailed(RefereeError):
 
 
 class SetupError(RefereeError):
-    """``new`` cannot create the game (directory exists, wrong seat count, bad option)."""
+    """The game cannot be set up: unknown game or scenario, wrong seat count, bad option, directory not
+    empty (and ``keygen`` refuses to overwrite a key file)."""
 
     exit_code = 6
     reason = "setup"
