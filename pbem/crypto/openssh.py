@@ -4,6 +4,25 @@ Two formats: the public key line (``ssh-ed25519 AAAA… comment``) and the
 unencrypted ``openssh-key-v1`` private key file that ``ssh-keygen -t ed25519
 -N ""`` writes (PROTOCOL.key in the OpenSSH sources). Only Ed25519 keys are
 accepted; a passphrase-protected key is refused with a clear message.
+
+Why pbem parses these itself rather than with ``cryptography``'s
+``load_ssh_private_key`` (issue 11 asked; checked against cryptography 50):
+
+* ``load_ssh_private_key`` reads the key's comment and drops it, and pbem
+  takes the player's name from the comment. The comment is the last field
+  of the private section, after four length-prefixed fields: reading it
+  means walking the whole structure again, the reader below in all but its
+  checks, so nothing would be saved but a second parser of the same bytes.
+* It checks that the file's two copies of the public key agree, not that
+  they are the secret's public key. Such a file loads, as a key whose
+  public key is not the one the file names; ``age -i`` (Go's ed25519 keeps
+  the stored public key beside the seed) would then compute another
+  recipient than pbem. pbem derives it and refuses the file
+  (``tests/crypto/test_openssh_keys.py``).
+
+``cryptography`` is the test oracle instead: on every key ``ssh-keygen``
+writes, pbem finds the key ``load_ssh_private_key`` and
+``load_ssh_public_identity`` find (the same test file).
 """
 
 from __future__ import annotations
