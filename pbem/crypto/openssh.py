@@ -5,7 +5,7 @@ unencrypted ``openssh-key-v1`` private key file that ``ssh-keygen -t ed25519
 -N ""`` writes (PROTOCOL.key in the OpenSSH sources). Only Ed25519 keys are
 accepted; a passphrase-protected key is refused with a clear message.
 
-Why pbem parses these itself rather than with ``cryptography``'s
+Why this module parses them itself rather than with ``cryptography``'s
 ``load_ssh_private_key`` (issue 11 asked; checked against cryptography 50):
 
 * ``load_ssh_private_key`` reads the key's comment and drops it, and pbem
@@ -17,11 +17,11 @@ Why pbem parses these itself rather than with ``cryptography``'s
   they are the secret's public key. Such a file loads, as a key whose
   public key is not the one the file names; ``age -i`` (Go's ed25519 keeps
   the stored public key beside the seed) would then compute another
-  recipient than pbem. pbem derives it and refuses the file
+  recipient than pbem. This parser derives it and refuses the file
   (``tests/crypto/test_openssh_keys.py``).
 
 ``cryptography`` is the test oracle instead: on every key ``ssh-keygen``
-writes, pbem finds the key ``load_ssh_private_key`` and
+writes, this parser finds the key ``load_ssh_private_key`` and
 ``load_ssh_public_identity`` find (the same test file).
 """
 
