@@ -3,14 +3,21 @@
 Each step gets its own generator keyed by the seed and the step number, as
 the referee keys one per turn, so a simulated game is a pure function of its
 seed and its bots' choices.
+
+A step lists the awaited decisions once: the bot chooses from them and
+:func:`~pbem.engine.protocol.apply_choice` checks the choice against the
+same decision. A bot that does not read the private part
+(``reads_private``, :class:`~pbem.bots.bot.Bot`) is not handed one, so
+nobody computes it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from pbem.bots.bot import Bot
 from pbem.bots.random_bot import RandomBot
 from pbem.engine.protocol import Game, Result, State, apply_choice
 from pbem.engine.rng import Rng, step_rng
@@ -42,7 +49,7 @@ def play(
     if scenario is None:
         scenario = game.load_scenario(game.scenarios()[0])
     state = game.new_state(scenario, list(players), step_rng(seed_bytes, [], 0))
-    bots = {p: RandomBot(Rng.from_seed(f"{seed}-{p}")) for p in players}
+    bots: Mapping[str, Bot] = {p: RandomBot(Rng.from_seed(f"{seed}-{p}")) for p in players}
     choices: list[tuple[str, str]] = []
     step = 0
     while True:
@@ -55,8 +62,11 @@ def play(
         if step > max_steps:
             raise RuntimeError(f"{game.name}: no end after {max_steps} steps (seed {seed})")
         decision = decisions[0]
-        option_id = bots[decision.player].choose(game.private(state, decision.player), decision)
+        bot = bots[decision.player]
+        private = game.private(state, decision.player) if bot.reads_private else None
+        option_id = bot.choose(private, decision)
         choices.append((decision.player, option_id))
         game.begin_step(state)
-        state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step))
+        state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step),
+                             decision=decision)
     return Playout(state=state, result=game.result(state), steps=step, choices=choices)

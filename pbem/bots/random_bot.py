@@ -10,11 +10,13 @@ class RandomBot:
     """Picks any legal option, from its own replayable generator."""
 
     name = "random"
+    #: the options alone decide: the private part is never read, so a playout need not compute it
+    reads_private = False
 
     def __init__(self, rng: Rng) -> None:
         self._rng = rng
 
-    def choose(self, private: object, decision: Decision) -> str:
-        """An option of ``decision``; ``private`` (what only this player knows, the game's
-        ``private(state, player)``) is what a cleverer bot would read."""
+    def choose(self, private: object | None, decision: Decision) -> str:
+        """An option of ``decision``, uniformly; ``private`` (what only this player knows, the
+        game's ``private(state, player)``) is what a cleverer bot would read."""
         return self._rng.choice(decision.options, label=decision.kind).id

@@ -249,6 +249,8 @@ class TurnMachine(Generic[S]):
         self._kinds: dict[str, DecisionKind[S]] = {}
         self._answers: dict[str, Answer[S]] = {}
         self._free: list[FreeAction[S]] = []
+        #: the free actions by prefix, to tell a free action's option at a glance
+        self._free_by_prefix: dict[str, FreeAction[S]] = {}
 
     # --- registration
 
@@ -301,9 +303,11 @@ class TurnMachine(Generic[S]):
 
     def free_action(self, prefix: str, offers: FreeOffers[S], apply: FreeApply[S]) -> None:
         """Register a free action, offered (after the decision's own options) in every decision."""
-        if any(action.prefix == prefix for action in self._free):
+        if prefix in self._free_by_prefix:
             raise RulesError(f"{self.game}: free action {prefix!r} is registered twice")
-        self._free.append(FreeAction(prefix, offers, apply))
+        action = FreeAction(prefix, offers, apply)
+        self._free.append(action)
+        self._free_by_prefix[prefix] = action
 
     def _unused(self, task_type: str) -> None:
         if task_type in self._tasks or task_type in self._steps:
@@ -336,8 +340,7 @@ class TurnMachine(Generic[S]):
 
     def is_free_action(self, option_id: str) -> bool:
         """Whether ``option_id`` takes a free action (its prefix names one), which keeps the decision open."""
-        prefix = option_id.partition(":")[0]
-        return any(action.prefix == prefix for action in self._free)
+        return option_id.partition(":")[0] in self._free_by_prefix
 
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
@@ -398,11 +401,9 @@ class TurnMachine(Generic[S]):
         pending = pending_of(state, player)
         if pending is None:
             raise NotAwaitedError(f"no decision of {player!r} is awaited")
-        prefix = option_id.partition(":")[0]
-        for action in self._free:
-            if action.prefix == prefix:
-                action.apply(state, player, option_id, rng)
-                break
+        action = self._free_by_prefix.get(option_id.partition(":")[0])
+        if action is not None:
+            action.apply(state, player, option_id, rng)
         else:
             state["pending"].remove(pending)
             self._apply(state, pending, option_id, rng)

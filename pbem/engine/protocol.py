@@ -335,14 +335,24 @@ def decision_for(game: Game, state: State, player: str) -> Decision:
     raise NotAwaitedError(f"no decision of {player!r} is awaited")
 
 
-def apply_choice(game: Game, state: State, player: str, option_id: str, rng: Rng) -> State:
+def apply_choice(
+    game: Game, state: State, player: str, option_id: str, rng: Rng, *, decision: Decision | None = None
+) -> State:
     """Check that ``option_id`` is legal for ``player`` now, then apply it.
 
     Raises :class:`NotAwaitedError` or :class:`IllegalMoveError` before the
     game sees the choice, so the state is unchanged when either is raised
     (a game's :meth:`Game.apply` never raises them itself).
+
+    ``decision``: the decision of ``player`` that :meth:`Game.awaiting`
+    returned for this very state, when the caller has it at hand, so that
+    the options are not listed a second time (a bot's playout); without it,
+    the decision is looked up.
     """
-    decision = decision_for(game, state, player)
+    if decision is None:
+        decision = decision_for(game, state, player)
+    elif decision.player != player:
+        raise NotAwaitedError(f"the decision given is {decision.player!r}'s, not {player!r}'s")
     if decision.option(option_id) is None:
         raise IllegalMoveError(
             f"{option_id!r} is not an option of {player!r} in this {decision.kind} decision"

@@ -90,9 +90,10 @@ def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
         counts[label] = counts.get(label, 0) + 1
     result = []
     for option_id, label in options:
-        number = re.search(r"#(\d+)(?!.*#\d)", option_id)
-        if counts[label] > 1 and number:
-            label = f"{label} #{number.group(1)}"
+        if counts[label] > 1:
+            number = re.search(r"#(\d+)(?!.*#\d)", option_id)
+            if number:
+                label = f"{label} #{number.group(1)}"
         result.append((option_id, label))
     return result
 

@@ -9,11 +9,11 @@ shuffle, so an id says nothing about where a card lies in a deck.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
+from pbem.engine.plain import copy_plain
 from pbem.engine.scenario_files import check_schema, read_toml
 from pbem.games.nightlancer.state import Catalogue
 
@@ -71,7 +71,7 @@ COMPONENT_COUNTS = {
 
 def design(instance: str) -> str:
     """The design id of a card instance (``"design#2"`` -> ``"design"``)."""
-    return instance.split("#", 1)[0]
+    return instance.partition("#")[0]
 
 
 def read_card_file(path: str | Path) -> dict[str, Any]:
@@ -113,7 +113,8 @@ def catalogue(data: dict[str, Any]) -> Catalogue:
             card["kind"] = kind
             cards[entry["id"]] = card
     # a deep copy: the state must never share objects with the loaded scenario
-    return json.loads(json.dumps({"set": data["set"], "die": data["die"]["faces"], "cards": cards}))
+    built: Catalogue = {"set": data["set"], "die": data["die"]["faces"], "cards": cards}
+    return copy_plain(built)
 
 
 def instances(data: dict[str, Any], section: str) -> list[str]:

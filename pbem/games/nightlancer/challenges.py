@@ -17,10 +17,10 @@ window closes when all have passed in a row.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, finish, push, top
+from pbem.engine.plain import copy_plain
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.cards import (
@@ -248,7 +248,7 @@ def automatic_contact(state: State, player: str, trigger: str, mods: dict[str, A
 def open_window(state: State, trigger: str, target: str, participants: list[str], *,
                 ctype: str | None = None, mods: dict[str, Any] | None = None, what: str = "") -> None:
     # a copy: one object in two frames would not survive the JSON round trip of a stored state
-    mods = json.loads(json.dumps(mods)) if mods is not None else effects.new_mods()
+    mods = copy_plain(mods) if mods is not None else effects.new_mods()
     push(state, "window", trigger=trigger, target=target, ctype=ctype, participants=list(participants),
          idx=0, passes=0, mods=mods, what=what)
 

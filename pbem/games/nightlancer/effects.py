@@ -24,6 +24,7 @@ this module gives each name its rule. No card is named here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.engine.rng import Rng
@@ -210,27 +211,42 @@ def apply_against(state: State, target: str, effect: Effect, mods: dict[str, Any
         raise ValueError(f"unknown against effect {name!r}")
 
 
+def _challenges(effect: Effect) -> str:
+    return "/".join(c.title() for c in effect.get("challenges", []))
+
+
+#: the short text of each effect but heal and drain, from the effect (only the one asked for is made)
+_TEXTS: dict[str, Callable[[Effect], str]] = {
+    "bonus": lambda e: f"+{e.get('amount')} {_challenges(e)}",
+    "enables": lambda e: f"provides {_challenges(e)}",
+    "armour": lambda e: f"Armour {e.get('amount')}",
+    "steady": lambda e: "ignore a Resolve symbol",
+    "gain_kc": lambda e: f"take {e.get('amount')} KC",
+    "cool": lambda e: f"lose {e.get('amount')} Heat",
+    "draw": lambda e: f"draw {e.get('amount')} Contact",
+    "deal": lambda e: "place your Deal token on a First Crew",
+    "penalty": lambda e: f"-{e.get('amount')} {_challenges(e)}",
+    "heat": lambda e: f"target gains {e.get('amount')} Heat",
+    "cancel_buy": lambda e: "cancel a black market buy (card discarded)",
+    "skim": lambda e: f"-{e.get('amount')} KC mission reward",
+    "payment_heat": lambda e: f"+{e.get('amount')} Heat on mission payment",
+    "income": lambda e: f"+{e.get('amount')} KC in Downtime",
+    "extra_contacts": lambda e: f"+{e.get('amount')} Contact draw",
+    "max_health": lambda e: f"+{e.get('amount')} max Health",
+    "max_resolve": lambda e: f"+{e.get('amount')} max Resolve",
+    "ability": lambda e: f"+{e.get('amount')} {'/'.join(a.title() for a in e.get('abilities', []))} rating",
+    "discount": lambda e: f"-{e.get('amount')} KC on {'/'.join(e.get('types', []))}",
+}
+
+
 def describe(effect: Effect) -> str:
     """A short readable text of one effect."""
     name: str = effect["effect"]
-    amount = effect.get("amount")
-    chs = "/".join(c.title() for c in effect.get("challenges", []))
-    texts = {
-        "bonus": f"+{amount} {chs}", "enables": f"provides {chs}", "armour": f"Armour {amount}",
-        "steady": "ignore a Resolve symbol", "gain_kc": f"take {amount} KC", "cool": f"lose {amount} Heat",
-        "draw": f"draw {amount} Contact", "deal": "place your Deal token on a First Crew",
-        "penalty": f"-{amount} {chs}", "heat": f"target gains {amount} Heat",
-        "cancel_buy": "cancel a black market buy (card discarded)", "skim": f"-{amount} KC mission reward",
-        "payment_heat": f"+{amount} Heat on mission payment", "income": f"+{amount} KC in Downtime",
-        "extra_contacts": f"+{amount} Contact draw", "max_health": f"+{amount} max Health",
-        "max_resolve": f"+{amount} max Resolve",
-        "ability": f"+{amount} {'/'.join(a.title() for a in effect.get('abilities', []))} rating",
-        "discount": f"-{amount} KC on {'/'.join(effect.get('types', []))}",
-    }
     if name in ("heal", "drain"):
         parts = [f"{effect[k]} {k.title()}" for k in ("health", "resolve") if effect.get(k)]
         return ("recover " if name == "heal" else "target discards ") + " and ".join(parts)
-    return texts.get(name, name)
+    text = _TEXTS.get(name)
+    return name if text is None else text(effect)
 
 
 def draw_contacts(state: State, player: str, count: int, rng: Rng) -> None:

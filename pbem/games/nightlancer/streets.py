@@ -74,10 +74,11 @@ def streets_options(state: State, decision: PendingDecision) -> list[tuple[str, 
     p = tokens.seat(state, player)
     options = []
     for c in state["market"]:
-        if p["kc"] >= price(state, player, c) and not cyber_duplicate(state, player, c):
+        cost = price(state, player, c)
+        if p["kc"] >= cost and not cyber_duplicate(state, player, c):
             data = card(state, c)
             marks = ", ".join([data["type"].title()] + [t.title() for t in data["traits"]])
-            options.append((f"buy:{c}", f"Buy {data['name']} ({marks}) for {price(state, player, c)} KC"))
+            options.append((f"buy:{c}", f"Buy {data['name']} ({marks}) for {cost} KC"))
     for c in p["hand"]:
         if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c):
             options.append((f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}"))
