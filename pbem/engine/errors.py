@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -46,7 +47,11 @@ def present(value: T | None, what: str) -> T:
     return value
 
 
-def invariant(holds: bool, message: str) -> None:
-    """A conservation rule of a game's state: an :class:`InvariantError` saying ``message`` if it does not hold."""
+def invariant(holds: bool, message: str | Callable[[], str]) -> None:
+    """A conservation rule of a game's state: an :class:`InvariantError` saying ``message`` if it does not hold.
+
+    A message that takes work to write (what is missing, what is extra) is given as a function, so that
+    the work is done only when the rule is broken: playouts check every rule at every step.
+    """
     if not holds:
-        raise InvariantError(message)
+        raise InvariantError(message if isinstance(message, str) else message())

@@ -348,8 +348,8 @@ class TurnMachine(Generic[S]):
         return Decision(
             player=pending["player"],
             kind=kind.name,
-            options=tuple(Option(option_id, label, self.is_free_action(option_id))
-                          for option_id, label in self.options(state, pending)),
+            options=tuple([Option(option_id, label, self.is_free_action(option_id))
+                           for option_id, label in self.options(state, pending)]),
             prompt=pending.get("prompt", kind.prompt),
             pass_id=pending.get("pass_id", kind.pass_id),
             simultaneous=pending.get("simultaneous", False),

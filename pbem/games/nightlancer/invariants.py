@@ -13,9 +13,10 @@ from pbem.games.nightlancer.zones import all_cards, card
 
 def check_invariants(state: State) -> None:
     """Raise :class:`~pbem.engine.errors.InvariantError` at the first conservation rule the state breaks."""
-    found = Counter(all_cards(state))
-    census = Counter(state["census"])
-    invariant(found == census, f"cards not conserved: extra {found - census}, missing {census - found}")
+    cards, census = all_cards(state), state["census"]
+    # sorted lists, not Counters: Counter's == is a Python loop over every card, at every step of a playout
+    invariant(sorted(cards) == sorted(census), lambda: (
+        f"cards not conserved: extra {Counter(cards) - Counter(census)}, missing {Counter(census) - Counter(cards)}"))
     for name in state["players"]:
         p = tokens.seat(state, name)
         counts = {"health": p["health"], "resolve": p["resolve"], "ideals": p["ideals"], "kc": p["kc"],
