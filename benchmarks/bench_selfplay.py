@@ -2,8 +2,9 @@
 
     python benchmarks/bench_selfplay.py [--games N] [--rounds R] [--baseline DIR] [--profile] [CONFIG ...]
 
-A configuration is ``GAME:PLAYERS`` (default: ``nightfall:4
-nightlancer:4``, issue 9's target: 50 games/s each). Random bots play whole
+A configuration is ``GAME:PLAYERS`` or ``GAME:PLAYERS:SCENARIO`` (default:
+``nightfall:4 nightlancer:4``, issue 9's target: 50 games/s each, in the
+standard scenario). Random bots play whole
 games with :func:`pbem.bots.playout.play` over the game layer alone: no
 files, no keys, no crypto. Each round starts one process per tree and
 configuration, which plays N games (default 20, seeds 0 to N-1: the same
@@ -42,13 +43,16 @@ DEFAULT_CONFIGS = ["nightfall:4", "nightlancer:4"]
 TARGET = 50.0
 
 
-def play_games(game_name: str, players: int, games: int) -> dict[str, float]:
-    """Play ``games`` random games; their count, steps and CPU time (the scenario's loading not counted)."""
+def play_games(config: str, games: int) -> dict[str, float]:
+    """Play ``games`` random games of ``config``; their count, steps and CPU time (the scenario's
+    loading not counted)."""
     from pbem.bots.playout import play
     from pbem.engine import find_game
 
+    game_name, players_text, scenario_name = (config.split(":") + [""])[:3]
     game = find_game(game_name)
-    scenario = game.load_scenario(game.scenarios()[0])
+    players = int(players_text)
+    scenario = game.load_scenario(scenario_name or game.scenarios()[0])
     steps = 0
     start = time.process_time()
     for seed in range(games):
@@ -60,8 +64,7 @@ def worker(config: str, games: int) -> None:
     """One process's share of a round, as one line of JSON on stdout."""
     import pbem
 
-    game_name, _, players = config.partition(":")
-    found = play_games(game_name, int(players), games)
+    found = play_games(config, games)
     print(json.dumps({**found, "pbem": str(Path(pbem.__file__).resolve().parent)}))
 
 
@@ -80,9 +83,8 @@ def run_worker(tree: Path, config: str, games: int) -> dict[str, float]:
 def profile(configs: list[str], games: int) -> None:
     profiler = cProfile.Profile()
     for config in configs:
-        game_name, _, players = config.partition(":")
         profiler.enable()
-        play_games(game_name, int(players), games)
+        play_games(config, games)
         profiler.disable()
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
@@ -115,15 +117,16 @@ def main() -> None:
                     total[key] += found[key]
     print(f"random self-play, {args.games} games x {args.rounds} rounds per tree and configuration "
           f"(CPU time; target {TARGET:.0f} games/s)")
+    width = max(len(config) for config in args.configs)
     for config in args.configs:
         rates = {}
         for label in trees:
             total = totals[(config, label)]
             rates[label] = total["games"] / total["cpu"]
-            print(f"  {config:14} {label:9} {rates[label]:8.1f} games/s  {total['steps'] / total['games']:6.0f} "
+            print(f"  {config:{width}} {label:9} {rates[label]:8.1f} games/s  {total['steps'] / total['games']:6.0f} "
                   f"steps/game  {total['steps'] / total['cpu']:8.0f} steps/s")
         if "baseline" in rates:
-            print(f"  {config:14} {'':9} {rates['this tree'] / rates['baseline']:8.2f}x the baseline")
+            print(f"  {config:{width}} {'':9} {rates['this tree'] / rates['baseline']:8.2f}x the baseline")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ this module gives each name its rule. No card is named here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pbem.engine.rng import Rng
@@ -211,32 +210,33 @@ def apply_against(state: State, target: str, effect: Effect, mods: dict[str, Any
         raise ValueError(f"unknown against effect {name!r}")
 
 
-def _challenges(effect: Effect) -> str:
-    return "/".join(c.title() for c in effect.get("challenges", []))
-
-
-#: the short text of each effect but heal and drain, from the effect (only the one asked for is made)
-_TEXTS: dict[str, Callable[[Effect], str]] = {
-    "bonus": lambda e: f"+{e.get('amount')} {_challenges(e)}",
-    "enables": lambda e: f"provides {_challenges(e)}",
-    "armour": lambda e: f"Armour {e.get('amount')}",
-    "steady": lambda e: "ignore a Resolve symbol",
-    "gain_kc": lambda e: f"take {e.get('amount')} KC",
-    "cool": lambda e: f"lose {e.get('amount')} Heat",
-    "draw": lambda e: f"draw {e.get('amount')} Contact",
-    "deal": lambda e: "place your Deal token on a First Crew",
-    "penalty": lambda e: f"-{e.get('amount')} {_challenges(e)}",
-    "heat": lambda e: f"target gains {e.get('amount')} Heat",
-    "cancel_buy": lambda e: "cancel a black market buy (card discarded)",
-    "skim": lambda e: f"-{e.get('amount')} KC mission reward",
-    "payment_heat": lambda e: f"+{e.get('amount')} Heat on mission payment",
-    "income": lambda e: f"+{e.get('amount')} KC in Downtime",
-    "extra_contacts": lambda e: f"+{e.get('amount')} Contact draw",
-    "max_health": lambda e: f"+{e.get('amount')} max Health",
-    "max_resolve": lambda e: f"+{e.get('amount')} max Resolve",
-    "ability": lambda e: f"+{e.get('amount')} {'/'.join(a.title() for a in e.get('abilities', []))} rating",
-    "discount": lambda e: f"-{e.get('amount')} KC on {'/'.join(e.get('types', []))}",
+#: the short text of each effect but heal and drain; ``{amount}`` and the lists ``{challenges}``,
+#: ``{abilities}`` and ``{types}`` are the effect's own (:class:`_Fields`)
+_TEXTS = {
+    "bonus": "+{amount} {challenges}", "enables": "provides {challenges}", "armour": "Armour {amount}",
+    "steady": "ignore a Resolve symbol", "gain_kc": "take {amount} KC", "cool": "lose {amount} Heat",
+    "draw": "draw {amount} Contact", "deal": "place your Deal token on a First Crew",
+    "penalty": "-{amount} {challenges}", "heat": "target gains {amount} Heat",
+    "cancel_buy": "cancel a black market buy (card discarded)", "skim": "-{amount} KC mission reward",
+    "payment_heat": "+{amount} Heat on mission payment", "income": "+{amount} KC in Downtime",
+    "extra_contacts": "+{amount} Contact draw", "max_health": "+{amount} max Health",
+    "max_resolve": "+{amount} max Resolve", "ability": "+{amount} {abilities} rating",
+    "discount": "-{amount} KC on {types}",
 }
+
+
+class _Fields:
+    """An effect's fields as an effect text names them, each written only when the text asks for it."""
+
+    def __init__(self, effect: Effect) -> None:
+        self._effect = effect
+
+    def __getitem__(self, key: str) -> object:
+        if key == "amount":
+            return self._effect.get("amount")
+        if key == "types":
+            return "/".join(self._effect.get("types", []))
+        return "/".join(c.title() for c in self._effect.get(key, []))
 
 
 def describe(effect: Effect) -> str:
@@ -246,7 +246,7 @@ def describe(effect: Effect) -> str:
         parts = [f"{effect[k]} {k.title()}" for k in ("health", "resolve") if effect.get(k)]
         return ("recover " if name == "heal" else "target discards ") + " and ".join(parts)
     text = _TEXTS.get(name)
-    return name if text is None else text(effect)
+    return name if text is None else text.format_map(_Fields(effect))
 
 
 def draw_contacts(state: State, player: str, count: int, rng: Rng) -> None:
