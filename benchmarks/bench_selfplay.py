@@ -43,9 +43,9 @@ DEFAULT_CONFIGS = ["nightfall:4", "nightlancer:4"]
 TARGET = 50.0
 
 
-def play_games(config: str, games: int) -> dict[str, float]:
-    """Play ``games`` random games of ``config``; their count, steps and CPU time (the scenario's
-    loading not counted)."""
+def play_games(config: str, games: int, profiler: cProfile.Profile | None = None) -> dict[str, float]:
+    """Play ``games`` random games of ``config``; their count, steps and CPU time (the imports and
+    the scenario's loading not counted, nor profiled)."""
     try:
         from pbem.bots.playout import play
     except ImportError:  # a baseline tree from before the bots had their package
@@ -54,13 +54,18 @@ def play_games(config: str, games: int) -> dict[str, float]:
 
     game_name, players_text, scenario_name = (config.split(":") + [""])[:3]
     game = find_game(game_name)
-    players = int(players_text)
+    players = SEATS[:int(players_text)]
     scenario = game.load_scenario(scenario_name or game.scenarios()[0])
     steps = 0
+    if profiler is not None:
+        profiler.enable()
     start = time.process_time()
     for seed in range(games):
-        steps += play(game, SEATS[:players], seed, scenario).steps
-    return {"games": games, "steps": steps, "cpu": time.process_time() - start}
+        steps += play(game, players, seed, scenario).steps
+    cpu = time.process_time() - start
+    if profiler is not None:
+        profiler.disable()
+    return {"games": games, "steps": steps, "cpu": cpu}
 
 
 def worker(config: str, games: int) -> None:
@@ -86,9 +91,7 @@ def run_worker(tree: Path, config: str, games: int) -> dict[str, float]:
 def profile(configs: list[str], games: int) -> None:
     profiler = cProfile.Profile()
     for config in configs:
-        profiler.enable()
-        play_games(config, games)
-        profiler.disable()
+        play_games(config, games, profiler)
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
