@@ -4,10 +4,14 @@ Every command is thin: arguments in, one library call, output out. Only
 here do errors become messages and exit codes (the table is in
 ``docs/referee.md`` and in :data:`EXIT_CODES`).
 
-Each command imports the library modules it calls when it runs, so that
-``pbem status`` does not pay for the modules of ``pbem verify`` or ``pbem
-mail`` (issue 9: a command's cost is mostly its imports). At the top are
-only what every command needs: typer, the error classes, the formats.
+A run pays only for the command it runs (issue 9: a command's cost is
+mostly its start-up). The commands are registered on :data:`commands` and
+built into click commands one at a time, when named (:class:`_Group`);
+``pbem --help`` builds them all for their one-line help. Each command
+imports the library modules it calls when it runs, so that ``pbem status``
+does not pay for the modules of ``pbem verify`` or ``pbem mail``; its values
+are converted without pydantic (:mod:`pbem.cli.values`). At the top are only
+what every command needs: typer, the error classes.
 """
 
 from __future__ import annotations
@@ -16,11 +20,11 @@ import importlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -33,13 +37,11 @@ except ImportError:  # pragma: no cover - an older typer uses click itself (then
     from click import UsageError as ClickUsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from pbem import __version__
-from pbem.cli import text
-from pbem.cli.mail import app as mail_app
-from pbem.cli.mail import record_seat_address, tick_mail, write_mail_file
+from pbem.cli.values import convert_plainly
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
 from pbem.mail.errors import MailConfigError, MailError, MailFileError, MailServerError
-from pbem.referee import clock, formats
+from pbem.referee import clock
 from pbem.referee.errors import (
     REFUSALS,
     AlreadyApplied,
@@ -58,6 +60,9 @@ from pbem.referee.errors import (
 )
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.seen import STATE_ENV
+
+if TYPE_CHECKING:  # pragma: no cover
+    import click
 
 #: every error a command reports, each with its own exit code and reason: the one place the codes are
 #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a number
@@ -95,13 +100,80 @@ EXIT_CODES: dict[int, str] = {0: "success", **{error.exit_code: _meaning(error) 
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
 
+#: the commands of ``pbem``, in the order ``pbem --help`` lists them (``mail`` last); each is built
+#: into a click command only when named (:class:`_Group`)
+commands = typer.Typer()
+
+
+class _Commands(MutableMapping[str, "click.Command"]):
+    """``pbem``'s commands by name, each built from its registration (typer's own build) when first looked up.
+
+    Building a typer command resolves every parameter of it; building all
+    of them for every run would cost more than the command run.
+    """
+
+    def __init__(self, pretty_exceptions_short: bool, rich_markup_mode: Any) -> None:
+        from typer.main import get_command_name
+
+        self._style = {"pretty_exceptions_short": pretty_exceptions_short, "rich_markup_mode": rich_markup_mode}
+        self._registered = {info.name or get_command_name(info.callback.__name__): info
+                            for info in commands.registered_commands if info.callback is not None}
+        self._names = [*self._registered, "mail"]
+        self._built: dict[str, click.Command] = {}
+
+    def _build(self, name: str) -> click.Command:
+        from typer import main as typer_main
+
+        if name == "mail":
+            from pbem.cli.mail import app as mail_app
+
+            return typer_main.get_group_from_info(
+                typer_main.TyperInfo(mail_app, name="mail"), suggest_commands=mail_app.suggest_commands,
+                **self._style)
+        return typer_main.get_command_from_info(self._registered[name], **self._style)
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._built:
+            if name not in self._names:
+                raise KeyError(name)
+            self._built[name] = convert_plainly(self._build(name))
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
 def _asks_for_json(ctx: ClickContext) -> bool:
     """Whether the command line names ``--json`` after the command (its own option is not parsed yet)."""
     return "--json" in (*getattr(ctx, "_protected_args", ()), *ctx.args)
 
 
 class _Group(TyperGroup):
-    """The ``pbem`` command group: a usage error of a command given ``--json`` is reported as JSON too."""
+    """The ``pbem`` command group: its commands are built when named (:class:`_Commands`), and a
+    usage error of a command given ``--json`` is reported as JSON too."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = _Commands(app.pretty_exceptions_short, app.rich_markup_mode)
+        convert_plainly(self)
+
+    def list_commands(self, ctx: ClickContext) -> list[str]:
+        return list(self.commands)  # the names only: typer's own builds every command to list them
 
     def invoke(self, ctx: ClickContext) -> Any:
         wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
@@ -135,6 +207,8 @@ def _json_output(on: bool) -> None:
 
 
 def _print_error(message: str, code: int, reason: str, file: Path | str | None) -> None:
+    from pbem.referee import formats
+
     doc = {"format": formats.CLI_ERROR, "code": code, "reason": reason, "message": message,
            "file": str(file) if file is not None else None}
     _emit_json(doc)
@@ -176,6 +250,8 @@ def _guard(action: Callable[[], Any], file: Path | str | None = None) -> Any:
 
 
 def _emit_json(doc: dict[str, Any]) -> None:
+    from pbem.referee import formats
+
     problem = formats.format_problem(doc, doc["format"])
     assert problem is None, problem  # the output schema is a promise
     typer.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
@@ -239,7 +315,7 @@ NOW_HELP = (f"The referee's clock, ISO-8601 with its zone (2025-03-01T12:00:00Z)
             "else the system clock. Recorded in the turns of a game with deadlines.")
 
 
-@app.command()
+@commands.command()
 def keygen(
     name: str = typer.Argument(..., help="Name of the key's owner (a player name or 'referee')."),
     out: Path = typer.Option(Path("."), "--out", help="Directory to write NAME.key (mode 0600) and NAME.pub into."),
@@ -273,7 +349,7 @@ def _split_pair(text: str, what: str) -> tuple[str, str]:
     return name, value
 
 
-@app.command()
+@commands.command()
 def new(
     directory: Path = typer.Argument(..., help="The game directory to create (must be new or empty)."),
     game: str = typer.Option(..., "--game", help="Which game: nightfall, nightlancer (see `pbem games`)."),
@@ -298,6 +374,7 @@ def new(
     now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
+    from pbem.cli import text
     from pbem.crypto.keys import load_private_key, load_public_key
     from pbem.engine.options import format_value
     from pbem.referee.setup import new_game
@@ -338,7 +415,7 @@ def game_status_doc(directory: Path) -> dict[str, Any]:
     return _guard(lambda: game_status(directory)).to_json()
 
 
-@app.command()
+@commands.command()
 def submit(
     directory: Path = typer.Argument(..., help="The game directory."),
     move_files: list[Path] = typer.Argument(..., help="Move files to apply, in order."),
@@ -348,7 +425,9 @@ def submit(
     now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
+    from pbem.cli import text
     from pbem.crypto.keys import load_private_key
+    from pbem.referee import formats
     from pbem.referee.pipeline import submit as submit_move
 
     _json_output(as_json)
@@ -415,7 +494,7 @@ def submit(
     raise typer.Exit(exit_code)
 
 
-@app.command()
+@commands.command()
 def tick(
     directory: Path = typer.Argument(..., help="The game directory."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
@@ -433,7 +512,10 @@ def tick(
     --config they are mailed, each once. Run it from cron (or let pbem mail
     serve run it every round).
     """
+    from pbem.cli import text
+    from pbem.cli.mail import tick_mail
     from pbem.crypto.keys import load_private_key
+    from pbem.referee import formats
     from pbem.referee.tick import tick as tick_game
 
     _json_output(as_json)
@@ -453,7 +535,7 @@ def tick(
     typer.echo(text.tick_text(report))
 
 
-@app.command()
+@commands.command()
 def takeover(
     directory: Path = typer.Argument(..., help="The game directory."),
     seat: str = typer.Option(..., "--seat", help="The seat to hand over (a player name of the game)."),
@@ -470,6 +552,7 @@ def takeover(
     From that turn on the old key reads no new turn and its moves are
     refused; pbem log and pbem status show the takeover.
     """
+    from pbem.cli.mail import record_seat_address
     from pbem.crypto.keys import load_private_key, load_public_key
     from pbem.referee.takeover import take_over
 
@@ -490,12 +573,13 @@ def takeover(
 # --- for anyone ---------------------------------------------------------------
 
 
-@app.command()
+@commands.command()
 def status(
     directory: Path = typer.Argument(..., help="The game directory."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
     """The turn number, whose decision is awaited and of what kind, or the result."""
+    from pbem.cli import text
     from pbem.referee.public import status as game_status
 
     _json_output(as_json)
@@ -506,7 +590,7 @@ def status(
         typer.echo(text.status_text(current))
 
 
-@app.command()
+@commands.command()
 def verify(
     directory: Path = typer.Argument(..., help="The game directory."),
     replay: bool = typer.Option(
@@ -520,7 +604,9 @@ def verify(
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
     """
+    from pbem.cli import text
     from pbem.cli.progress import progress_line
+    from pbem.referee import formats
     from pbem.referee.verify import verify as verify_game
 
     _json_output(as_json)
@@ -553,7 +639,7 @@ def verify(
         typer.echo(f"not replayed: {report.note}")
 
 
-@app.command()
+@commands.command()
 def reveal(
     directory: Path = typer.Argument(..., help="The game directory."),
     referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
@@ -576,7 +662,7 @@ def reveal(
     typer.echo(f"replay it: pbem verify {directory} --replay")
 
 
-@app.command()
+@commands.command()
 def prove(
     directory: Path = typer.Argument(..., help="The game directory."),
     turn: int = typer.Option(..., "--turn", help="The turn whose commitments to open."),
@@ -589,6 +675,7 @@ def prove(
     Replays the game up to that turn from the revealed seed, then prints, as
     JSON, each commitment with its salt and the value it commits to.
     """
+    from pbem.referee import formats
     from pbem.referee.gamefile import GameFile
     from pbem.referee.replay import prove as prove_turn
 
@@ -608,9 +695,10 @@ def prove(
                 "turn_hash": opened["turn_hash"], "sections": sections, "zones": zones})
 
 
-@app.command()
+@commands.command()
 def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
     """The public record of the game, turn by turn."""
+    from pbem.cli import text
     from pbem.referee.gamefile import GameFile
     from pbem.referee.public import public_log
 
@@ -619,7 +707,7 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
     typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
 
 
-@app.command()
+@commands.command()
 def card(
     name: list[str] = typer.Argument(..., help="The card's name, in any case, without quotes if you like; "
                                               "a part of it will do; or its key."),
@@ -649,7 +737,7 @@ def card(
 # --- the player ----------------------------------------------------------------
 
 
-@app.command()
+@commands.command()
 def view(
     directory: Path = typer.Argument(..., help="The game directory."),
     player: str = typer.Option(..., "--as", help="Your player name."),
@@ -669,9 +757,11 @@ def view(
     and warns loudly if the game directory no longer holds it: turns dropped
     or rewritten, which `pbem verify` alone cannot see.
     """
+    from pbem.cli import text
     from pbem.crypto.keys import load_private_key
     from pbem.engine.registry import find_game
     from pbem.engine.screen import cards_on_screen, describe_card
+    from pbem.referee import formats
     from pbem.referee.player import read_view, view_cards
     from pbem.referee.seen import check_and_remember, default_state_dir
     from pbem.referee.since import since_last_move
@@ -719,7 +809,7 @@ def view(
     typer.echo(screen)
 
 
-@app.command()
+@commands.command()
 def move(
     directory: Path = typer.Argument(..., help="The game directory."),
     player: str = typer.Option(..., "--as", help="Your player name."),
@@ -737,6 +827,7 @@ def move(
     sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
+    from pbem.cli import text
     from pbem.crypto.keys import load_private_key
     from pbem.referee import orders
     from pbem.referee.player import read_view, sign_move
@@ -759,12 +850,14 @@ def move(
     for line in text.chosen_lines(signed.choices, standing):
         typer.echo(f"  {line}")
     if mail is not None:
+        from pbem.cli.mail import write_mail_file
+
         write_mail_file(target, signed.data, mail, sender)
     else:
         typer.echo(text.submit_hint(directory, target))
 
 
-@app.command()
+@commands.command()
 def join(
     directory: Path = typer.Argument(..., help="The game directory (game.toml and joins/ are all that is read)."),
     player: str = typer.Option(..., "--as", help="Your player name."),
@@ -783,6 +876,7 @@ def join(
     and game.toml, so running it twice writes the same file. The last nonce
     the referee submits deals the game.
     """
+    from pbem.cli import text
     from pbem.crypto.keys import load_private_key
     from pbem.referee.joins import make_join
     from pbem.referee.storage import atomic_write
@@ -796,6 +890,8 @@ def join(
              else "round 2 of 2, your nonce; every commitment is in")
     typer.echo(f"join file written: {target} ({which})")
     if mail is not None:
+        from pbem.cli.mail import write_mail_file
+
         write_mail_file(target, data, mail, sender)
     else:
         typer.echo(text.submit_hint(directory, target))
@@ -804,7 +900,7 @@ def join(
 # --- the demo ------------------------------------------------------------------
 
 
-@app.command()
+@commands.command()
 def demo(
     game: str | None = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
     players: int | None = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
@@ -814,6 +910,7 @@ def demo(
     """Random bots play a whole game through the real files, then verify it."""
     import tempfile
 
+    from pbem.cli import text
     from pbem.cli.progress import progress_line
     from pbem.referee.demo import default_game, run_demo
 
@@ -835,14 +932,16 @@ def demo(
     typer.echo(f"game directory: {report.directory / 'game'}; keys: {report.directory / 'keys'}")
 
 
-@app.command()
+@commands.command()
 def games(
     options: bool = typer.Option(False, "--options", help="Also list each game's options (pbem new --option KEY=VALUE)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
 ) -> None:
     """List the games this pbem knows, their scenarios and (--options) the options of each."""
+    from pbem.cli import text
     from pbem.engine.options import options_of
     from pbem.engine.registry import find_game, game_names
+    from pbem.referee import formats
 
     _json_output(as_json)
     known: list[dict[str, Any]] = []
@@ -862,9 +961,6 @@ def games(
         return
     for entry in known:
         typer.echo(text.game_line(entry, with_options=options))
-
-
-app.add_typer(mail_app, name="mail")
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 ``pbem status`` and ``view`` read a game whose current turn the referee
 signed: they import neither the JSON Schema library (the turn's signature
 vouches for the turn, its sections and, by its hash, for ``game.toml``) nor
-the modules of commands they do not run (``verify``, ``demo``, ``mail``).
+the modules of commands they do not run (``verify``, ``demo``, ``mail``), nor pydantic.
 ``move`` checks the move it writes, and ``submit`` the move it was sent,
 against their schemas.
 """
@@ -30,9 +30,10 @@ RUNNER = (
     "    code = done.code\n"
     "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
 )
-#: modules of other commands, and the schema library
+#: modules of other commands, and the schema library; pydantic, which typer converts values with, is
+#: never needed for pbem's plain values (pbem.cli.values)
 NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.replay", "pbem.referee.demo",
-              "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot")
+              "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic")
 
 
 def imported(tmp_path: Path, *args: object) -> set[str]:
