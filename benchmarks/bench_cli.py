@@ -13,6 +13,10 @@ process started as a user starts it (``python -m pbem ...``):
   move (on a fresh copy of the game directory each time, not timed).
 
 Prints each command's median wall time and its ratio to the floor's.
+pbem's modules are byte-compiled first (``compileall``), as an installed
+package's are and as typer's and cryptography's in the floor are: with
+``PYTHONDONTWRITEBYTECODE`` set, a source tree would otherwise be compiled
+again by every process timed.
 ``--baseline DIR`` also runs each command with another pbem source tree
 (``DIR/pbem``, e.g. an export of an older commit) first on the path, in the
 same rounds, for a before/after comparison under the same load.
@@ -21,6 +25,7 @@ same rounds, for a before/after comparison under the same load.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -78,6 +83,8 @@ def main() -> None:
     trees = {"": None}
     if args.baseline is not None:
         trees["baseline "] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+    for tree in [Path(__file__).resolve().parents[1], *([args.baseline] if args.baseline is not None else [])]:
+        compileall.compile_dir(str(tree / "pbem"), quiet=1)
     pbem = [sys.executable, "-m", "pbem"]
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)

@@ -177,3 +177,40 @@ def test_the_steps_of_a_game_with_deadlines_and_takeovers_list_no_folder_that_gr
         allowed = {"rejected"} if what == "a stale move" else set()
         assert not (growing - allowed) & set(listed), (what, listed)
         monkeypatch.undo()
+
+
+def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: the referee's section of the current turn is sealed text the turn's signature covers,
+    so the step does not walk its whole state again to check it is plain (as it must a document whose
+    signature covers only a canonical form); it walks the new section once, to canonicalise it."""
+    import pbem.crypto.canonical as canonical
+    from pbem.referee import formats
+
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    walked: list[int] = []
+    real = canonical.is_plain
+
+    def counting(value):
+        if isinstance(value, dict) and value.get("format") == formats.REFEREE:
+            walked.append(value["turn"])
+        return real(value)
+
+    monkeypatch.setattr(canonical, "is_plain", counting)
+    monkeypatch.setattr(formats, "is_plain", counting)
+    assert submit(table.dir, data, table.referee).turn == 1
+    assert walked == [1]
+
+
+def test_a_step_still_refuses_a_current_turn_whose_referee_section_is_not_one(tmp_path: Path) -> None:
+    """The referee section is still checked to be one, and a tampered one still breaks the turn's signature."""
+    from pbem.referee.errors import GameDirError
+
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    turn = table.dir / "turns" / "000000.json"
+    doc = json.loads(turn.read_text())
+    doc["sealed"]["referee"] = doc["sealed"]["alice"]
+    turn.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    with pytest.raises(GameDirError, match="bad signature"):
+        submit(table.dir, data, table.referee)
