@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -132,7 +132,7 @@ def is_low_order(u: bytes) -> bool:
 
 def _x25519_base(scalar: bytes | X25519PrivateKey) -> bytes:
     private = scalar if isinstance(scalar, X25519PrivateKey) else X25519PrivateKey.from_private_bytes(scalar)
-    return private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return private.public_key().public_bytes_raw()
 
 
 _ZERO_NONCE = bytes(12)

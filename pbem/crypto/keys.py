@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -71,11 +71,11 @@ def fingerprint_of(ed25519_public: bytes) -> str:
 
 
 def _raw_public(key: Ed25519PrivateKey) -> bytes:
-    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key.public_key().public_bytes_raw()
 
 
 def _raw_seed(key: Ed25519PrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
+    return key.private_bytes_raw()
 
 
 def _b64decode(text: object, what: str, size: int) -> bytes:

@@ -31,7 +31,6 @@ import base64
 import binascii
 import struct
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.crypto.errors import KeyFileError
@@ -140,9 +139,7 @@ def parse_private_key(text: str, what: str = "OpenSSH private key") -> tuple[byt
     if len(secret) != 64 or secret[32:] != public or padding != bytes(range(1, len(padding) + 1)):
         raise KeyFileError(f"{what} is corrupt")
     seed = secret[:32]
-    derived = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes(
-        serialization.Encoding.Raw, serialization.PublicFormat.Raw
-    )
+    derived = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
     if derived != public:
         raise KeyFileError(f"{what} is corrupt (the secret does not match the public key)")
     return seed, public, comment

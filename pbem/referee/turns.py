@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -61,7 +60,9 @@ class StaticMembers:
     @cached_property
     def _pickled(self) -> bytes:
         # the quickest way to make new objects of the same JSON values (a card catalogue:
-        # some tens of KiB, once per step)
+        # some tens of KiB, once per step); pickle is imported here, not by the commands that only read turns
+        import pickle
+
         return pickle.dumps(json.loads(self.canonical), protocol=pickle.HIGHEST_PROTOCOL)
 
     @property
@@ -70,6 +71,8 @@ class StaticMembers:
 
     def fresh(self) -> dict[str, Any]:
         """The members as new objects, for a state the game may work on."""
+        import pickle
+
         return pickle.loads(self._pickled)
 
     def matches(self, name: str, value: Any) -> bool:
