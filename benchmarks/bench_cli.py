@@ -8,6 +8,10 @@ that a change in the machine's load touches all alike), each a whole
 process started as a user starts it (``python -m pbem ...``):
 
 * the **import floor**: ``python -c "import typer, cryptography"``;
+* the libraries a command that reads a game needs beyond it (cryptography's
+  compiled primitives, TOML, JSON, hashes), and those with ``jsonschema``,
+  which ``move`` and ``submit`` check a document with: what pbem's own
+  modules and work add is what a command costs above these;
 * ``pbem status``, ``pbem view`` (the awaited player), ``pbem move`` (a
   move for them, written to a temporary file) and ``pbem submit`` of that
   move (on a fresh copy of the game directory each time, not timed).
@@ -43,6 +47,16 @@ from pbem.referee.demo import bot_move
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 FLOOR = [sys.executable, "-c", "import typer, cryptography"]
+#: the libraries a command that reads a game cannot do without, beyond the floor: cryptography's
+#: primitives (``import cryptography`` alone does not load its compiled bindings), TOML, JSON, hashes
+READING = ("import typer, cryptography, tomllib, json, hashlib, hmac, secrets, datetime; "
+           "from cryptography.hazmat.primitives.asymmetric import ed25519, x25519; "
+           "from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305; "
+           "from cryptography.hazmat.primitives.kdf.hkdf import HKDF")
+LIBRARIES = {
+    "reading's libraries": [sys.executable, "-c", READING],
+    "... and jsonschema": [sys.executable, "-c", READING + "; import jsonschema"],
+}
 
 
 def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict[str, Path], str]:
@@ -101,9 +115,11 @@ def main() -> None:
             "pbem move": [*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
                           "--out", str(where / "again.json")],
         }
-        found: dict[str, list[float]] = {"import floor": []}
+        found: dict[str, list[float]] = {"import floor": [], **{name: [] for name in LIBRARIES}}
         for _ in range(args.runs):
             found["import floor"].append(timed(FLOOR))
+            for name, command in LIBRARIES.items():
+                found[name].append(timed(command))
             for tree, env in trees.items():
                 for name, command in commands.items():
                     if name != "import floor":
