@@ -237,7 +237,9 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
-        gamefile = GameFile.read(gamedir.game_toml)
+        # once dealt, the current turn (checked in open_game) names the hash of the game.toml it was signed
+        # for, so the file is not checked against its schema again (GameFile.read); before, it is
+        gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
         check_referee_key(gamefile, referee_key)
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file

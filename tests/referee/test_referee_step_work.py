@@ -214,3 +214,35 @@ def test_a_step_still_refuses_a_current_turn_whose_referee_section_is_not_one(tm
     turn.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     with pytest.raises(GameDirError, match="bad signature"):
         submit(table.dir, data, table.referee)
+
+
+def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_schema(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: referee-signed files are verified by signature, not re-validated. Once a turn exists it
+    names the hash of the game.toml it was signed for, so a step does not check game.toml against the
+    JSON Schema again; a changed game.toml is still refused, by that hash."""
+    from pbem.referee import formats, gamefile
+    from pbem.referee.errors import GameDirError
+
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    checked: list[str] = []
+    real = formats.format_problem
+
+    def recording(doc, expected, quote=True):
+        checked.append(expected)
+        return real(doc, expected, quote)
+
+    monkeypatch.setattr(formats, "format_problem", recording)
+    gamefile._READ.clear()  # as in a new process
+    assert submit(table.dir, data, table.referee).turn == 1
+    assert formats.GAME not in checked and formats.MOVE in checked
+    awaited = table.view("bob").decision or table.view("alice").decision
+    assert awaited is not None
+    following = table.move(awaited.player, awaited.options[0].id)
+    toml = table.dir / "game.toml"
+    changed = toml.read_text().replace('scenario = "', 'scenario = "x', 1)
+    assert changed != toml.read_text()
+    toml.write_text(changed)
+    with pytest.raises(GameDirError, match="different game.toml"):
+        submit(table.dir, following, table.referee)
