@@ -103,18 +103,28 @@ ListOptions = Callable[[S, PendingDecision], Options]
 FreeOffers = Callable[[S, PendingDecision], Options]
 #: carries out a free action: ``apply(state, player, option_id, rng)``
 FreeApply = Callable[[S, str, str, Rng], None]
+#: whether a decision's number of options follows from public facts alone: ``public_count(state, decision)``
+PublicCount = Callable[[S, PendingDecision], bool]
+#: logs a decision the machine took for its player: ``taken(state, decision, option_id, label)``
+Taken = Callable[[S, PendingDecision, str, str], None]
 
 
 @dataclass(frozen=True)
 class DecisionKind(Generic[S]):
     """A kind of decision: its name, default prompt and pass option, its
-    default action, and, for a kind whose options follow from the state, how
-    to list and apply them.
+    default action, for a kind whose options follow from the state, how
+    to list and apply them, and when its number of options is public.
 
     ``default_action`` is what the referee does for a player whose decision
     of this kind passed its deadline (``pbem tick``): ``"pass"`` answers with
     the decision's pass option where it offers one (else, like ``"bot"``, an
     option drawn at random).
+
+    ``public_count(state, decision)`` says whether, in this state, the number
+    of options of ``decision`` follows from public facts alone (it must itself
+    read only public facts); the machine then takes a single option at once.
+    Without it, a decision of this kind is taken at once only when asked as
+    ``forced``.
     """
 
     name: str
@@ -123,6 +133,7 @@ class DecisionKind(Generic[S]):
     options: ListOptions[S] | None = None
     apply: Answer[S] | None = None
     default_action: str = "pass"
+    public_count: PublicCount[S] | None = None
 
 
 @dataclass(frozen=True)
@@ -240,10 +251,17 @@ def pending_of(state: MachineState, player: str) -> PendingDecision | None:
 
 
 class TurnMachine(Generic[S]):
-    """One game's handlers, registered explicitly, and the loop that runs them."""
+    """One game's handlers, registered explicitly, and the loop that runs them.
 
-    def __init__(self, game: str) -> None:
+    ``take_public_singles=False`` asks every decision that only a kind's
+    ``public_count`` would let the machine take (``forced`` ones are still
+    taken): the rules as they were before issue 10, kept for comparisons
+    (``benchmarks/bench_round_trips.py --before``).
+    """
+
+    def __init__(self, game: str, *, take_public_singles: bool = True) -> None:
         self.game = game
+        self.take_public_singles = take_public_singles
         self._tasks: dict[str, TaskHandler[S]] = {}
         self._steps: dict[str, dict[str, TaskHandler[S]]] = {}
         self._kinds: dict[str, DecisionKind[S]] = {}
@@ -251,6 +269,7 @@ class TurnMachine(Generic[S]):
         self._free: list[FreeAction[S]] = []
         #: the free actions by prefix, to tell a free action's option at a glance
         self._free_by_prefix: dict[str, FreeAction[S]] = {}
+        self._taken: Taken[S] | None = None
 
     # --- registration
 
@@ -282,6 +301,7 @@ class TurnMachine(Generic[S]):
         options: ListOptions[S] | None = None,
         apply: Answer[S] | None = None,
         default_action: str = "pass",
+        public_count: PublicCount[S] | None = None,
     ) -> DecisionKind[S]:
         """Register a decision kind (see :class:`DecisionKind`)."""
         if name in self._kinds:
@@ -291,7 +311,7 @@ class TurnMachine(Generic[S]):
         if default_action not in DEFAULT_ACTIONS:
             raise RulesError(f"{self.game}: decision kind {name!r} declares the default action {default_action!r}, "
                              f"not one of {', '.join(DEFAULT_ACTIONS)}")
-        kind = DecisionKind(name, prompt, pass_id, options, apply, default_action)
+        kind = DecisionKind(name, prompt, pass_id, options, apply, default_action, public_count)
         self._kinds[name] = kind
         return kind
 
@@ -308,6 +328,13 @@ class TurnMachine(Generic[S]):
         action = FreeAction(prefix, offers, apply)
         self._free.append(action)
         self._free_by_prefix[prefix] = action
+
+    def on_taken(self, handler: Taken[S]) -> None:
+        """Register how the game logs a decision with a single option that the machine took
+        for its player (in the step's events, so that the player's screen and ``pbem log`` show it)."""
+        if self._taken is not None:
+            raise RulesError(f"{self.game}: the handler of decisions taken is registered twice")
+        self._taken = handler
 
     def _unused(self, task_type: str) -> None:
         if task_type in self._tasks or task_type in self._steps:
@@ -386,15 +413,26 @@ class TurnMachine(Generic[S]):
             state["pending"] = []
 
     def _take_forced(self, state: S, rng: Rng) -> bool:
-        """Take a forced decision that offers a single option; whether there was one."""
+        """Take a decision with a single option that reveals nothing hidden; whether there was one."""
         for pending in state["pending"]:
-            if pending.get("forced"):
+            if self._may_take(state, pending):
                 options = self.options(state, pending)
                 if len(options) == 1:
+                    option_id, label = options[0]
                     state["pending"].remove(pending)
-                    self._apply(state, pending, options[0][0], rng)
+                    if self._taken is not None:
+                        self._taken(state, pending, option_id, label)
+                    self._apply(state, pending, option_id, rng)
                     return True
         return False
+
+    def _may_take(self, state: S, pending: PendingDecision) -> bool:
+        """Whether the machine may take ``pending`` when it has a single option: it was asked as
+        ``forced``, or its kind says its number of options is public here."""
+        if pending.get("forced"):
+            return True
+        public_count = self.decision_kind(pending["kind"]).public_count
+        return self.take_public_singles and public_count is not None and public_count(state, pending)
 
     def choose(self, state: S, player: str, option_id: str, rng: Rng) -> None:
         """Apply ``player``'s choice (already checked legal) and run on to the next decision."""

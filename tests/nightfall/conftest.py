@@ -9,6 +9,12 @@ import pytest
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
+from pbem.games.nightfall.game import Nightfall
+
+#: the rules with every decision asked, for tests that script each choice the rules ask (the
+#: decisions with one option that the machine takes without asking are tested in
+#: tests/trust/test_decisions_with_one_option.py and by ``Table(..., take_public_singles=True)``)
+ASK_EVERY_DECISION = Nightfall(take_public_singles=False)
 from pbem.games.nightfall.cards import read_cards
 
 _CARDS = read_cards()
@@ -27,13 +33,14 @@ TEST_CARDS = [
 class Table:
     """A pinned game and short ways to act in it."""
 
-    def __init__(self, pin, players=("janet", "scott", "brad"), options=None):
+    def __init__(self, pin, players=("janet", "scott", "brad"), options=None, take_public_singles=False):
+        self.game = GAME if take_public_singles else ASK_EVERY_DECISION
         data = copy.deepcopy(_CARDS)
         data["card"] += copy.deepcopy(TEST_CARDS)
         scenario = {"format": "nightfall-scenario/1", "name": "test", "card_data": data,
                     "options": options or {}, "pin": pin}
         self.scenario = scenario
-        self.state = GAME.new_state(copy.deepcopy(scenario), list(players), Rng.from_seed("table"))
+        self.state = self.game.new_state(copy.deepcopy(scenario), list(players), Rng.from_seed("table"))
         self.step = 0
 
     # --- looking
@@ -73,7 +80,7 @@ class Table:
         return wound_count(self.state, player)
 
     def decision(self, player=None):
-        decisions = GAME.awaiting(self.state)
+        decisions = self.game.awaiting(self.state)
         if player is None:
             assert len(decisions) == 1, decisions
             return decisions[0]
@@ -86,7 +93,7 @@ class Table:
         return [o.id for o in self.decision(player).options]
 
     def awaited(self):
-        return [(d.player, d.kind) for d in GAME.awaiting(self.state)]
+        return [(d.player, d.kind) for d in self.game.awaiting(self.state)]
 
     # --- acting
     def choose(self, player, option):
@@ -99,21 +106,21 @@ class Table:
             assert matches, f"{option!r} is not among {player}'s options {ids}"
             option = matches[0]
         self.step += 1
-        GAME.begin_step(self.state)
-        apply_choice(GAME, self.state, player, option, Rng.from_seed(f"step-{self.step}"))
-        GAME.check_invariants(self.state)
+        self.game.begin_step(self.state)
+        apply_choice(self.game, self.state, player, option, Rng.from_seed(f"step-{self.step}"))
+        self.game.check_invariants(self.state)
         return self
 
     def skip_wound_window(self, player, option):
         """The attacker's window for the Martial Law wound before blocks (DE 33) is answered
         "continue" when a test goes straight on to another choice."""
-        for d in GAME.awaiting(self.state):
+        for d in self.game.awaiting(self.state):
             if d.kind == "wound-window" and (d.player != player or option not in [o.id for o in d.options]) \
                     and not any(o.id.split("#")[0] == option for o in d.options):
                 self.step += 1
-                GAME.begin_step(self.state)
-                apply_choice(GAME, self.state, d.player, "continue", Rng.from_seed(f"step-{self.step}"))
-                GAME.check_invariants(self.state)
+                self.game.begin_step(self.state)
+                apply_choice(self.game, self.state, d.player, "continue", Rng.from_seed(f"step-{self.step}"))
+                self.game.check_invariants(self.state)
                 return self.skip_wound_window(player, option)
 
     def play(self, *moves):

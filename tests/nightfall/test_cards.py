@@ -440,11 +440,11 @@ def test_forlorn_hope_exiles_an_order_card_for_damage(table):
     t = chain_table(table, ["forlorn-hope"], janet={"discard": ["nf-bite"]})
     chain(t, "forlorn-hope")
     t.choose("janet", "none")  # a wound is no order card; still asked (EN 105)
-    assert t.keys("janet", "discard") == ["nf-bite", "forlorn-hope"] and t.decision().kind == "claim"
+    assert t.keys("janet", "discard") == ["nf-bite", "forlorn-hope"] and t.decision().kind == "nothing-to-claim"
     t = chain_table(table, ["forlorn-hope"], janet={"discard": ["genesis-one"]})
     chain(t, "forlorn-hope")
     t.choose("janet", "card:genesis-one#1")  # a starter costs 0: 0 damage, no player to choose
-    assert "genesis-one#1" in t.s["exiled"] and t.decision().kind == "claim"
+    assert "genesis-one#1" in t.s["exiled"] and t.decision().kind == "nothing-to-claim"
     assert [t.wounds(p) for p in ("janet", "scott", "brad")] == [0, 0, 0]
 
 
@@ -610,7 +610,7 @@ def test_ahmad_hassan_following_cards_are_your_cards_that_resolve_after_him(tabl
     t.choose("scott", "minion:roland-lefontaine#1")
     assert t.keys("brad", "hand") == ["roland-lefontaine"]
     # "Mad Jake" resolves last, without a kicker: no minion is damaged
-    assert t.decision().kind == "claim" and all(m["damage"] == 0 for m in t.s["in_play"])
+    assert t.decision().kind == "nothing-to-claim" and all(m["damage"] == 0 for m in t.s["in_play"])
 
 
 def test_blind_rage_is_destroyed_at_the_start_of_your_turn_if_alone(table):

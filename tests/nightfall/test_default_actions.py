@@ -28,7 +28,7 @@ def time_out(t, player=None):
 def test_a_timed_out_claim_phase_ends_it_and_the_influence_is_lost(table):
     """EN 226: the claim phase ends when the player says so; a timeout says so for them."""
     t = table({"phase": "claim", "active": "janet", "players": {"janet": {"hand": ["genesis-one"] * 5}}})
-    assert t.decision().kind == "claim" and len(t.options()) > 1
+    assert t.decision().kind == "nothing-to-claim" and len(t.options()) > 1
     assert time_out(t) == ("done", "pass")
     assert t.decision().kind == "wound-effect" and len(t.zone("janet", "discard")) == 0
 
@@ -38,7 +38,7 @@ def test_a_timed_out_chain_start_passes_and_no_chain_is_started(table):
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["genesis-one", "silver-stake"]}}})
     assert t.decision().kind == "chain-start" and len(t.options()) == 3
     assert time_out(t) == ("pass", "pass")
-    assert t.s["chain"] is None and t.decision().kind == "claim"
+    assert t.s["chain"] is None and t.decision().kind == "nothing-to-claim"
 
 
 def test_a_timed_out_link_opportunity_passes(table):

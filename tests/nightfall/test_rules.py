@@ -42,7 +42,7 @@ def test_each_player_has_only_one_opportunity_to_link(table):
         "janet": {"hand": ["genesis-one", "genesis-one"]}, "scott": {"hand": ["genesis-one"]}}})
     t.play(("janet", "play:genesis-one"), ("janet", "pass"), ("scott", "link:genesis-one"), ("scott", "pass"),
            ("brad", "pass"))
-    assert t.s["chain"] is None and t.decision().kind == "claim"
+    assert t.s["chain"] is None and t.decision().kind == "nothing-to-claim"
 
 
 def test_no_chain_when_the_active_player_plays_nothing(table):
@@ -50,7 +50,7 @@ def test_no_chain_when_the_active_player_plays_nothing(table):
     t = table({"phase": "chain", "active": "janet", "players": {"scott": {"hand": ["genesis-one"]}}})
     assert t.options() == ["pass"]
     t.choose("janet", "pass")
-    assert t.decision().kind == "claim"
+    assert t.decision().kind == "nothing-to-claim"
 
 
 def test_damage_to_a_minion_never_spills_to_its_player(table):
@@ -259,7 +259,7 @@ def test_each_blocker_of_direct_damage_blocks_once_even_when_protected(table):
            ("brad", "blocker:bad-smoke#1"))
     healths = {m["card"]: m["damage"] for m in t.s["in_play"]}
     assert healths == {"bad-smoke#1": 0, "bad-smoke#2": 1} and t.wounds("brad") == 0
-    assert t.decision().kind == "claim"
+    assert t.decision().kind == "nothing-to-claim"
 
 
 def test_end_of_the_world_series_totals_wounds_until_someone_reaches_the_target_and_the_lowest_wins(game_count):

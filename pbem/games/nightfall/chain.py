@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.machine import KIND_DEFAULT, TurnMachine, new_task, push, push_all
+from pbem.engine.machine import TurnMachine, new_task, push, push_all
 from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects import schedule
 from pbem.games.nightfall.flow import ask, on_data
@@ -88,10 +88,12 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
         return
     last = current_chain(state)["entries"][-1]["card"]
     prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
-    # an opponent's chance to link is an opportunity a standing order may pass; the starter's own is not
+    # adding to your own chain ("when you are done adding cards to your chain", EN 180) is a kind of its
+    # own, so that a standing order to pass opponents' chains never ends your own
     more = starter or task.get("linked", False)
-    ask(state, player, "link", prompt, options + [("pass", "link no more" if more else "pass (link nothing)")],
-        "chain:link", {"player": player, "more": more}, pass_id=None if starter else KIND_DEFAULT)
+    ask(state, player, "add-to-chain" if starter else "link", prompt,
+        options + [("pass", "link no more" if more else "pass (link nothing)")],
+        "chain:link", {"player": player, "more": more})
 
 
 def _link(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:

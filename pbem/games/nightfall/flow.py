@@ -27,7 +27,7 @@ from pbem.engine.machine import (
 )
 from pbem.engine.machine import ask as ask_decision
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.state import State
+from pbem.games.nightfall.state import State, current_turn, event, zones
 
 #: an answer that carries on from the data its decision was asked with
 DataAnswer = Callable[[State, dict[str, Any], str, Rng], None]
@@ -44,7 +44,8 @@ KINDS = {
     "block-order": "which blocker takes the damage next (EN 155, EN 167)",
     "strike": "which attacker deals its damage next, or a wound effect first",
     "chain-start": "start a chain with a card from hand, or pass (EN 173)",
-    "link": "link one or more cards to the chain, or pass (EN 177-181)",
+    "add-to-chain": "add more cards to your own chain, or end it (EN 176-180)",
+    "link": "link one or more cards to an opponent's chain, or pass (EN 177-181)",
     "feed": "pay a feed to carry out a text again (EN 202), or feed a wound effect",
     "feed-payment": "the card discarded to pay a feed",
     "target": "what a card's text acts on: a minion, a player, a card, an archive",
@@ -53,6 +54,7 @@ KINDS = {
     "discard": "a card to discard from hand",
     "optional": "whether to do what a text lets you do but does not make you do (DE 78)",
     "claim": "claim an archive's top card, discard for influence, or end the claim phase (EN 217-226)",
+    "nothing-to-claim": "the claim phase with nothing left to claim: discard for influence, or end it (EN 217-226)",
     "wound-effect": "use a Nightfall wound's effect in the cleanup phase (EN 232)",
 }
 
@@ -63,12 +65,62 @@ PASS_IDS = {
     "wound-window": "continue",
     "block": "no-block",
     "chain-start": "pass",
+    "add-to-chain": "pass",
     "link": "pass",
     "feed": "stop",
     "optional": "decline",
     "claim": "done",
+    "nothing-to-claim": "done",
     "wound-effect": "pass",
 }
+
+
+def _hand_is_empty(state: State, decision: PendingDecision) -> bool:
+    """The player holds no card: hand sizes are public, so the options a hand
+    would add (a card to play, link, feed or use) are known to be none."""
+    return not zones(state, decision["player"])["hand"]
+
+
+def _wound_effect_closed(state: State, decision: PendingDecision) -> bool:
+    """A strike's or the cleanup's options beyond the public ones are the
+    turn's wound effects from hand: none once the turn's wound effect is used
+    (public: ``wound_effect_used``), or with no card in hand. Discarding a
+    further wound for the Nightfall wound effect offers the wounds in hand."""
+    first_ask = decision.get("answer") in ("combat:strike", "turn:wound")
+    return _hand_is_empty(state, decision) or (first_ask and current_turn(state)["wound_used"])
+
+
+def _claims_are_public(state: State, decision: PendingDecision) -> bool:
+    """The claim phase offers each claimable archive whose cost is seen and
+    paid for (public), each untried face-down archive (public), one discard
+    per card in hand (hand sizes are public) and the end: how many is public,
+    unless the player has a secret archive, whose top card's cost only they see."""
+    player = decision["player"]
+    return not any(a.get("secret") and a["owner"] == player and a["cards"] for a in state["archives"])
+
+
+#: when a decision of a kind has a number of options that follows from public
+#: facts alone, so that one with a single option is taken without asking
+#: (docs/trust.md "Decisions with one option", ruling 30). The other kinds
+#: are taken at once only when asked as ``forced`` (choices among public
+#: things); decisions whose options come from a hand are otherwise always asked.
+PUBLIC_COUNTS: dict[str, Callable[[State, PendingDecision], bool]] = {
+    "chain-start": _hand_is_empty,
+    "add-to-chain": _hand_is_empty,
+    "link": _hand_is_empty,
+    "wound-window": _hand_is_empty,
+    "feed": _hand_is_empty,
+    "strike": _wound_effect_closed,
+    "wound-effect": _wound_effect_closed,
+    "claim": _claims_are_public,
+    "nothing-to-claim": _hand_is_empty,
+}
+
+
+def _taken(state: State, decision: PendingDecision, option_id: str, label: str) -> None:
+    """The public line of a decision the machine took: its one option is public (it is
+    taken only where how many options there are is public, among public things)."""
+    event(state, f"{decision['player']}: {label} (the only option, taken without asking)")
 
 
 def on_data(handler: DataAnswer) -> Answer[State]:
@@ -146,6 +198,7 @@ def _trigger_chosen(state: State, data: dict[str, Any], option_id: str, rng: Rng
 def register(machine: TurnMachine[State]) -> None:
     """The decision kinds, and this module's task and answer, on the game's turn machine."""
     for kind in KINDS:
-        machine.kind(kind, pass_id=PASS_IDS.get(kind))
+        machine.kind(kind, pass_id=PASS_IDS.get(kind), public_count=PUBLIC_COUNTS.get(kind))
+    machine.on_taken(_taken)
     machine.task("order_triggers", _order_triggers)
     machine.answer("flow:trigger", on_data(_trigger_chosen))

@@ -20,9 +20,10 @@ from pbem.games.nightfall.state import State, begin_step
 from pbem.resources import scenario_dir
 
 
-def turn_machine() -> TurnMachine[State]:
-    """Every task, decision kind and answer of the rules, on one turn machine."""
-    machine: TurnMachine[State] = TurnMachine("nightfall")
+def turn_machine(take_public_singles: bool = True) -> TurnMachine[State]:
+    """Every task, decision kind and answer of the rules, on one turn machine
+    (``take_public_singles``: see :class:`~pbem.engine.machine.TurnMachine`)."""
+    machine: TurnMachine[State] = TurnMachine("nightfall", take_public_singles=take_public_singles)
     for module in (flow, drafts, turn, combat, damage, chain, effects, scoring):
         module.register(machine)
     return machine
@@ -39,8 +40,10 @@ class Nightfall(MachineGame[State]):
     min_players = 2
     max_players = 5
 
-    def __init__(self) -> None:
-        self.machine = turn_machine()
+    def __init__(self, take_public_singles: bool = True) -> None:
+        """``take_public_singles=False``: every decision whose one option only its public count
+        would let the machine take is asked (the rules before issue 10, for comparisons)."""
+        self.machine = turn_machine(take_public_singles)
 
     def scenarios(self) -> Sequence[str]:
         return scenario_names(scenario_dir("nightfall"), SCENARIO_FORMAT)

@@ -102,8 +102,28 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
             options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
     for card_id in zones(state, player)["hand"]:
         options.append((f"discard:{card_id}", f"discard {name(state, card_id)} for {influence_for(state, card_id)} influence"))
-    ask(state, player, "claim", f"claim phase: {turn['influence']} influence", options + [("done", "end the claim phase")],
-        "turn:claim")
+    kind, prompt = "claim", f"claim phase: {turn['influence']} influence"
+    if not something_to_claim(state, player):
+        kind, prompt = "nothing-to-claim", f"claim phase: {turn['influence']} influence, nothing left to claim"
+    ask(state, player, kind, prompt, options + [("done", "end the claim phase")], "turn:claim")
+
+
+def something_to_claim(state: State, player: str) -> bool:
+    """Whether an archive you may claim from (EN 220) has a top card you could pay for with
+    your influence and one more per card in hand ("Influence = 2 automatic + influence from
+    card effects + 1 per discard"), judged by public facts only, as the decision's kind is
+    public: an untried face-down archive, or a secret archive of yours (whose top card
+    only you see), counts as something to claim. A player's standing order may end the
+    claim phase when nothing is left to claim (kind ``nothing-to-claim``)."""
+    turn = current_turn(state)
+    reach = turn["influence"] + len(zones(state, player)["hand"])
+    for archive in claimable(state, player):
+        if archive["hidden"]:
+            if archive["id"] not in turn.get("tried", []):
+                return True
+        elif archive.get("secret") or claim_cost(state, archive) <= reach:
+            return True
+    return False
 
 
 def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:

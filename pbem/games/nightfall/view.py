@@ -395,5 +395,5 @@ def _compact(rows: list[tuple[str, Mapping[str, Any] | None, str]]) -> list[str]
 #: ``target``, 2446 with ``claim`` (Common Ground with 5 players: 15 archives in the commons), 1322 with
 #: another kind; 2961 bytes of compressed state) with a margin of a fifth or more, a tenth for ``claim``;
 #: ``tests/trust/test_sealed_sizes.py`` checks that random games never outgrow them.
-SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1792, "target": 1536, "draft-pick": 256},
+SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1792, "nothing-to-claim": 1792, "target": 1536, "draft-pick": 256},
                            referee=4096)

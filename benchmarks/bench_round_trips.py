@@ -1,0 +1,97 @@
+"""Mail round trips of a whole 2-player Nightfall game, before and after issue 10's "fewer round trips".
+
+    python benchmarks/bench_round_trips.py [--games N] [--before | --after]
+
+A round trip is one move a player mails and the referee's mail that answers
+it. Random bots play N seeded games in memory, one choice per move (a bot
+never sends later choices ahead), with the referee's step: ``begin_step``,
+the move's choice, then the standing orders carried out
+(:func:`pbem.referee.orders.carry_out`), so each move is one round trip and
+a decision that the machine or a standing order answers costs none.
+
+The configurations:
+
+* ``before``: every decision with one option that only its public count lets
+  the machine take is asked (``Nightfall(take_public_singles=False)``), no
+  standing orders: the referee as it was before;
+* ``after``: decisions with one option taken where that reveals nothing
+  (docs/trust.md "Decisions with one option"), no standing orders;
+* ``after+careful``: and the standing orders that reveal nothing:
+  ``wound-window=always`` (a Martial Law wound can still be used before each
+  strike) and ``nothing-to-claim=always`` (end the claim phase when nothing
+  is left to claim, a public fact);
+* ``after+revealing``: and the orders that pass when passing is the only
+  option, which tell the table that the player could not act:
+  ``add-to-chain``, ``link``, ``chain-start`` and ``wound-effect`` with
+  ``when-only-option``.
+
+``--before`` / ``--after`` run only the first / the other configurations.
+Each configuration plays its own games (the moves skipped shift the bots'
+and the rules' generators), so the figures are means over independent
+samples, printed with their standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import time
+
+from pbem.bots import RandomBot
+from pbem.engine.protocol import Game, apply_choice
+from pbem.engine.rng import Rng, step_rng
+from pbem.games.nightfall.game import Nightfall
+from pbem.referee import orders
+
+PLAYERS = ("ann", "bob")
+CAREFUL = {"wound-window": "always", "nothing-to-claim": "always"}
+REVEALING = {**CAREFUL, "add-to-chain": "when-only-option", "link": "when-only-option",
+             "chain-start": "when-only-option", "wound-effect": "when-only-option"}
+#: name: (take public singles, each player's standing orders)
+CONFIGURATIONS: dict[str, tuple[bool, dict[str, str]]] = {
+    "before": (False, {}),
+    "after": (True, {}),
+    "after+careful": (True, CAREFUL),
+    "after+revealing": (True, REVEALING),
+}
+
+
+def round_trips(game: Game, seed: int, auto_pass: dict[str, str]) -> int:
+    """The moves players mail in one random game of ``seed`` (each answered by the referee's mail)."""
+    key = hashlib.sha256(f"round-trips-{seed}".encode()).digest()
+    state = game.new_state(game.load_scenario(game.scenarios()[0]), list(PLAYERS), step_rng(key, [], 0))
+    standing: orders.Orders = {p: {"auto_pass": dict(auto_pass)} for p in PLAYERS} if auto_pass else {}
+    bots = {p: RandomBot(Rng.from_seed(f"round-trips-{seed}-{p}")) for p in PLAYERS}
+    moves = 0
+    while decisions := game.awaiting(state):
+        moves += 1
+        decision = decisions[0]
+        rng = step_rng(key, [], moves)
+        game.begin_step(state)
+        state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision), rng)
+        state = orders.carry_out(game, state, standing, rng, [])
+    return moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="seeded games per configuration (default 50)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--before", action="store_true", help="only the referee as it was before")
+    which.add_argument("--after", action="store_true", help="only the configurations with the new features")
+    args = parser.parse_args()
+    names = ["before"] if args.before else [n for n in CONFIGURATIONS if n != "before"] if args.after else list(CONFIGURATIONS)
+    print(f"mail round trips per 2-player Nightfall game, random bots, {args.games} seeded games each")
+    for name in names:
+        take_public_singles, auto_pass = CONFIGURATIONS[name]
+        game = Nightfall(take_public_singles=take_public_singles)
+        start = time.perf_counter()
+        counts = [round_trips(game, seed, auto_pass) for seed in range(args.games)]
+        error = statistics.stdev(counts) / len(counts) ** 0.5 if len(counts) > 1 else 0.0
+        print(f"{name:16} mean {statistics.mean(counts):6.1f} ± {error:4.1f}  median {statistics.median(counts):6.1f}  "
+              f"({time.perf_counter() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
