@@ -95,7 +95,7 @@ def test_a_declared_pass_is_always_one_of_the_decisions_options(game_name: str, 
 
 
 def _asked_kinds(package: Path) -> set[str]:
-    """The kind (third argument) of every ``ask(...)`` and ``choose(...)`` call under ``package``."""
+    """The kind (third argument, or both kinds of a conditional one) of every ``ask(...)`` and ``choose(...)`` call under ``package``."""
     kinds = set()
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -104,8 +104,10 @@ def _asked_kinds(package: Path) -> set[str]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in ("ask", "choose") and len(node.args) > 2:
                 kind = node.args[2]
-                if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
-                    kinds.add(kind.value)
+                # a kind chosen by a condition (``"claim" if left else "nothing-to-claim"``): both
+                for value in (kind.body, kind.orelse) if isinstance(kind, ast.IfExp) else (kind,):
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        kinds.add(value.value)
     return kinds
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games.nightlancer import effects, tokens
+from pbem.games.nightlancer import GAME, effects, tokens
 from pbem.games.nightlancer.cards import COMBAT_COST
 
 from .helpers import Table, mission_table
@@ -324,3 +324,23 @@ def test_a_player_may_keep_back_a_loud_or_single_use_card_from_an_attempt():
     t.choose("ana", "roll")
     t.choose("ben", "pass")
     assert t.seat("ana")["heat"] == heat and "Riot Shotgun (Loud)" not in t.events()
+
+
+
+def test_a_reaction_window_whose_only_option_is_the_pass_is_still_asked():
+    """docs/trust.md "Decisions with one option": whether a player holds a contact that applies
+    stays hidden, so the window is offered with its pass even when nothing else is left (a
+    standing order ``reaction=always`` answers it without revealing anything). Nightlancer
+    declares no public count: the machine takes none of its decisions."""
+    from pbem.bots.playout import play
+
+    seen = []
+
+    def check(game, state):
+        seen.extend(d for d in game.awaiting(state) if d.kind == "reaction" and [o.id for o in d.options] == ["pass"])
+
+    for seed in range(5):
+        play(GAME, ["ana", "ben"], seed, check=check)
+        if seen:
+            break
+    assert seen and seen[0].pass_id == "pass"

@@ -102,10 +102,10 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
             options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
     for card_id in zones(state, player)["hand"]:
         options.append((f"discard:{card_id}", f"discard {name(state, card_id)} for {influence_for(state, card_id)} influence"))
-    kind, prompt = "claim", f"claim phase: {turn['influence']} influence"
-    if not something_to_claim(state, player):
-        kind, prompt = "nothing-to-claim", f"claim phase: {turn['influence']} influence, nothing left to claim"
-    ask(state, player, kind, prompt, options + [("done", "end the claim phase")], "turn:claim")
+    left = something_to_claim(state, player)
+    ask(state, player, "claim" if left else "nothing-to-claim",
+        f"claim phase: {turn['influence']} influence" + ("" if left else ", nothing left to claim"),
+        options + [("done", "end the claim phase")], "turn:claim")
 
 
 def something_to_claim(state: State, player: str) -> bool:
