@@ -137,6 +137,10 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
     if view.doc["unapplied"] is not None:
         lines += wrap(f"your move: {unapplied_line(view.doc['unapplied'])} (each choice must be an option "
                       "when its turn comes; the ones before it stand)")
+    orders = view.standing_orders.get("auto_pass", {})
+    if orders and view.result is None:
+        lines += wrap("your standing orders: " + ", ".join(f"{kind}={mode}" for kind, mode in sorted(orders.items()))
+                      + " (the referee passes these decisions for you; --auto-pass KIND=off cancels one)")
     decision = view.decision
     if view.result is not None:
         lines.append(result_text(view.result))

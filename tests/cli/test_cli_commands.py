@@ -175,6 +175,9 @@ def test_standing_orders_from_the_command_line(game: Path) -> None:
     submit(game, out)
     doc = as_json(pbem("view", game, "--as", "bob", "--key", keys_of(game) / "bob.key", "--json"), formats.CLI_VIEW)
     assert doc["standing_orders"] == {"auto_pass": {"draw": "always"}}
+    screen = pbem("view", game, "--as", "bob", "--key", keys_of(game) / "bob.key")
+    assert "your standing orders: draw=always" in screen
+    assert "your standing orders" not in pbem("view", game, "--as", "alice", "--key", keys_of(game) / "alice.key")
     assert "MODE must be" in pbem("move", game, "--as", "bob", "--key", keys_of(game) / "bob.key",
                                   "--auto-pass", "draw=sometimes", code=2)
 
