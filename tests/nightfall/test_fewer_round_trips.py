@@ -21,9 +21,10 @@ def test_with_an_empty_hand_the_wound_window_and_a_single_strike_are_taken_and_l
     option is known to the table; the public events say that the referee took it, by its label."""
     t = combat(table, [])
     events = GAME.public(t.s)["events"]
-    assert f"janet: go on to the blocks {TAKEN}" in events
-    assert f'janet: "Genesis One" deals 1 damage {TAKEN}' in events
-    assert f"janet: start no chain {TAKEN}" in events and f"janet: end the claim phase {TAKEN}" in events
+    assert f"janet's wound-window decision: go on to the blocks {TAKEN}" in events
+    assert f'janet\'s strike decision: "Genesis One" deals 1 damage {TAKEN}' in events
+    assert f"janet's chain-start decision: start no chain {TAKEN}" in events
+    assert f"janet's nothing-to-claim decision: end the claim phase {TAKEN}" in events
     assert "brad receives 1 wound" in events
 
 
@@ -89,4 +90,4 @@ def test_an_opponent_with_a_card_in_hand_is_offered_the_link_with_only_the_pass(
     t = table(pin, players=("janet", "brad"), take_public_singles=True)
     t.choose("janet", "play:enraged-wight")
     assert t.awaited() != [("brad", "link")]
-    assert "brad: pass (link nothing) " + TAKEN in GAME.public(t.s)["events"]
+    assert "brad's link decision: pass (link nothing) " + TAKEN in GAME.public(t.s)["events"]

@@ -314,7 +314,9 @@ def test_shipped_example_scenarios_replay_the_book():
     decision the book's players make is scripted, so the machine takes none of them)."""
     from pbem.engine.protocol import apply_choice
     from pbem.engine.rng import Rng
-    from conftest import ASK_EVERY_DECISION as GAME
+    from pbem.games.nightfall.game import Nightfall
+
+    GAME = Nightfall(take_public_singles=False)
 
     state = GAME.new_state(GAME.load_scenario("example-combat"), ["janet", "scott", "brad"], Rng.from_seed(0))
     moves = [("scott", "target:brad"), ("scott", "target:brad"), ("scott", "target:janet"), ("scott", "combat:brad"),

@@ -120,7 +120,7 @@ PUBLIC_COUNTS: dict[str, Callable[[State, PendingDecision], bool]] = {
 def _taken(state: State, decision: PendingDecision, option_id: str, label: str) -> None:
     """The public line of a decision the machine took: its one option is public (it is
     taken only where how many options there are is public, among public things)."""
-    event(state, f"{decision['player']}: {label} (the only option, taken without asking)")
+    event(state, f"{decision['player']}'s {decision['kind']} decision: {label} (the only option, taken without asking)")
 
 
 def on_data(handler: DataAnswer) -> Answer[State]:
