@@ -48,6 +48,7 @@ from pbem.crypto import armor as armor_module
 from pbem.crypto import bech32, openssh
 from pbem.crypto.edwards import ed25519_public_to_x25519
 from pbem.crypto.errors import (
+    AgeArmorError,
     AgeError,
     AgeHeaderError,
     AgeHMACError,
@@ -510,6 +511,38 @@ def encrypt(
     payload = stream_seal(payload_key(file_key, nonce), plaintext)
     data = covered + b" " + b64encode_raw(mac).encode() + b"\n" + nonce + payload
     return armor_module.armor(data) if armor else data
+
+
+def open_as_sealer(ciphertext: bytes, recipients: Sequence[str], rng: RandomSource) -> bytes:
+    """The plaintext of the armored ``ciphertext`` if it is exactly ``encrypt(plaintext, recipients, rng=rng)``.
+
+    For whoever knows the random source a file was sealed with (pbem's
+    replay: the seed's streams). The header is rebuilt from ``rng`` as
+    :func:`encrypt` builds it (the file key, each recipient's stanza, the
+    MAC) and compared byte for byte, as is the payload nonce; the payload is
+    then opened with that file key instead of being encrypted again. That
+    is the same check: under one key and nonce the STREAM ciphertext is a
+    function of the plaintext, and opening authenticates every chunk, so a
+    payload that opens to ``p`` is the one :func:`encrypt` writes for ``p``.
+    The armor must be laid out exactly as :func:`armor` writes it. Any
+    difference raises an :class:`AgeError`: :class:`AgeArmorError`,
+    :class:`AgeHeaderError` (the header or the nonce) or
+    :class:`AgePayloadError`.
+    """
+    if not recipients:
+        raise AgeError("an age file needs at least one recipient")
+    data = armor_module.dearmor_exact(ciphertext)
+    if data is None:
+        raise AgeArmorError("the armor is not laid out as age writes it")
+    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else _parsed_recipient(r) for r in recipients]
+    file_key = _draw(rng, FILE_KEY_SIZE)
+    stanzas = tuple(r.wrap(file_key, lambda n: _draw(rng, n)) for r in parsed)
+    covered = Header(stanzas, b"").without_mac()
+    nonce = _draw(rng, NONCE_SIZE)
+    head = covered + b" " + b64encode_raw(header_mac(file_key, covered)).encode() + b"\n" + nonce
+    if not data.startswith(head):
+        raise AgeHeaderError("the header is not the one these recipients and this random source give")
+    return b"".join(_stream_open(payload_key(file_key, nonce), data[len(head):]))
 
 
 def _draw(rng: RandomSource, count: int) -> bytes:

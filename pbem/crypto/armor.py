@@ -31,7 +31,7 @@ def armor(data: bytes) -> bytes:
     return BEGIN + b"\n" + b"".join(lines) + END + b"\n"
 
 
-def _dearmor_exact(data: bytes) -> bytes | None:
+def dearmor_exact(data: bytes) -> bytes | None:
     """The file inside armor laid out exactly as :func:`armor` writes it, decoded at once; else ``None``.
 
     That is the form of every section pbem writes, so it is read without the
@@ -74,7 +74,7 @@ def _decode_line(line: bytes) -> bytes:
 
 def dearmor(data: bytes) -> bytes:
     """The binary age file inside ASCII armor."""
-    exact = _dearmor_exact(data)
+    exact = dearmor_exact(data)
     if exact is not None:
         return exact
     pos = 0

@@ -9,7 +9,7 @@ never trusted.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
+from pbem.referee.storage import dump_json
 
 #: a referee's own files may be larger than a player's move (a big game state)
 RECORD_MAX_BYTES = 64 << 20
@@ -34,6 +35,8 @@ class Record:
     path: Path
     doc: dict[str, Any]
     hash: str
+    #: the bytes it was read from, when it was read from a file (for checks of the file's layout)
+    data: bytes | None = field(default=None, repr=False, compare=False)
 
 
 def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
@@ -79,7 +82,15 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = "sha256:" + hashlib.sha256(body).hexdigest() if body is not None else document_hash(doc)
-    return Record(path=path, doc=doc, hash=digest)
+    return Record(path=path, doc=doc, hash=digest, data=data)
+
+
+def check_layout(record: Record) -> Record:
+    """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`)."""
+    data = record.data if record.data is not None else read_file(record.path)
+    if data != dump_json(record.doc):
+        raise GameDirError(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)")
+    return record
 
 
 def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, player: str,

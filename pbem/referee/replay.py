@@ -34,13 +34,12 @@ It stops at the first turn that differs and names its file and what differs
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json, document_hash, parse_json_strict
+from pbem.crypto.canonical import canonical_json, document_hash, is_plain, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
-from pbem.crypto.seal import parse_plaintext
 from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
@@ -54,7 +53,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import advance, file_hash, open_move
-from pbem.referee.records import Record, read_record
+from pbem.referee.records import Record, check_layout, read_record, read_turn
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_documents
 
@@ -101,19 +100,55 @@ def compare_signed(unsigned: dict[str, Any], path: Path, gamefile: GameFile, wha
     return document_hash(candidate)
 
 
+def compare_turn(unsigned: dict[str, Any], found: Record, what: str) -> str:
+    """Check that the turn file ``found`` is ``unsigned`` signed by the referee, byte for byte; return its hash.
+
+    ``found`` was read as :func:`checked_turn` reads it: its referee
+    signature verifies over its canonical form, whose hash it carries, and
+    the file is exactly the bytes pbem writes for its document. The rebuilt
+    document has the same canonical form (the same hash) and both are plain
+    JSON (no float, no integer beyond ±(2**53-1)), whose canonical form
+    tells every value apart; so the two documents are equal value for value
+    and type for type, the signature verifies over the rebuilt one, and the
+    file is byte for byte what pbem writes for the rebuilt document with
+    that signature. That is the comparison, without writing the file again.
+    """
+    if document_hash(unsigned) != found.hash or not is_plain(found.doc):
+        raise _fail(
+            f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
+            found.path,
+        )
+    return found.hash
+
+
+def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
+    """Turn ``number``, signed by the referee of ``game.toml`` and exactly the bytes pbem writes for it."""
+    try:
+        return check_layout(read_turn(gamedir, gamefile, number))
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
+
+
 def roundtrip(position: Position, game_id: str, static: StaticMembers) -> Position:
-    """The position as the next step reads it back from the sealed section (canonical JSON, static members restored)."""
-    doc = parse_plaintext(canonical_json(position.to_section(game_id, static)))
-    return Position.from_section(doc, "replay", static)
+    """The position as the next step reads it back from the sealed section (canonical JSON, static members restored).
+
+    The replay has just sealed (or checked the sealing of) this very section,
+    which holds it to the bounds every reader opens, so the standard
+    library's reader gives what the referee's strict one gives.
+    """
+    return Position.from_section(json.loads(canonical_json(position.to_section(game_id, static))), "replay", static)
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
-                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None) -> int:
+                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None,
+                turns: Sequence[Record] | None = None) -> int:
     """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
     commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
     ``progress`` is told each turn replayed (a line for a person to watch).
+    ``turns`` are the turn files as :func:`checked_turn` reads them, if the
+    caller has read them so already (``pbem verify``); else each is read here.
     """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
@@ -151,11 +186,11 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     previous: Record | None = None
     for number in numbers:
         move_hash = mover = move_file = act = None
-        found = _recorded(gamedir.turn(number))
-        step_clock = _step_clock(gamefile, found, previous, awaiting, gamedir.turn(number))
+        found = turns[number] if turns is not None else checked_turn(gamedir, gamefile, number)
+        step_clock = _step_clock(gamefile, found.doc, previous, awaiting, found.path)
         if number:
             if number not in steps:
-                raise _fail(f"{gamedir.turn(number)}: the move that produced it is missing", gamedir.turn(number))
+                raise _fail(f"{found.path}: the move that produced it is missing", found.path)
             player, path = steps[number]
             assert previous is not None
             if path.parent == gamedir.moves:
@@ -164,7 +199,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
                 )
             elif path.parent == gamedir.timeouts:
                 position, since, move_hash, move_file, act = _replay_timeout(
-                    game, gamefile, position, previous, found, number, player, path
+                    game, gamefile, position, previous, found.doc, number, player, path
                 )
             else:
                 gamefile, position, since, move_hash, move_file, act = _replay_takeover(
@@ -173,10 +208,10 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
         unsigned = assemble_turn(
             game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
             move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
+            recorded=found.doc.get("sealed"),
         )
-        _adopt_recompressed_section(unsigned, gamedir.turn(number), game, gamefile, position, static, move_hash)
-        hashes.append(compare_signed(unsigned, gamedir.turn(number), gamefile, f"turn {number}"))
-        previous = Record(gamedir.turn(number), found, hashes[-1])
+        hashes.append(compare_turn(unsigned, found, f"turn {number}"))
+        previous = found
         if number == stop_at and openings is not None:
             sections = section_documents(game, gamefile, position, static)
             openings.update(commitments.openings(game, seed, number, move_hash, sections, position.state))
@@ -187,31 +222,6 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
         if progress is not None:
             progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)
-
-
-def _adopt_recompressed_section(
-    unsigned: dict[str, Any], path: Path, game: Any, gamefile: GameFile, position: Position, static: StaticMembers,
-    move_hash: str | None,
-) -> None:
-    """Take the file's referee section when it differs from the rebuilt one only in how zlib compressed it.
-
-    Everything else about it is still checked byte for byte
-    (:func:`pbem.referee.sealing.seals_compressed`): the document it holds,
-    its padding and its sealing with the seed's stream.
-    """
-    try:
-        found = json.loads(path.read_bytes())["sealed"][REFEREE_SECTION]
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # compare_signed names the problem
-    if not isinstance(found, str) or found == unsigned["sealed"][REFEREE_SECTION]:
-        return
-    document = section_documents(game, gamefile, position, static)[REFEREE_SECTION]
-    stream = keying.seal_stream(position.seed, position.turn, move_hash, REFEREE_SECTION)
-    recipients = [gamefile.referee.recipient, gamefile.game_recipient]
-    size = game.sealed_sizes(len(gamefile.players)).referee
-    if sealing.seals_compressed(found, canonical_json(document), recipients, stream, size,
-                                sealing.game_identity(position.seed)):
-        unsigned["sealed"][REFEREE_SECTION] = found
 
 
 def revealed_seed(gamedir: GameDir, gamefile: GameFile) -> bytes | None:
@@ -250,17 +260,6 @@ def prove(directory: str | Path, turn: int) -> dict[str, Any]:
     openings: dict[str, Any] = {}
     replay_game(gamedir, gamefile, seed, stop_at=turn, openings=openings)
     return openings
-
-
-def _recorded(path: Path) -> dict[str, Any]:
-    """A turn file as recorded: its ``time`` is an input of the replay, like a move file."""
-    try:
-        doc = parse_json_strict(path.read_bytes(), max_bytes=64 << 20)
-    except (OSError, CryptoError) as error:
-        raise _fail(f"{path}: unreadable: {error}", path) from error
-    if not isinstance(doc, dict):
-        raise _fail(f"{path}: not a turn file", path)
-    return doc
 
 
 def _step_clock(gamefile: GameFile, found: dict[str, Any], previous: Record | None,
@@ -331,8 +330,10 @@ def _replay_move(
         with refusing_failures(sender=player, move_hash=move_hash):
             admit_sender(gamefile, doc, move_hash, "move")
             payload = open_move(game, gamefile, seed, doc, move_hash)
+            # the position was read back from its section for this step alone (roundtrip): no copy
             new_position, since, _step, _after = advance(
-                game, position, since_before, number - 1, player, payload, move_hash, check_fresh
+                game, position, since_before, number - 1, player, payload, move_hash, check_fresh,
+                copy_state=False,
             )
     except Refusal as refusal:
         raise _fail(

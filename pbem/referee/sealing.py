@@ -100,18 +100,30 @@ def seal_compressed(data: bytes, recipients: list[str], stream: Stream | None, s
     return age.encrypt(packed, recipients, armor=True, rng=stream).decode("ascii")
 
 
-def seals_compressed(text: str, data: bytes, recipients: list[str], stream: Stream, size: int, identity: str) -> bool:
-    """Whether ``text`` seals canonical JSON ``data`` as :func:`seal_compressed` does, whatever zlib compressed it.
+def seals(text: Any, data: bytes, recipients: list[str], stream: Stream, size: int, compressed: bool = False) -> bool:
+    """Whether ``text`` is the section :func:`seal_canonical` (or :func:`seal_compressed`) writes for ``data``.
 
-    One input may compress to other bytes with another zlib build (zlib-ng,
-    another version), so a replay elsewhere accepts a section whose stream
-    inflates to exactly ``data``, is padded exactly as the rule says, and is
-    sealed byte for byte with ``stream`` (``identity`` opens it).
+    For the replay, which knows the seed's ``stream``: the section is opened
+    as its sealer (:func:`pbem.crypto.age.open_as_sealer`: the header, every
+    recipient's stanza and the nonce rebuilt from ``stream`` and compared
+    byte for byte, the payload authenticated with that file key) and its
+    plaintext compared with the padded ``data``, which is the same as
+    sealing ``data`` again and comparing, without encrypting the payload or
+    compressing anew. A compressed section may hold the stream another zlib
+    build (zlib-ng, another version) wrote for the same input: it is
+    accepted if it inflates to exactly ``data`` and is padded exactly as the
+    rule says. A document larger than a reader opens is refused as when
+    sealing (:class:`~pbem.crypto.errors.SealTooLarge`).
     """
+    check_plaintext(data)
+    if not isinstance(text, str) or not text.isascii():
+        return False
     try:
-        plaintext = open_plaintext(text, [identity])
+        plaintext = age.open_as_sealer(text.encode("ascii"), recipients, stream)
     except CryptoError:
         return False
+    if not compressed:
+        return plaintext == pad(data, size)
     inflater = zlib.decompressobj()
     try:
         inflated = inflater.decompress(plaintext, len(data) + 1)
@@ -119,10 +131,8 @@ def seals_compressed(text: str, data: bytes, recipients: list[str], stream: Stre
         return False
     if inflated != data or not inflater.eof:
         return False
-    compressed = plaintext[: len(plaintext) - len(inflater.unused_data)]
-    if plaintext != pad(compressed, size, COMPRESSED_FILL):
-        return False
-    return age.encrypt(plaintext, recipients, armor=True, rng=stream).decode("ascii") == text
+    packed = plaintext[: len(plaintext) - len(inflater.unused_data)]
+    return plaintext == pad(packed, size, COMPRESSED_FILL)
 
 
 def decompress(plaintext: bytes) -> Any:

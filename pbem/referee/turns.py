@@ -266,32 +266,36 @@ def section_documents(
 
 
 def seal_sections(
-    game: Game, gamefile: GameFile, position: Position, move_hash: str | None, canonical: dict[str, bytes]
+    game: Game, gamefile: GameFile, position: Position, move_hash: str | None, canonical: dict[str, bytes],
+    recorded: Any = None,
 ) -> dict[str, str]:
     """Every section of a turn sealed, padded to the sizes the game declares for its seat count.
 
     A player's section is padded to the size for the kind of decision
     awaited from them (public, in ``awaiting``), the referee's to one size;
     the random bytes come from the seed's streams, so the replay rebuilds
-    each byte.
+    each byte. ``recorded`` is the replay's: the sections of the turn file
+    it checks. A recorded section that is exactly the one sealing writes
+    (:func:`pbem.referee.sealing.seals`, which opens it with the seed's
+    stream instead of sealing again) is taken as it is; any other is sealed
+    anew, so that the comparison of the turns names it.
     """
     seed, number = position.seed, position.turn
     sizes = game.sealed_sizes(len(gamefile.players))
     kinds = {d.player: d.kind for d in game.awaiting(position.state)}
-    sealed = {
-        # to the key that holds the seat now (a seat handed over is sealed to its new key)
-        player: sealing.seal_canonical(
-            canonical[player], [public_key.recipient], keying.seal_stream(seed, number, move_hash, player),
-            sizes.player_section(kinds.get(player)),
-        )
-        for player, public_key in gamefile.seat_keys
-    }
-    sealed[REFEREE_SECTION] = sealing.seal_compressed(
-        canonical[REFEREE_SECTION],
-        [gamefile.referee.recipient, gamefile.game_recipient],
-        keying.seal_stream(seed, number, move_hash, REFEREE_SECTION),
-        sizes.referee,
-    )
+    # to the key that holds the seat now (a seat handed over is sealed to its new key)
+    rules = [(player, [public_key.recipient], sizes.player_section(kinds.get(player)), False)
+             for player, public_key in gamefile.seat_keys]
+    rules.append((REFEREE_SECTION, [gamefile.referee.recipient, gamefile.game_recipient], sizes.referee, True))
+    found = recorded if isinstance(recorded, dict) else {}
+    sealed = {}
+    for name, recipients, size, compressed in rules:
+        if name in found and sealing.seals(found[name], canonical[name], recipients,
+                                           keying.seal_stream(seed, number, move_hash, name), size, compressed):
+            sealed[name] = found[name]
+            continue
+        seal = sealing.seal_compressed if compressed else sealing.seal_canonical
+        sealed[name] = seal(canonical[name], recipients, keying.seal_stream(seed, number, move_hash, name), size)
     return sealed
 
 
@@ -308,6 +312,7 @@ def assemble_turn(
     joins: dict[str, dict[str, str]] | None = None,
     clock: StepClock | None = None,
     act: dict[str, Any] | None = None,
+    recorded: Any = None,
 ) -> dict[str, Any]:
     """Turn ``position.turn`` as the referee signs it (without the signature).
 
@@ -327,13 +332,14 @@ def assemble_turn(
     the referee's signed record of it. Once a seat has been handed over,
     every turn names the seat records in force (``seats``, from
     ``gamefile``'s handovers), so that a reader finds them by name; a game
-    without takeovers records none.
+    without takeovers records none. ``recorded`` (the replay's) is the
+    ``sealed`` member of the turn file being checked (:func:`seal_sections`).
     """
     seed, number = position.seed, position.turn
     plain = section_documents(game, gamefile, position, static)
     # each section's canonical form serves both its sealing and its commitment (which never covers padding)
     canonical = {name: canonical_json(doc) for name, doc in plain.items()}
-    sealed = seal_sections(game, gamefile, position, move_hash, canonical)
+    sealed = seal_sections(game, gamefile, position, move_hash, canonical, recorded)
     result = game.result(position.state)
     awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)]
     extra: dict[str, Any] = {}

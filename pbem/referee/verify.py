@@ -59,9 +59,8 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import MOVE_MAX_BYTES
-from pbem.referee.records import Record, read_record, read_turn
-from pbem.referee.replay import replay_game
-from pbem.referee.storage import dump_json
+from pbem.referee.records import Record, check_layout, read_record
+from pbem.referee.replay import checked_turn, replay_game
 
 #: the note of a verification that could not replay the game
 NO_REPLAY_NOTE = (
@@ -92,8 +91,10 @@ def _fail(message: str, path: Path | str) -> VerificationFailed:
 
 def _same_layout(record: Record) -> None:
     """A file pbem wrote must be exactly the bytes pbem writes for its document."""
-    if record.path.read_bytes() != dump_json(record.doc):
-        raise _fail(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)", record.path)
+    try:
+        check_layout(record)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(record.path)) from error
 
 
 def _referee_record(path: Path, fmt: str, gamefile: GameFile) -> Record:
@@ -133,7 +134,24 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
         except GameDirError as error:
             raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
-    _check_game_toml_is_the_signed_one(gamedir, gamefile)
+    try:
+        report, turns, seed = _check_records(gamedir, gamefile, keep_turns=replay)
+    except VerificationFailed:
+        # A game.toml changed after the referee signed its records fails one of them; which file to
+        # blame is looked into then, so that a sound directory's records are not read twice.
+        _check_game_toml_is_the_signed_one(gamedir, gamefile)
+        raise
+    if not replay:
+        return report
+    if seed is None:
+        return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
+    replay_game(gamedir, gamefile, seed, progress=progress, turns=turns)
+    return VerifyReport(**{**report.__dict__, "replayed": True})
+
+
+def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
+                   ) -> tuple[VerifyReport, list[Record], bytes | None]:
+    """Every file but ``game.toml``, checked in order; the report, the turns (if kept) and the seed, if known."""
     files = 1
     joins = _check_joins(gamedir, gamefile)
     files += (len(joins.commits) + len(joins.reveals) + 1) if joins is not None else 0
@@ -148,12 +166,11 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
     seated = gamefile  # with the seat records in force at each turn, as the loop goes on
     previous: Record | None = None
     published: bytes | None = None
+    kept: list[Record] = []  # the turns, for the replay to compare with
     for number in numbers:
-        try:
-            turn = read_turn(gamedir, gamefile, number)
-        except GameDirError as error:
-            raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
-        _same_layout(turn)
+        turn = checked_turn(gamedir, gamefile, number)
+        if keep_turns:
+            kept.append(turn)
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:
@@ -186,13 +203,7 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
 
     report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
                           test_seed=gamefile.test_seed is not None)
-    if not replay:
-        return report
-    seed = gamefile.test_seed or published or revealed
-    if seed is None:
-        return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
-    replay_game(gamedir, gamefile, seed, progress=progress)
-    return VerifyReport(**{**report.__dict__, "replayed": True})
+    return report, kept, gamefile.test_seed or published or revealed
 
 
 def _check_game_toml_is_the_signed_one(gamedir: GameDir, gamefile: GameFile) -> None:
@@ -353,7 +364,7 @@ def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Re
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
     _same_layout(record)
-    if record.hash != turn.doc["move"] or _file_hash(path.read_bytes()) != turn.doc["move_file"]:
+    if record.hash != turn.doc["move"] or _file_hash(record.data or b"") != turn.doc["move_file"]:
         raise _fail(f"{path}: is not the record that turn {number} names (its hash, or its bytes)", path)
     return gamefile
 
@@ -382,7 +393,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         raise VerificationFailed(str(error), str(path)) from error
     if move.hash != move_hash:
         raise _fail(f"{path}: its hash is not the one turn {number} names", path)
-    if _file_hash(path.read_bytes()) != turn.doc["move_file"]:
+    if _file_hash(move.data or b"") != turn.doc["move_file"]:
         raise _fail(f"{path}: its bytes are not those the referee received (turn {number} names their SHA-256)", path)
     doc = move.doc
     if doc["game_id"] != gamefile.game_id or doc["player"] != mover or doc["turn"] >= number:

@@ -92,6 +92,35 @@ def test_the_random_source_is_drawn_in_a_documented_order():
     assert asked == [16, 32, 32, 16]
 
 
+def _stream(label: bytes):
+    """A reproducible random source: the same label gives the same bytes in the same order."""
+    import hashlib
+
+    counter = iter(range(1 << 30))
+    return lambda n: b"".join(hashlib.sha256(label + bytes([next(counter) % 256])).digest() for _ in range(2))[:n]
+
+
+@pytest.mark.parametrize("size", [0, 1, 65536, 65537])
+def test_the_sealer_opens_exactly_what_it_sealed_with_the_same_random_source(size):
+    """``open_as_sealer`` is ``encrypt`` checked without encrypting: it gives the plaintext of a file that
+    ``encrypt`` wrote with these recipients and this random source, and of no other."""
+    plaintext = os.urandom(size)
+    recipients = [str(age.X25519Identity.generate().recipient) for _ in range(2)]
+    sealed = age.encrypt(plaintext, recipients, rng=_stream(b"a"))
+    assert age.open_as_sealer(sealed, recipients, _stream(b"a")) == plaintext
+    with pytest.raises(AgeHeaderError):  # another random source: another file key, stanzas and nonce
+        age.open_as_sealer(sealed, recipients, _stream(b"b"))
+    with pytest.raises(AgeHeaderError):  # the recipients in another order
+        age.open_as_sealer(sealed, recipients[::-1], _stream(b"a"))
+    with pytest.raises(AgeArmorError):  # the same file in armor another reader accepts
+        age.open_as_sealer(sealed.replace(b"\n", b"\r\n"), recipients, _stream(b"a"))
+    binary = armor.dearmor(sealed)
+    with pytest.raises(AgePayloadError):  # one payload byte changed
+        age.open_as_sealer(armor.armor(binary[:-1] + bytes([binary[-1] ^ 1])), recipients, _stream(b"a"))
+    with pytest.raises(AgePayloadError):  # something after the payload
+        age.open_as_sealer(armor.armor(binary + b"\x00"), recipients, _stream(b"a"))
+
+
 def test_a_known_identity_has_its_known_recipient_and_opens_the_testkit_file():
     identity = age.X25519Identity.parse(TESTKIT_IDENTITY)
     assert str(identity) == TESTKIT_IDENTITY

@@ -122,3 +122,88 @@ def test_a_replay_with_other_scenario_data_names_game_toml(tmp_path: Path, monke
     with pytest.raises(VerificationFailed, match="scenario data") as caught:
         verify(table.dir, replay=True)
     assert caught.value.path == str(table.dir / "game.toml")
+
+
+def _referee_seals_alices_section_otherwise(tmp_path: Path, monkeypatch, change) -> tuple[Path, Path]:
+    """A game in which the referee sealed alice's section of turn 3 with ``change(plaintext, recipients, stream)``
+    (an armored age text) instead of the rule; the rest as the rule says. Returns the game and that turn's path."""
+    table = joined_table(tmp_path)
+    play(table, steps=2)
+    alice = table.keys["alice"].public.recipient
+    real = sealing.seal_canonical
+
+    def sealing_otherwise(data, recipients, stream, size):
+        if recipients != [alice]:
+            return real(data, recipients, stream, size)
+        return change(sealing.pad(data, size), recipients, stream)
+
+    monkeypatch.setattr(sealing, "seal_canonical", sealing_otherwise)
+    play(table, steps=1)
+    monkeypatch.undo()
+    play(table)
+    turn = table.dir / "turns" / "000003.json"
+    section = json.loads(turn.read_text())["sealed"]["alice"]
+    assert age.decrypt(section.encode(), [table.keys["alice"]])  # alice opens it with her key
+    assert verify(table.dir).turns > 3  # signed and chained: plain verify passes
+    return table.dir, turn
+
+
+def _caught_at(directory: Path, turn: Path, member: str) -> None:
+    with pytest.raises(VerificationFailed) as caught:
+        verify(directory, replay=True)
+    assert caught.value.path == str(turn)
+    assert f"first at `{member}`" in str(caught.value)
+
+
+def test_a_section_sealed_with_another_file_key_is_caught(tmp_path: Path, monkeypatch) -> None:
+    """The replay opens each section with the file key the seed's stream gives; one sealed with another
+    key (which could hold anything for alice) does not open with it."""
+    directory, turn = _referee_seals_alices_section_otherwise(
+        tmp_path, monkeypatch, lambda plaintext, recipients, stream: age.encrypt(plaintext, recipients).decode())
+    _caught_at(directory, turn, "sealed.alice")
+
+
+def test_a_section_whose_stanza_the_referee_chose_is_caught(tmp_path: Path, monkeypatch) -> None:
+    """The right file key, nonce and plaintext, but a stanza wrapped with an ephemeral key of the referee's
+    choosing (a channel to signal through): the replay rebuilds every stanza, so it is caught."""
+    def chosen_ephemeral(plaintext: bytes, recipients: list[str], stream) -> str:
+        draws = iter([stream(16), b"\x07" * 32, stream(32) and stream(16)])
+        return age.encrypt(plaintext, recipients, rng=lambda n: next(draws)).decode()
+
+    directory, turn = _referee_seals_alices_section_otherwise(tmp_path, monkeypatch, chosen_ephemeral)
+    _caught_at(directory, turn, "sealed.alice")
+
+
+def test_a_section_armored_another_way_is_caught(tmp_path: Path, monkeypatch) -> None:
+    """age reads armor with CRLF line ends too; pbem writes LF, and the replay holds the armor to that."""
+    directory, turn = _referee_seals_alices_section_otherwise(
+        tmp_path, monkeypatch,
+        lambda plaintext, recipients, stream: age.encrypt(plaintext, recipients, rng=stream).decode().replace("\n", "\r\n"))
+    _caught_at(directory, turn, "sealed.alice")
+
+
+def test_a_section_padded_another_way_is_caught(tmp_path: Path, monkeypatch) -> None:
+    """Sealed with the seed's stream, but its padding ends in another byte (a channel to signal through)."""
+    directory, turn = _referee_seals_alices_section_otherwise(
+        tmp_path, monkeypatch,
+        lambda plaintext, recipients, stream: age.encrypt(plaintext[:-1] + b"\t", recipients, rng=stream).decode())
+    _caught_at(directory, turn, "sealed.alice")
+
+
+def test_a_referee_section_padded_beyond_its_size_is_caught(tmp_path: Path, monkeypatch) -> None:
+    """The compressed referee section: any zlib stream of the state is accepted, but only the padding the
+    rule says (here 64 zero bytes more, which every reader opens, and which would tell by its length)."""
+    table = joined_table(tmp_path)
+    play(table, steps=2)
+    real = sealing.pad
+
+    def padding_otherwise(data: bytes, size: int, fill: bytes = sealing.JSON_FILL) -> bytes:
+        padded = real(data, size, fill)
+        return padded + bytes(64) if fill == sealing.COMPRESSED_FILL else padded
+
+    monkeypatch.setattr(sealing, "pad", padding_otherwise)
+    play(table, steps=1)
+    monkeypatch.undo()
+    play(table)
+    assert verify(table.dir).turns > 3
+    _caught_at(table.dir, table.dir / "turns" / "000003.json", "sealed.referee")
