@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json, document_hash, is_plain, parse_json_strict
+from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
@@ -55,7 +55,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import Record, check_layout, read_record, read_turn
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_documents
+from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_forms
 
 
 def _fail(message: str, path: Path) -> VerificationFailed:
@@ -129,26 +129,29 @@ def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
         raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
 
 
-def roundtrip(position: Position, game_id: str, static: StaticMembers) -> Position:
-    """The position as the next step reads it back from the sealed section (canonical JSON, static members restored).
+def roundtrip(section: bytes, static: StaticMembers) -> Position:
+    """The position as the next step reads it back from the referee's section (static members restored).
 
-    The replay has just sealed (or checked the sealing of) this very section,
-    which holds it to the bounds every reader opens, so the standard
-    library's reader gives what the referee's strict one gives.
+    ``section`` is the section's canonical JSON, which the replay has just
+    sealed or found sealed in the turn file: sealing holds it to the bounds
+    every reader opens, so the standard library's reader gives what the
+    referee's strict one gives.
     """
-    return Position.from_section(json.loads(canonical_json(position.to_section(game_id, static))), "replay", static)
+    return Position.from_section(json.loads(section), "replay", static)
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
                 openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-                turns: Sequence[Record] | None = None) -> int:
+                turns: Sequence[Record] | None = None, moves: dict[int, Record] | None = None) -> int:
     """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
     commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
     ``progress`` is told each turn replayed (a line for a person to watch).
-    ``turns`` are the turn files as :func:`checked_turn` reads them, if the
-    caller has read them so already (``pbem verify``); else each is read here.
+    ``turns`` are the turn files as :func:`checked_turn` reads them, and
+    ``moves`` the move files by the turn they produced, read as
+    :func:`~pbem.referee.records.read_record` reads them, if the caller has
+    read them so already (``pbem verify``); else each is read here.
     """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
@@ -195,7 +198,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             assert previous is not None
             if path.parent == gamedir.moves:
                 position, since, move_hash, mover, move_file = _replay_move(
-                    game, gamefile, position, awaiting, hashes, number, path, seed
+                    game, gamefile, position, awaiting, hashes, number, path, seed, (moves or {}).get(number)
                 )
             elif path.parent == gamedir.timeouts:
                 position, since, move_hash, move_file, act = _replay_timeout(
@@ -205,20 +208,20 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
                 gamefile, position, since, move_hash, move_file, act = _replay_takeover(
                     game, gamefile, position, previous, number, player, path
                 )
+        forms = section_forms(game, gamefile, position, static)
         unsigned = assemble_turn(
             game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
             move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
-            recorded=found.doc.get("sealed"),
+            recorded=found.doc.get("sealed"), forms=forms,
         )
         hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         previous = found
         if number == stop_at and openings is not None:
-            sections = section_documents(game, gamefile, position, static)
-            openings.update(commitments.openings(game, seed, number, move_hash, sections, position.state))
+            openings.update(commitments.openings(game, seed, number, move_hash, forms[0], position.state))
             openings["turn_hash"] = hashes[-1]
             return number + 1
         awaiting = unsigned["awaiting"]
-        position = roundtrip(position, gamefile.game_id, static)
+        position = roundtrip(forms[1][REFEREE_SECTION], static)
         if progress is not None:
             progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)
@@ -310,14 +313,14 @@ def _replay_takeover(
 
 def _replay_move(
     game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
-    number: int, path: Path, seed: bytes,
+    number: int, path: Path, seed: bytes, record: Record | None = None,
 ) -> tuple[Position, dict[str, int], str, str, str]:
-    """Apply the move that produced turn ``number`` exactly as the referee must have."""
+    """Apply the move that produced turn ``number`` (at ``path``; ``record``, if it was read) as the referee must have."""
     try:
-        data = path.read_bytes()
-        record = read_record(path, formats.MOVE)
+        record = record if record is not None and record.path == path else read_record(path, formats.MOVE)
     except (OSError, GameDirError) as error:
         raise _fail(f"{path}: {error}", path) from error
+    data = record.data if record.data is not None else path.read_bytes()
     doc, move_hash = record.doc, record.hash
     player, base_turn = doc["player"], doc["turn"]
 

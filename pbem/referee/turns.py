@@ -265,6 +265,15 @@ def section_documents(
     return docs
 
 
+def section_forms(
+    game: Game, gamefile: GameFile, position: Position, static: StaticMembers
+) -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
+    """Every section's document and its canonical form, which serves its sealing and its commitment
+    (which never covers padding) and the replay's reading the position back."""
+    plain = section_documents(game, gamefile, position, static)
+    return plain, {name: canonical_json(doc) for name, doc in plain.items()}
+
+
 def seal_sections(
     game: Game, gamefile: GameFile, position: Position, move_hash: str | None, canonical: dict[str, bytes],
     recorded: Any = None,
@@ -313,6 +322,7 @@ def assemble_turn(
     clock: StepClock | None = None,
     act: dict[str, Any] | None = None,
     recorded: Any = None,
+    forms: tuple[dict[str, dict[str, Any]], dict[str, bytes]] | None = None,
 ) -> dict[str, Any]:
     """Turn ``position.turn`` as the referee signs it (without the signature).
 
@@ -333,12 +343,11 @@ def assemble_turn(
     every turn names the seat records in force (``seats``, from
     ``gamefile``'s handovers), so that a reader finds them by name; a game
     without takeovers records none. ``recorded`` (the replay's) is the
-    ``sealed`` member of the turn file being checked (:func:`seal_sections`).
+    ``sealed`` member of the turn file being checked (:func:`seal_sections`);
+    ``forms``, the sections' :func:`section_forms` if the caller has them.
     """
     seed, number = position.seed, position.turn
-    plain = section_documents(game, gamefile, position, static)
-    # each section's canonical form serves both its sealing and its commitment (which never covers padding)
-    canonical = {name: canonical_json(doc) for name, doc in plain.items()}
+    plain, canonical = forms if forms is not None else section_forms(game, gamefile, position, static)
     sealed = seal_sections(game, gamefile, position, move_hash, canonical, recorded)
     result = game.result(position.state)
     awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)]

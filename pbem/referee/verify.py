@@ -135,7 +135,7 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
             raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
     try:
-        report, turns, seed = _check_records(gamedir, gamefile, keep_turns=replay)
+        report, (turns, moves), seed = _check_records(gamedir, gamefile, keep_turns=replay)
     except VerificationFailed:
         # A game.toml changed after the referee signed its records fails one of them; which file to
         # blame is looked into then, so that a sound directory's records are not read twice.
@@ -145,13 +145,13 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
         return report
     if seed is None:
         return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
-    replay_game(gamedir, gamefile, seed, progress=progress, turns=turns)
+    replay_game(gamedir, gamefile, seed, progress=progress, turns=turns, moves=moves)
     return VerifyReport(**{**report.__dict__, "replayed": True})
 
 
 def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
-                   ) -> tuple[VerifyReport, list[Record], bytes | None]:
-    """Every file but ``game.toml``, checked in order; the report, the turns (if kept) and the seed, if known."""
+                   ) -> tuple[VerifyReport, tuple[list[Record], dict[int, Record]], bytes | None]:
+    """Every file but ``game.toml``, checked in order; the report, the turns and moves (if kept) and the seed."""
     files = 1
     joins = _check_joins(gamedir, gamefile)
     files += (len(joins.commits) + len(joins.reveals) + 1) if joins is not None else 0
@@ -167,6 +167,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     previous: Record | None = None
     published: bytes | None = None
     kept: list[Record] = []  # the turns, for the replay to compare with
+    moves: dict[int, Record] = {}  # and the moves, by the turn they produced, for it to apply
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
@@ -183,7 +184,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         if problem:
             raise _fail(f"{turn.path}: {problem}", turn.path)
         _check_turn_joins(gamedir, gamefile, turn, joins)
-        seated = _check_step(gamedir, seated, turn, previous, steps.pop(number, None))
+        seated = _check_step(gamedir, seated, turn, previous, steps.pop(number, None), moves if keep_turns else None)
         in_force = [{"player": h.player, "turn": h.turn} for h in seated.handovers]
         if turn.doc.get("seats", []) != in_force:
             raise _fail(f"{turn.path}: names the seat records {turn.doc.get('seats', [])} as in force, but the seat "
@@ -203,7 +204,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
 
     report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
                           test_seed=gamefile.test_seed is not None)
-    return report, kept, gamefile.test_seed or published or revealed
+    return report, (kept, moves), gamefile.test_seed or published or revealed
 
 
 def _check_game_toml_is_the_signed_one(gamedir: GameDir, gamefile: GameFile) -> None:
@@ -340,11 +341,16 @@ def _what(gamedir: GameDir, path: Path) -> str:
 
 
 def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Record | None,
-                found: tuple[str, Path] | None) -> GameFile:
-    """The file that produced ``turn``; returns ``gamefile`` with the seat records in force after it."""
+                found: tuple[str, Path] | None, moves: dict[int, Record] | None = None) -> GameFile:
+    """The file that produced ``turn``; returns ``gamefile`` with the seat records in force after it.
+
+    A move file, once checked, goes into ``moves`` (if given) under the turn it produced.
+    """
     act = turn.doc.get("referee_step")
     if act is None:
-        _check_move(gamedir, gamefile, turn, found)
+        move = _check_move(gamedir, gamefile, turn, found)
+        if move is not None and moves is not None:
+            moves[turn.doc["turn"]] = move
         return gamefile
     number = turn.doc["turn"]
     folder = gamedir.timeouts if act["kind"] == "timeout" else gamedir.seats
@@ -369,12 +375,13 @@ def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Re
     return gamefile
 
 
-def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None) -> None:
+def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None) -> Record | None:
+    """The move file that produced ``turn``, checked (``None`` for the deal)."""
     number, move_hash, mover = turn.doc["turn"], turn.doc["move"], turn.doc["mover"]
     if number == 0:
         if move_hash is not None or mover is not None or turn.doc["move_file"] is not None:
             raise _fail(f"{turn.path}: turn 0 is the deal and has no move", turn.path)
-        return
+        return None
     if move_hash is None or mover is None or turn.doc["move_file"] is None:
         raise _fail(f"{turn.path}: names no move that produced it", turn.path)
     if found is None:
@@ -405,6 +412,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         verify_document(doc, key)
     except SignatureError as error:
         raise _fail(f"{path}: bad signature: {error}", path) from error
+    return move
 
 
 def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:

@@ -1,0 +1,177 @@
+"""``pbem verify`` and ``pbem verify --replay`` on a finished game, against their crypto floor, in one run.
+
+    python benchmarks/bench_verify.py [--game GAME] [--players P] [--runs N] [--baseline DIR]
+
+Plays a whole game with the demo's bots (joins, a secret seed published in
+the final turn), then times, N rounds, interleaved (so that a change in the
+machine's load touches all alike):
+
+* ``verify(DIR)`` and ``verify(DIR, replay=True)``, each in a fresh process
+  of this tree (``--baseline DIR``: also of that pbem source tree, e.g. an
+  export of an older commit, first on the path), warmed by one call that is
+  not timed (imports, compiled schemas);
+* the **crypto floor** of each, with ``cryptography`` directly on byte
+  strings prepared beforehand: for ``verify``, checking the Ed25519
+  signature of every signed file it checks; for ``--replay``, that and,
+  for every sealed section of every turn, what checking it byte for byte
+  cannot do without (per stanza the two X25519 operations that give its
+  share and its shared secret, and unwrapping its file key; opening the
+  payload) and opening every move's sealed choices (one X25519 exchange,
+  the file key, the payload).
+
+Prints files/s (plain ``verify``), moves/s (``verify --replay``, all of
+it: the plain checks and the replay) and each median's ratio to its floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+#: what a worker process prints: the median seconds of its timed calls
+WORKER = """
+import statistics, sys, time
+from pbem.referee.verify import verify
+directory, replay, calls = sys.argv[1], sys.argv[2] == "replay", int(sys.argv[3])
+report = verify(directory, replay=replay)
+assert report.replayed == replay, report
+times = []
+for _ in range(calls):
+    start = time.perf_counter()
+    verify(directory, replay=replay)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times), report.files, report.moves)
+"""
+
+
+def worker(directory: Path, mode: str, calls: int, env: dict[str, str]) -> tuple[float, int, int]:
+    done = subprocess.run([sys.executable, "-c", WORKER, str(directory), mode, str(calls)], env=env,
+                          capture_output=True, text=True, cwd="/")
+    if done.returncode != 0:
+        raise SystemExit(f"verify ({mode}) failed: {done.stderr[-800:]}")
+    seconds, files, moves = done.stdout.split()
+    return float(seconds), int(files), int(moves)
+
+
+def signature_floor(directory: Path) -> Callable[[], None]:
+    """Verify the Ed25519 signature of every signed JSON file of the game, as prepared byte strings."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from pbem.crypto.canonical import canonical_json
+    from pbem.crypto.keys import load_public_key
+
+    keys = {}
+    for pub in (directory.parent / "keys").glob("*.pub"):
+        public = load_public_key(pub, name=pub.stem)
+        keys[public.fingerprint] = public.ed25519
+    checks = []
+    for path in sorted(directory.rglob("*.json")):
+        doc = json.loads(path.read_bytes())
+        if not isinstance(doc, dict) or "signature" not in doc:
+            continue
+        signature = doc.pop("signature")
+        checks.append((keys[signature["signer"]], base64.b64decode(signature["value"]),
+                       canonical_json(doc)))
+
+    def run() -> None:
+        for public, value, message in checks:
+            Ed25519PublicKey.from_public_bytes(public).verify(value, message)
+
+    return run
+
+
+def sealed_floor(directory: Path) -> Callable[[], None]:
+    """Per sealed section of every turn and every move's choices, the X25519 and ChaCha20-Poly1305 work."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from pbem.crypto import age, armor
+
+    def shape(text: str) -> tuple[int, int]:
+        header, offset = age.parse_header(armor.dearmor(text.encode("ascii")))
+        return len(header.stanzas), len(armor.dearmor(text.encode("ascii"))) - offset - age.NONCE_SIZE
+
+    sections = []  # (stanzas, payload size, sealer's side: True for a turn's section, False for a move)
+    for path in sorted((directory / "turns").glob("*.json")):
+        for text in json.loads(path.read_bytes())["sealed"].values():
+            sections.append((*shape(text), True))
+    for path in sorted((directory / "moves").glob("*.json")):
+        sections.append((*shape(json.loads(path.read_bytes())["sealed_choices"]), False))
+    key, nonce = os.urandom(32), bytes(12)
+    peer = X25519PrivateKey.generate().public_key()
+    prepared = [(stanzas, ChaCha20Poly1305(key).encrypt(nonce, os.urandom(size - 16), None), sealer)
+                for stanzas, size, sealer in sections]
+    wrapped = ChaCha20Poly1305(key).encrypt(nonce, os.urandom(16), None)
+
+    def run() -> None:
+        for stanzas, payload, sealer in prepared:
+            for _ in range(stanzas if sealer else 1):
+                ephemeral = X25519PrivateKey.from_private_bytes(os.urandom(32))
+                if sealer:
+                    ephemeral.public_key().public_bytes_raw()
+                ephemeral.exchange(peer)
+                ChaCha20Poly1305(key).decrypt(nonce, wrapped, None)
+            ChaCha20Poly1305(key).decrypt(nonce, payload, None)
+
+    return run
+
+
+def timed(run: Callable[[], None]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="nightfall")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=5, help="rounds; each times every tree and floor")
+    parser.add_argument("--calls", type=int, default=3, help="timed calls per worker process")
+    parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
+    args = parser.parse_args()
+
+    from pbem.referee.demo import run_demo
+
+    with tempfile.TemporaryDirectory() as where:
+        demo = run_demo(where, args.game, args.players)
+        directory = demo.directory / "game"
+        print(f"{args.game}, {args.players} players: {demo.turns} turns, {demo.verified.files} files")
+        here = str(Path(__file__).resolve().parent.parent)
+        trees = {"this tree": {**os.environ, "PYTHONPATH": here}}
+        if args.baseline is not None:
+            trees["baseline"] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+        signatures, sealed = signature_floor(directory), sealed_floor(directory)
+        times: dict[str, list[float]] = {}
+        counts = (0, 0)
+        for _ in range(args.runs):
+            for name, env in trees.items():
+                for mode in ("plain", "replay"):
+                    seconds, files, moves = worker(directory, mode, args.calls, env)
+                    times.setdefault(f"{name} {mode}", []).append(seconds)
+                    counts = (files, moves)
+            times.setdefault("floor plain", []).append(timed(signatures))
+            times.setdefault("floor replay", []).append(timed(signatures) + timed(sealed))
+        files, moves = counts
+        median = {name: statistics.median(values) for name, values in times.items()}
+        print(f"crypto floor: verify {median['floor plain'] * 1000:.0f} ms, "
+              f"verify --replay {median['floor replay'] * 1000:.0f} ms")
+        for name in trees:
+            plain, replay = median[f"{name} plain"], median[f"{name} replay"]
+            print(f"{name}: verify {plain * 1000:.0f} ms = {files / plain:,.0f} files/s "
+                  f"({plain / median['floor plain']:.1f}x the floor); "
+                  f"verify --replay {replay * 1000:.0f} ms = {moves / replay:,.0f} moves/s "
+                  f"({replay / median['floor replay']:.1f}x the floor)")
+
+
+if __name__ == "__main__":
+    main()
