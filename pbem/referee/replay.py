@@ -87,38 +87,47 @@ def compare_signed(unsigned: dict[str, Any], path: Path, gamefile: GameFile, wha
         raise _fail(f"{path}: unreadable: {error}", path) from error
     if not isinstance(found, dict) or "signature" not in found:
         raise _fail(f"{path}: not a signed document", path)
-    candidate = {**unsigned, "signature": found["signature"]}
-    try:
-        verify_document(candidate, gamefile.referee)
-        same = dump_json(candidate) == data
-    except SignatureError:
-        same = False
-    if not same:
+    if not _signed_as_found(unsigned, Record(path, found, "", data), gamefile):
         raise _fail(
             f"{path}: {what} differs from the replay, first at `{first_difference(unsigned, found)}`", path
         )
-    return document_hash(candidate)
+    return document_hash(unsigned)
 
 
-def compare_turn(unsigned: dict[str, Any], found: Record, what: str) -> str:
+def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, what: str) -> str:
     """Check that the turn file ``found`` is ``unsigned`` signed by the referee, byte for byte; return its hash.
 
     ``found`` was read as :func:`checked_turn` reads it: its referee
     signature verifies over its canonical form, whose hash it carries, and
-    the file is exactly the bytes pbem writes for its document. The rebuilt
-    document has the same canonical form (the same hash) and both are plain
-    JSON (no float, no integer beyond ±(2**53-1)), whose canonical form
-    tells every value apart; so the two documents are equal value for value
-    and type for type, the signature verifies over the rebuilt one, and the
-    file is byte for byte what pbem writes for the rebuilt document with
-    that signature. That is the comparison, without writing the file again.
+    the file is exactly the bytes pbem writes for its document. When the
+    rebuilt document has the same canonical form (the same hash) and the
+    found one is plain JSON (no float, no integer beyond ±(2**53-1)), whose
+    canonical form tells every value apart, the two are equal value for
+    value and type for type: the signature verifies over the rebuilt one,
+    and the file is byte for byte what pbem writes for it with that
+    signature. That is the comparison, without writing the file again. A
+    document with a float is compared as it is written, byte for byte.
     """
-    if document_hash(unsigned) != found.hash or not is_plain(found.doc):
+    if is_plain(found.doc):
+        same = document_hash(unsigned) == found.hash
+    else:
+        same = _signed_as_found(unsigned, found, gamefile)
+    if not same:
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
             found.path,
         )
     return found.hash
+
+
+def _signed_as_found(unsigned: dict[str, Any], found: Record, gamefile: GameFile) -> bool:
+    """Whether the file of ``found`` is byte for byte ``unsigned`` with its signature, which verifies over it."""
+    candidate = {**unsigned, "signature": found.doc["signature"]}
+    try:
+        verify_document(candidate, gamefile.referee)
+    except SignatureError:
+        return False
+    return dump_json(candidate) == (found.data if found.data is not None else found.path.read_bytes())
 
 
 def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
@@ -214,7 +223,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
             recorded=found.doc.get("sealed"), forms=forms,
         )
-        hashes.append(compare_turn(unsigned, found, f"turn {number}"))
+        hashes.append(compare_turn(unsigned, found, gamefile, f"turn {number}"))
         previous = found
         if number == stop_at and openings is not None:
             openings.update(commitments.openings(game, seed, number, move_hash, forms[0], position.state))
