@@ -17,15 +17,21 @@ them the replay
    a timeout record is checked (after its deadline) and answered with the
    game's default action, drawn again from the step's generator; a seat
    record hands its seat to the new key, whose sections are sealed to it;
-4. rebuilds every turn file: the public part, every sealed section (sealing
-   is deterministic: its random bytes come from the seed's streams, and the
-   padding is fixed; the referee's section is compressed, and a file whose
-   section another zlib build compressed differently is accepted only if it
-   holds exactly the rebuilt document, padded and sealed exactly as the
-   rule says), the commitments and every hash. Ed25519 signatures are deterministic too, but
-   the replay has no referee key: it checks the file's signature over the
-   rebuilt document, and then that the file is byte for byte the rebuilt
-   document with that signature.
+4. rebuilds every turn file: the public part, every sealed section, the
+   commitments and every hash. Sealing is deterministic (its random bytes
+   come from the seed's streams, and the padding is fixed), so each section
+   is checked without sealing it again: opened as its sealer
+   (:func:`pbem.referee.sealing.seals`: header, stanzas and nonce rebuilt
+   from the stream and compared byte for byte, the payload authenticated
+   with the stream's file key) and its plaintext compared with the rebuilt
+   one, padded; the referee's section is compressed, and one that another
+   zlib build compressed differently is accepted if it inflates to exactly
+   the rebuilt document and is padded as the rule says. Ed25519 signatures
+   are deterministic too, but the replay has no referee key: the turn file
+   has been checked (:func:`checked_turn`: the referee's signature over its
+   canonical form, the bytes pbem writes for it), and the rebuilt document
+   must have the same canonical form (:func:`compare_turn`), so the file is
+   byte for byte the rebuilt document with a signature that verifies.
 
 It stops at the first turn that differs and names its file and what differs
 (``public``, ``sealed.bob``, ``commitments``...).

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pbem.crypto.canonical import parse_json_strict
@@ -171,7 +171,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
-            kept.append(turn)
+            kept.append(replace(turn, data=None))  # its bytes are read again only for a turn holding a float
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:
