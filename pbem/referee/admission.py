@@ -16,10 +16,13 @@ from pbem.referee.gamefile import GameFile
 
 
 def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: str,
-                 body: bytes | None = None) -> PublicKey:
+                 body: bytes | None = None, verified_by: PublicKey | None = None) -> PublicKey:
     """Check game id, seat and signature of ``doc`` (``what``: "move" or "join"); return the sender's key.
 
     ``body`` is the canonical form the signature covers, if the caller has it (it hashed it).
+    ``verified_by`` is a key the caller has verified this very document's signature with
+    (``pbem verify`` before its replay): if it is the seated player's key, the signature is not
+    verified again.
     """
     player = doc["player"]
     if doc["game_id"] != gamefile.game_id:
@@ -33,6 +36,8 @@ def admit_sender(gamefile: GameFile, doc: dict[str, Any], doc_hash: str, what: s
             f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
             player=player, move_hash=doc_hash,
         )
+    if verified_by is not None and verified_by.ed25519 == public_key.ed25519:
+        return public_key
     try:
         verify_document(doc, public_key, body)
     except SignatureError as error:

@@ -42,10 +42,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict
 from pbem.crypto.errors import CryptoError, SignatureError
+from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
@@ -62,6 +63,13 @@ from pbem.referee.pipeline import advance, file_hash, open_move
 from pbem.referee.records import Record, check_layout, read_record, read_turn
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_forms
+
+
+class CheckedMove(NamedTuple):
+    """A move file ``pbem verify`` has read, and the key its signature verified with."""
+
+    record: Record
+    key: PublicKey
 
 
 def _fail(message: str, path: Path) -> VerificationFailed:
@@ -114,11 +122,8 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     signature. That is the comparison, without writing the file again. A
     document with a float is compared as it is written, byte for byte.
     """
-    if is_plain(found.doc):
-        same = document_hash(unsigned) == found.hash
-    else:
-        same = _signed_as_found(unsigned, found, gamefile)
-    if not same:
+    plain = is_plain(found.doc)
+    if not (document_hash(unsigned) == found.hash if plain else _signed_as_found(unsigned, found, gamefile)):
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
             found.path,
@@ -157,7 +162,7 @@ def roundtrip(section: bytes, static: StaticMembers) -> Position:
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
                 openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-                turns: Sequence[Record] | None = None, moves: dict[int, Record] | None = None) -> int:
+                turns: Sequence[Record] | None = None, moves: dict[int, CheckedMove] | None = None) -> int:
     """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
@@ -165,8 +170,9 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     ``progress`` is told each turn replayed (a line for a person to watch).
     ``turns`` are the turn files as :func:`checked_turn` reads them, and
     ``moves`` the move files by the turn they produced, read as
-    :func:`~pbem.referee.records.read_record` reads them, if the caller has
-    read them so already (``pbem verify``); else each is read here.
+    :func:`~pbem.referee.records.read_record` reads them with the key whose
+    signature they carry, if the caller has read them so already (``pbem
+    verify``); else each is read here.
     """
     where = gamedir.game_toml
     if keying.commitment(seed) != gamefile.commitment:
@@ -328,11 +334,13 @@ def _replay_takeover(
 
 def _replay_move(
     game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
-    number: int, path: Path, seed: bytes, record: Record | None = None,
+    number: int, path: Path, seed: bytes, checked: CheckedMove | None = None,
 ) -> tuple[Position, dict[str, int], str, str, str]:
-    """Apply the move that produced turn ``number`` (at ``path``; ``record``, if it was read) as the referee must have."""
+    """Apply the move that produced turn ``number`` (at ``path``; ``checked``, if it was read) as the referee must have."""
+    if checked is not None and checked.record.path != path:
+        checked = None
     try:
-        record = record if record is not None and record.path == path else read_record(path, formats.MOVE)
+        record = checked.record if checked is not None else read_record(path, formats.MOVE)
     except (OSError, GameDirError) as error:
         raise _fail(f"{path}: {error}", path) from error
     data = record.data if record.data is not None else path.read_bytes()
@@ -346,7 +354,7 @@ def _replay_move(
     since_before = {a["player"]: a["since"] for a in awaiting}
     try:
         with refusing_failures(sender=player, move_hash=move_hash):
-            admit_sender(gamefile, doc, move_hash, "move")
+            admit_sender(gamefile, doc, move_hash, "move", verified_by=checked.key if checked is not None else None)
             payload = open_move(game, gamefile, seed, doc, move_hash)
             # the position was read back from its section for this step alone (roundtrip): no copy
             new_position, since, _step, _after = advance(

@@ -60,7 +60,7 @@ from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import MOVE_MAX_BYTES
 from pbem.referee.records import Record, check_layout, read_record
-from pbem.referee.replay import checked_turn, replay_game
+from pbem.referee.replay import CheckedMove, checked_turn, replay_game
 
 #: the note of a verification that could not replay the game
 NO_REPLAY_NOTE = (
@@ -150,7 +150,7 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
 
 
 def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
-                   ) -> tuple[VerifyReport, tuple[list[Record], dict[int, Record]], bytes | None]:
+                   ) -> tuple[VerifyReport, tuple[list[Record], dict[int, CheckedMove]], bytes | None]:
     """Every file but ``game.toml``, checked in order; the report, the turns and moves (if kept) and the seed."""
     files = 1
     joins = _check_joins(gamedir, gamefile)
@@ -167,7 +167,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     previous: Record | None = None
     published: bytes | None = None
     kept: list[Record] = []  # the turns, for the replay to compare with
-    moves: dict[int, Record] = {}  # and the moves, by the turn they produced, for it to apply
+    moves: dict[int, CheckedMove] = {}  # and the moves, by the turn they produced, for it to apply
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
@@ -341,7 +341,7 @@ def _what(gamedir: GameDir, path: Path) -> str:
 
 
 def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Record | None,
-                found: tuple[str, Path] | None, moves: dict[int, Record] | None = None) -> GameFile:
+                found: tuple[str, Path] | None, moves: dict[int, CheckedMove] | None = None) -> GameFile:
     """The file that produced ``turn``; returns ``gamefile`` with the seat records in force after it.
 
     A move file, once checked, goes into ``moves`` (if given) under the turn it produced.
@@ -375,8 +375,9 @@ def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Re
     return gamefile
 
 
-def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None) -> Record | None:
-    """The move file that produced ``turn``, checked (``None`` for the deal)."""
+def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None
+                ) -> CheckedMove | None:
+    """The move file that produced ``turn``, checked, and the key that signed it (``None`` for the deal)."""
     number, move_hash, mover = turn.doc["turn"], turn.doc["move"], turn.doc["mover"]
     if number == 0:
         if move_hash is not None or mover is not None or turn.doc["move_file"] is not None:
@@ -412,7 +413,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         verify_document(doc, key)
     except SignatureError as error:
         raise _fail(f"{path}: bad signature: {error}", path) from error
-    return move
+    return CheckedMove(move, key)
 
 
 def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:
