@@ -125,7 +125,7 @@ def _serialise(value: Any, out: list[str]) -> None:
         raise MalformedError(f"a {type(value).__name__} has no JSON form: {value!r}")
 
 
-def canonical_json(obj: Any) -> bytes:
+def canonical_json(obj: Any, plain: bool | None = None) -> bytes:
     """The RFC 8785 canonical form of ``obj``, as UTF-8 bytes.
 
     ``obj`` is made of dicts with string keys, lists (or tuples), strings,
@@ -135,8 +135,9 @@ def canonical_json(obj: Any) -> bytes:
     Most documents are written by the standard library's C encoder, which
     gives exactly the RFC 8785 bytes for them (:func:`is_plain`); the rest
     (floats, astral characters, anything to refuse) by the serialiser above.
+    ``plain`` is ``is_plain(obj)``, if the caller has just found it.
     """
-    if is_plain(obj):
+    if is_plain(obj) if plain is None else plain:
         text = _encode_plain(obj)
         if text.isascii() or not _ASTRAL.search(text):
             return _utf8(text)

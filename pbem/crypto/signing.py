@@ -24,9 +24,13 @@ ALGORITHM = "ed25519"
 SIGNATURE_FIELD = "signature"
 
 
-def signed_bytes(doc: dict) -> bytes:
-    """The bytes a document's signature covers: its canonical form without ``signature``."""
-    return canonical_json({name: value for name, value in doc.items() if name != SIGNATURE_FIELD})
+def signed_bytes(doc: dict, plain: bool = False) -> bytes:
+    """The bytes a document's signature covers: its canonical form without ``signature``.
+
+    ``plain``: the caller has found the whole document plain (:func:`~pbem.crypto.canonical.is_plain`),
+    so its part without ``signature`` is plain too.
+    """
+    return canonical_json({name: value for name, value in doc.items() if name != SIGNATURE_FIELD}, plain or None)
 
 
 def sign_document(doc: dict, key: PrivateKey) -> dict:

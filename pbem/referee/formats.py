@@ -149,7 +149,7 @@ def is_valid(doc: Any, expected: str) -> bool:
     return format_problem(doc, expected) is None
 
 
-def signed_format_problem(doc: Any, expected: str) -> str | None:
+def signed_format_problem(doc: Any, expected: str, plain: bool | None = None) -> str | None:
     """:func:`format_problem` for a document the referee's signature covers (checked by the caller).
 
     The referee writes only documents of their schema, and only plain ones
@@ -157,8 +157,8 @@ def signed_format_problem(doc: Any, expected: str) -> str | None:
     ±(2**53-1)), so once its signature verifies, a plain document of the
     expected format is what it wrote and is not checked against the schema
     again. One that is not plain (``1.0`` where ``1`` was signed, which has
-    the same canonical form) is.
+    the same canonical form) is. ``plain`` is ``is_plain(doc)``, if the caller has found it.
     """
-    if isinstance(doc, dict) and doc.get("format") == expected and is_plain(doc):
+    if isinstance(doc, dict) and doc.get("format") == expected and (is_plain(doc) if plain is None else plain):
         return None
     return format_problem(doc, expected)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash, parse_json_strict
+from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import signed_bytes, verify_document
@@ -69,8 +69,10 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         problem = formats.format_problem(doc, expected_format)
     if problem:
         raise GameDirError(f"{path}: {problem}")
+    # one walk says whether a referee's document is plain, for its canonical form and its format check
+    plain = trusting and is_plain(doc)
     try:
-        body: bytes | None = signed_bytes(doc)
+        body: bytes | None = signed_bytes(doc, plain)
     except MalformedError:
         body = None  # the signature check below says so; a document without one has no hash either
     if signer is not None:
@@ -78,7 +80,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
             verify_document(doc, signer, body)
         except SignatureError as error:
             raise GameDirError(f"{path}: bad signature: {error}") from error
-        problem = formats.signed_format_problem(doc, expected_format) if trusting else None
+        problem = formats.signed_format_problem(doc, expected_format, plain) if trusting else None
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = "sha256:" + hashlib.sha256(body).hexdigest() if body is not None else document_hash(doc)
