@@ -21,7 +21,9 @@ machine's load touches all alike):
 
 Prints files/s (plain ``verify``), moves/s (``verify --replay``, all of
 it: the plain checks and the replay; and the replay alone, the difference
-of the two) and each median's ratio to its floor.
+of the two) and each median's ratio to its floor, by wall time and by CPU
+time (on a machine whose cores other work shares, wall time also counts
+the time spent waiting for a core).
 """
 
 from __future__ import annotations
@@ -45,22 +47,23 @@ from pbem.referee.verify import verify
 directory, replay, calls = sys.argv[1], sys.argv[2] == "replay", int(sys.argv[3])
 report = verify(directory, replay=replay)
 assert report.replayed == replay, report
-times = []
+wall, cpu = [], []
 for _ in range(calls):
-    start = time.perf_counter()
+    start, used = time.perf_counter(), time.process_time()
     verify(directory, replay=replay)
-    times.append(time.perf_counter() - start)
-print(statistics.median(times), report.files, report.moves)
+    wall.append(time.perf_counter() - start)
+    cpu.append(time.process_time() - used)
+print(statistics.median(wall), statistics.median(cpu), report.files, report.moves)
 """
 
-
-def worker(directory: Path, mode: str, calls: int, env: dict[str, str]) -> tuple[float, int, int]:
+def worker(directory: Path, mode: str, calls: int, env: dict[str, str]) -> tuple[float, float, int, int]:
+    """The median wall and CPU seconds of ``verify`` in a fresh process, and the files and moves it counted."""
     done = subprocess.run([sys.executable, "-c", WORKER, str(directory), mode, str(calls)], env=env,
                           capture_output=True, text=True, cwd="/")
     if done.returncode != 0:
         raise SystemExit(f"verify ({mode}) failed: {done.stderr[-800:]}")
-    seconds, files, moves = done.stdout.split()
-    return float(seconds), int(files), int(moves)
+    wall, cpu, files, moves = done.stdout.split()
+    return float(wall), float(cpu), int(files), int(moves)
 
 
 def signature_floor(directory: Path) -> Callable[[], None]:
@@ -126,10 +129,11 @@ def sealed_floor(directory: Path) -> Callable[[], None]:
     return run
 
 
-def timed(run: Callable[[], None]) -> float:
-    start = time.perf_counter()
+def timed(run: Callable[[], None]) -> tuple[float, float]:
+    """The wall and CPU seconds of ``run()``."""
+    start, used = time.perf_counter(), time.process_time()
     run()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - used
 
 
 def main() -> None:
@@ -152,29 +156,38 @@ def main() -> None:
         if args.baseline is not None:
             trees["baseline"] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
         signatures, sealed = signature_floor(directory), sealed_floor(directory)
-        times: dict[str, list[float]] = {}
+        times: dict[tuple[str, str], list[float]] = {}
         counts = (0, 0)
+
+        def record(name: str, wall: float, cpu: float) -> None:
+            times.setdefault((name, "wall"), []).append(wall)
+            times.setdefault((name, "CPU"), []).append(cpu)
+
         for _ in range(args.runs):
             for name, env in trees.items():
                 for mode in ("plain", "replay"):
-                    seconds, files, moves = worker(directory, mode, args.calls, env)
-                    times.setdefault(f"{name} {mode}", []).append(seconds)
+                    wall, cpu, files, moves = worker(directory, mode, args.calls, env)
+                    record(f"{name} {mode}", wall, cpu)
                     counts = (files, moves)
-            times.setdefault("floor plain", []).append(timed(signatures))
-            times.setdefault("floor replay", []).append(timed(signatures) + timed(sealed))
+            plain = timed(signatures)
+            record("floor plain", *plain)
+            record("floor replay", *(a + b for a, b in zip(timed(signatures), timed(sealed), strict=True)))
         files, moves = counts
-        median = {name: statistics.median(values) for name, values in times.items()}
-        print(f"crypto floor: verify {median['floor plain'] * 1000:.0f} ms, "
-              f"verify --replay {median['floor replay'] * 1000:.0f} ms")
-        for name in trees:
-            plain, replay = median[f"{name} plain"], median[f"{name} replay"]
-            print(f"{name}: verify {plain * 1000:.0f} ms = {files / plain:,.0f} files/s "
-                  f"({plain / median['floor plain']:.1f}x the floor); "
-                  f"verify --replay {replay * 1000:.0f} ms = {moves / replay:,.0f} moves/s "
-                  f"({replay / median['floor replay']:.1f}x the floor); the replay alone "
-                  f"{(replay - plain) * 1000:.0f} ms = {moves / (replay - plain):,.0f} moves/s "
-                  f"({(replay - plain) / (median['floor replay'] - median['floor plain']):.1f}x its floor)")
+        median = {key: statistics.median(values) for key, values in times.items()}
+        for clock in ("wall", "CPU"):
+            def of(name: str, clock: str = clock) -> float:
+                return median[(name, clock)]
 
+            print(f"{clock} time; crypto floor: verify {of('floor plain') * 1000:.0f} ms, "
+                  f"verify --replay {of('floor replay') * 1000:.0f} ms")
+            for name in trees:
+                plain, replay = of(f"{name} plain"), of(f"{name} replay")
+                alone, alone_floor = replay - plain, of("floor replay") - of("floor plain")
+                print(f"  {name}: verify {plain * 1000:.0f} ms = {files / plain:,.0f} files/s "
+                      f"({plain / of('floor plain'):.1f}x the floor); "
+                      f"verify --replay {replay * 1000:.0f} ms = {moves / replay:,.0f} moves/s "
+                      f"({replay / of('floor replay'):.1f}x the floor); the replay alone "
+                      f"{alone * 1000:.0f} ms = {moves / alone:,.0f} moves/s ({alone / alone_floor:.1f}x its floor)")
 
 if __name__ == "__main__":
     main()
