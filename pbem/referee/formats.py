@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import is_plain
 from pbem.resources import schema_path
+from pbem.schema_subset import satisfies
 
 if TYPE_CHECKING:  # pragma: no cover
     import jsonschema
@@ -70,6 +71,11 @@ SCHEMAS: dict[str, str] = {
 }
 
 
+#: the formats checked on the way of ``pbem move`` and ``pbem submit``: a document of these that
+#: :func:`~pbem.schema_subset.satisfies` its schema is valid without importing jsonschema, which
+#: gives the verdict (and the message) for every other document
+QUICK_FORMATS = frozenset({MOVE, CHOICES})
+
 #: the ``$id`` of every shipped schema is this prefix and its name (``schemas/NAME.schema.json``)
 SCHEMA_ID_PREFIX = "urn:pbem:schema:"
 
@@ -100,9 +106,21 @@ def _registry() -> Registry:
 def _validator(name: str) -> jsonschema.protocols.Validator:
     from pbem.schemas import validator
 
+    return validator(_schema(name), registry=_registry())
+
+
+@cache
+def _schema(name: str) -> Any:
     with open(schema_path(name), encoding="utf-8") as handle:
-        schema = json.load(handle)
-    return validator(schema, registry=_registry())
+        return json.load(handle)
+
+
+def _shipped_schema(uri: str) -> Any:
+    """The shipped schema whose ``$id`` is ``uri`` (``False``, which nothing satisfies, for another)."""
+    name = uri.removeprefix(SCHEMA_ID_PREFIX)
+    if not uri.startswith(SCHEMA_ID_PREFIX) or not schema_path(name).is_file():
+        return False
+    return _schema(name)
 
 
 #: the longest piece of a document a problem's message quotes
@@ -133,6 +151,8 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
             version = f" {_quoted(found)}" if quote else ""
             return f"unknown format version{version}: this pbem reads {expected!r}"
         return f"not a {expected!r} document" + (f" (format is {_quoted(found)})" if quote else "")
+    if expected in QUICK_FORMATS and satisfies(_schema(SCHEMAS[expected]), doc, _shipped_schema):
+        return None
     errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         error = errors[0]
