@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +41,8 @@ def chosen_lines(choices: Iterable[Choice], standing_orders: dict[str, Any]) -> 
 
 def submit_hint(directory: Path, file: Path) -> str:
     """How the file reaches the game when no mail was asked for: the referee's ``pbem submit`` of it."""
+    import shlex
+
     return (f"send it to the referee, who applies it with: pbem submit {shlex.quote(str(directory))} "
             f"{shlex.quote(str(file))} --referee-key REFEREE-KEYFILE")
 

@@ -65,10 +65,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pbem.engine.errors import IllegalMoveError, NotAwaitedError
-from pbem.engine.rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.rng import Rng
 
 State = dict[str, Any]
 JSON = Any

@@ -19,15 +19,15 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import tomli_w
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
 from pbem.referee import formats
-from pbem.referee.deadlines import DeadlineRules
 from pbem.referee.errors import GameDirError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.deadlines import DeadlineRules
 
 REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
@@ -96,6 +96,8 @@ class GameFile:
 
     @property
     def deadline_rules(self) -> DeadlineRules | None:
+        from pbem.referee.deadlines import DeadlineRules  # a game with deadlines: tick, submit
+
         return DeadlineRules.from_doc(self.deadlines) if self.deadlines is not None else None
 
     def to_doc(self) -> dict[str, Any]:
@@ -128,6 +130,8 @@ class GameFile:
         return self.entropy == PLAYER_JOINS
 
     def to_toml(self) -> bytes:
+        import tomli_w  # writing game.toml: new, takeover
+
         return tomli_w.dumps(self.to_doc()).encode("utf-8")
 
     def hash(self) -> str:

@@ -13,7 +13,6 @@ from typing import Any
 
 from pbem.engine.protocol import Game
 from pbem.referee import formats, seats
-from pbem.referee.deal import game_and_cards
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_turn
@@ -181,6 +180,8 @@ def event_lines(part: Any) -> list[str]:
 def game_cards(directory: str | Path) -> tuple[Game, Any]:
     """A game directory's game and its card data (:meth:`Game.cards` of the set-up ``game.toml`` pins,
     an owner's ``--cards`` file included): public, static, and no key needed."""
+    from pbem.referee.deal import game_and_cards  # the game's rules module: for log, not for status
+
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
     return game_and_cards(gamedir, GameFile.read(gamedir.game_toml))

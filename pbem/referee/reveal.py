@@ -19,10 +19,8 @@ from pbem.referee import formats
 from pbem.referee.errors import GameDirError, RevealRefused
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
-from pbem.referee.lock import DEFAULT_WAIT, locked
+from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.records import current_turn, read_record
-from pbem.referee.storage import atomic_write, dump_json
-from pbem.referee.turns import open_seed
 
 
 def read_reveal(gamedir: GameDir, gamefile: GameFile) -> dict[str, Any] | None:
@@ -39,7 +37,10 @@ def reveal(directory: str | Path, referee_key: PrivateKey, force: bool = False,
            wait: float = DEFAULT_WAIT) -> dict[str, Any]:
     """Write ``reveal.json`` with the seed and return it (the existing one if the seed was revealed before)."""
     from pbem.referee.joins import read_pending_seed
+    from pbem.referee.lock import locked
     from pbem.referee.pipeline import check_referee_key
+    from pbem.referee.storage import atomic_write, dump_json
+    from pbem.referee.turns import open_seed
 
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):

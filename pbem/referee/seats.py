@@ -35,7 +35,7 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import PublicKey
@@ -45,7 +45,9 @@ from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile, Handover
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, read_step_record, read_turn
-from pbem.referee.turns import Position, carry_since
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.turns import Position
 
 
 def record_doc(gamefile: GameFile, turn: int, base: str, player: str, key: PublicKey, previous: PublicKey,
@@ -124,6 +126,8 @@ def takeover_position(game: Game, position: Position, since_before: dict[str, in
 
     Shared by ``pbem takeover`` and ``verify --replay``.
     """
+    from pbem.referee.turns import Position, carry_since  # building a turn: not for a reader of seats
+
     state = copy.deepcopy(position.state)
     game.begin_step(state)
     awaiting = game.awaiting(state)
