@@ -30,7 +30,6 @@ A refusal changes nothing but ``rejected/``, where a signed notice says why.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import os
@@ -46,6 +45,7 @@ from pbem.crypto.keys import PrivateKey
 from pbem.crypto.seal import parse_plaintext
 from pbem.crypto.signing import sign_document, signed_bytes
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
+from pbem.engine.plain import copy_plain
 from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
@@ -421,7 +421,7 @@ def advance(
     # 9. legal choices, applied to a copy; 10. standing orders
     new_turn = number + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
-    state = copy.deepcopy(position.state) if copy_state else position.state
+    state = copy_plain(position.state) if copy_state else position.state
     game.begin_step(state)
     step: list[dict[str, str]] = []
     state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)

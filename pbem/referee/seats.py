@@ -32,13 +32,13 @@ next step removes; any other is named by ``pbem verify``.
 
 from __future__ import annotations
 
-import copy
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import PublicKey
+from pbem.engine.plain import copy_plain
 from pbem.engine.protocol import Game
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
@@ -128,7 +128,7 @@ def takeover_position(game: Game, position: Position, since_before: dict[str, in
     """
     from pbem.referee.turns import Position, carry_since  # building a turn: not for a reader of seats
 
-    state = copy.deepcopy(position.state)
+    state = copy_plain(position.state)
     game.begin_step(state)
     awaiting = game.awaiting(state)
     new_turn = position.turn + 1

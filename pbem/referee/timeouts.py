@@ -27,11 +27,11 @@ deadline (:func:`record_problem`, run by ``pbem verify``).
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import EngineError
+from pbem.engine.plain import copy_plain
 from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Game, apply_choice
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying
@@ -104,7 +104,7 @@ def timeout_position(
     new_turn = position.turn + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     option, action = default_choice(game, decision, rng)
-    state = copy.deepcopy(position.state)
+    state = copy_plain(position.state)
     game.begin_step(state)  # a step of its own: its events are the timeout's
     state = apply_choice(game, state, player, option, rng)
     step = [{"player": player, "option": option, "by": "timeout"}]
