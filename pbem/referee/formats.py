@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import is_plain
 from pbem.resources import schema_path
-from pbem.schema_subset import satisfies
 
 if TYPE_CHECKING:  # pragma: no cover
     import jsonschema
@@ -42,6 +41,10 @@ CLI_PROVE = "pbem-cli-prove/1"
 CLI_ERROR = "pbem-cli-error/1"
 CLI_GAMES = "pbem-cli-games/1"
 CLI_TICK = "pbem-cli-tick/1"
+
+#: the key of the referee's own section in a turn's ``sealed`` map (the players' are their names, which
+#: may never be ``referee``)
+REFEREE_SECTION = "referee"
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {
@@ -151,8 +154,11 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
             version = f" {_quoted(found)}" if quote else ""
             return f"unknown format version{version}: this pbem reads {expected!r}"
         return f"not a {expected!r} document" + (f" (format is {_quoted(found)})" if quote else "")
-    if expected in QUICK_FORMATS and satisfies(_schema(SCHEMAS[expected]), doc, _shipped_schema):
-        return None
+    if expected in QUICK_FORMATS:
+        from pbem.schema_subset import satisfies  # move and submit only
+
+        if satisfies(_schema(SCHEMAS[expected]), doc, _shipped_schema):
+            return None
     errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         error = errors[0]

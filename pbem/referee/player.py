@@ -22,7 +22,6 @@ from pbem.crypto.signing import sign_document
 from pbem.engine.protocol import Decision, Option
 from pbem.engine.registry import find_game
 from pbem.referee import formats, orders, seats
-from pbem.referee.deal import game_and_cards
 from pbem.referee.errors import (
     GameDirError,
     GameOverMove,
@@ -38,7 +37,6 @@ from pbem.referee.public import awaiting_text
 from pbem.referee.records import Record, current_turn, decision_from_json
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import REFEREE_SECTION
 
 #: the padded size of a move's sealed choices: it holds the largest payload within the bounds
 #: (``schemas/choices.schema.json``: 32 choices of 64 printable ASCII characters, 24 standing orders;
@@ -127,7 +125,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     gamedir.refuse_symlinks()
     # the current turn names the hash of game.toml: it vouches for the file (GameFile.read)
     gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
-    if player == REFEREE_SECTION:
+    if player == formats.REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
     if gamefile.waits_for_joins and not gamedir.has_turns():
         _check_seat(gamefile, player, key)
@@ -161,6 +159,8 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
     Read from the set-up that ``game.toml`` pins, as the referee does; it is
     public and the same for every turn, so no turn file carries it.
     """
+    from pbem.referee.deal import game_and_cards  # the game's rules module and set-up: for the screen only
+
     return game_and_cards(GameDir.at(directory), view.gamefile)[1]
 
 

@@ -34,7 +34,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
 from pbem.referee.storage import dump_json, write_file
 
-REFEREE_SECTION = "referee"
+REFEREE_SECTION = formats.REFEREE_SECTION
 
 
 @dataclass(frozen=True)
