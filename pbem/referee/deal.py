@@ -10,7 +10,7 @@ players in seat order, and the generator ``step_rng(seed, entropy, 0)``.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import canonical_json
 from pbem.engine.errors import EngineError
@@ -21,7 +21,9 @@ from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
-from pbem.referee.turns import Position, StaticMembers
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.turns import Position, StaticMembers
 
 
 def cards_path(gamedir: GameDir, gamefile: GameFile):
@@ -79,6 +81,8 @@ def static_members(game: Game, gamedir: GameDir, gamefile: GameFile) -> StaticMe
 
 def static_of(game: Game, setup: Any) -> StaticMembers:
     """:meth:`Game.static_state` of ``setup``."""
+    from pbem.referee.turns import StaticMembers  # the referee's side: a view's card data needs no state
+
     return StaticMembers.of(game.static_state(setup))
 
 
@@ -104,6 +108,8 @@ def setup_hash(setup: Any) -> str:
 
 def deal_position(game: Game, gamefile: GameFile, setup: Any, seed: bytes, entropy: list[bytes]) -> tuple[Position, dict[str, int]]:
     """Turn 0's position and when each of its decisions opened (0)."""
+    from pbem.referee.turns import Position
+
     state = game.new_state(setup, gamefile.player_names, keying.engine_rng(seed, entropy, 0))
     position = Position(turn=0, state=state, seed=seed, entropy=list(entropy))
     return position, {d.player: 0 for d in game.awaiting(state)}
