@@ -9,9 +9,10 @@ process started as a user starts it (``python -m pbem ...``):
 
 * the **import floor**: ``python -c "import typer, cryptography"``;
 * the libraries a command that reads a game needs beyond it (cryptography's
-  compiled primitives, TOML, JSON, hashes), and those with ``jsonschema``,
-  which ``move`` and ``submit`` check a document with: what pbem's own
-  modules and work add is what a command costs above these;
+  compiled primitives, TOML, JSON, hashes): what pbem's own modules and
+  work add is what a command costs above these; and those with
+  ``jsonschema``, which ``move`` and ``submit`` imported before they checked
+  a valid move without it (``pbem.schema_subset``), for comparison;
 * ``pbem status``, ``pbem view`` (the awaited player), ``pbem move`` (a
   move for them, written to a temporary file) and ``pbem submit`` of that
   move (on a fresh copy of the game directory each time, not timed).
