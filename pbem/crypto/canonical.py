@@ -219,15 +219,29 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
 
 # --- the strict reader ----------------------------------------------------
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+#: every byte but a quote and the four brackets, which are all that the nesting depth needs
+_NOT_STRUCTURE = bytes(set(range(256)) - set(b'"[]{}'))
+#: a bracket as one step of depth, a signed byte: +1 for an opening, -1 (0xff) for a closing one
+_DEPTH_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
-def nesting_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects, counted outside strings, without recursion."""
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+def nesting_depth(text: str | bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text, counted outside strings, without recursion.
+
+    Done on bytes by the standard library's C code: escaped backslashes and
+    quotes are dropped (an escape pairs a backslash with the next
+    character, and a run of them pairs from its left, as ``replace`` goes),
+    then every byte but quotes and brackets; what lies between the
+    remaining quotes is a string's, and each bracket left is one step up or
+    down, summed by ``accumulate``. The regular expression and Python
+    generator this replaces were a twentieth of ``pbem verify --replay``,
+    which measures the referee's section of every turn.
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(data.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
+    return max(accumulate(memoryview(outside.translate(_DEPTH_STEP)).cast("b")), default=0)
 
 
 def within_depth(text: str | bytes, max_depth: int) -> bool:

@@ -48,7 +48,7 @@ def check_plaintext(data: bytes, depth: int | None = None) -> None:
             f"a sealed section of {len(data)} bytes is larger than the {MAX_SEALED_PLAINTEXT} bytes pbem seals"
         )
     if depth is None:
-        depth = 0 if within_depth(data, MAX_SEALED_DEPTH) else nesting_depth(data.decode("utf-8"))
+        depth = 0 if within_depth(data, MAX_SEALED_DEPTH) else nesting_depth(data)
     if depth > MAX_SEALED_DEPTH:
         raise SealTooLarge(f"a sealed section nested {depth} deep is deeper than the {MAX_SEALED_DEPTH} pbem seals")
 
