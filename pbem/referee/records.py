@@ -38,6 +38,10 @@ class Record:
     hash: str
     #: the bytes it was read from, when it was read from a file (for checks of the file's layout)
     data: bytes | None = field(default=None, repr=False, compare=False)
+    #: whether ``doc`` is plain (:func:`~pbem.crypto.canonical.is_plain`), if reading it found out
+    plain: bool | None = field(default=None, repr=False, compare=False)
+    #: the bytes its signature covers (:func:`~pbem.crypto.signing.signed_bytes`), if reading it wrote them
+    signed: bytes | None = field(default=None, repr=False, compare=False)
 
 
 def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
@@ -85,7 +89,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = "sha256:" + hashlib.sha256(body).hexdigest() if body is not None else document_hash(doc)
-    return Record(path=path, doc=doc, hash=digest, data=data)
+    return Record(path=path, doc=doc, hash=digest, data=data, plain=plain if trusting else None, signed=body)
 
 
 def check_layout(record: Record) -> Record:

@@ -122,7 +122,7 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     signature. That is the comparison, without writing the file again. A
     document with a float is compared as it is written, byte for byte.
     """
-    plain = is_plain(found.doc)
+    plain = found.plain if found.plain is not None else is_plain(found.doc)
     if not (document_hash(unsigned) == found.hash if plain else _signed_as_found(unsigned, found, gamefile)):
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
@@ -149,15 +149,18 @@ def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
         raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
 
 
-def roundtrip(section: bytes, static: StaticMembers) -> Position:
+def roundtrip(section: bytes, static: StaticMembers, plain: bool = False) -> Position:
     """The position as the next step reads it back from the referee's section (static members restored).
 
     ``section`` is the section's canonical JSON, which the replay has just
     sealed or found sealed in the turn file: sealing holds it to the bounds
     every reader opens, so the standard library's reader gives what the
-    referee's strict one gives.
+    referee's strict one gives. ``plain``: the document it is the canonical
+    form of was found plain (:func:`section_forms`), so what it reads back
+    is plain too and of the referee's format, which
+    :meth:`Position.from_section` would walk it again to find.
     """
-    return Position.from_section(json.loads(section), "replay", static)
+    return Position.from_section(json.loads(section), "replay", static, checked=plain)
 
 
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
@@ -242,7 +245,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             openings["turn_hash"] = hashes[-1]
             return number + 1
         awaiting = unsigned["awaiting"]
-        position = roundtrip(forms[1][REFEREE_SECTION], static)
+        position = roundtrip(forms[1][REFEREE_SECTION], static, forms[2][REFEREE_SECTION])
         if progress is not None:
             progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)

@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json
+from pbem.crypto.canonical import canonical_json, is_plain
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game
@@ -267,11 +267,13 @@ def section_documents(
 
 def section_forms(
     game: Game, gamefile: GameFile, position: Position, static: StaticMembers
-) -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
+) -> tuple[dict[str, dict[str, Any]], dict[str, bytes], dict[str, bool]]:
     """Every section's document and its canonical form, which serves its sealing and its commitment
-    (which never covers padding) and the replay's reading the position back."""
-    plain = section_documents(game, gamefile, position, static)
-    return plain, {name: canonical_json(doc) for name, doc in plain.items()}
+    (which never covers padding) and the replay's reading the position back; and whether each
+    document is plain (:func:`~pbem.crypto.canonical.is_plain`), found once for both."""
+    docs = section_documents(game, gamefile, position, static)
+    plain = {name: is_plain(doc) for name, doc in docs.items()}
+    return docs, {name: canonical_json(doc, plain[name]) for name, doc in docs.items()}, plain
 
 
 def seal_sections(
@@ -322,7 +324,7 @@ def assemble_turn(
     clock: StepClock | None = None,
     act: dict[str, Any] | None = None,
     recorded: Any = None,
-    forms: tuple[dict[str, dict[str, Any]], dict[str, bytes]] | None = None,
+    forms: tuple[dict[str, dict[str, Any]], dict[str, bytes], dict[str, bool]] | None = None,
 ) -> dict[str, Any]:
     """Turn ``position.turn`` as the referee signs it (without the signature).
 
@@ -347,7 +349,7 @@ def assemble_turn(
     ``forms``, the sections' :func:`section_forms` if the caller has them.
     """
     seed, number = position.seed, position.turn
-    plain, canonical = forms if forms is not None else section_forms(game, gamefile, position, static)
+    plain, canonical, _ = forms if forms is not None else section_forms(game, gamefile, position, static)
     sealed = seal_sections(game, gamefile, position, move_hash, canonical, recorded)
     result = game.result(position.state)
     awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)]

@@ -171,7 +171,8 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
-            kept.append(replace(turn, data=None))  # its bytes are read again only for a turn holding a float
+            # its bytes are read again only for a turn holding a float
+            kept.append(replace(turn, data=None, signed=None))
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:
@@ -410,7 +411,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
     if key is None:
         raise _fail(f"{path}: {mover} is not seated in this game", path)
     try:
-        verify_document(doc, key)
+        verify_document(doc, key, move.signed)  # the canonical form its hash was computed from
     except SignatureError as error:
         raise _fail(f"{path}: bad signature: {error}", path) from error
     return CheckedMove(move, key)

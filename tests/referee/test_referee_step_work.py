@@ -184,7 +184,7 @@ def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monke
     so the step does not walk its whole state again to check it is plain (as it must a document whose
     signature covers only a canonical form); it walks the new section once, to canonicalise it."""
     import pbem.crypto.canonical as canonical
-    from pbem.referee import formats
+    from pbem.referee import formats, turns
 
     table = make_table(tmp_path)
     data = table.move("alice", table.view("alice").decision.options[0].id)
@@ -198,6 +198,7 @@ def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monke
 
     monkeypatch.setattr(canonical, "is_plain", counting)
     monkeypatch.setattr(formats, "is_plain", counting)
+    monkeypatch.setattr(turns, "is_plain", counting)  # section_forms: once per section, for its canonical form
     assert submit(table.dir, data, table.referee).turn == 1
     assert walked == [1]
 
