@@ -41,13 +41,15 @@ def dearmor_exact(data: bytes) -> bytes | None:
     head, tail = BEGIN + b"\n", END + b"\n"
     if not (data.startswith(head) and data.endswith(tail)) or b"\r" in data:
         return None
-    lines = data[len(head):len(data) - len(tail)].split(b"\n")
-    if len(lines) < 2 or lines[-1] or not 0 < len(lines[-2]) <= COLUMNS_PER_LINE:
+    # full lines of COLUMNS_PER_LINE characters and a last one of 1 to COLUMNS_PER_LINE, each ending
+    # with a line feed: the line feeds are exactly every (COLUMNS_PER_LINE + 1)th byte and the last one
+    body = data[len(head):len(data) - len(tail)]
+    line = COLUMNS_PER_LINE + 1
+    breaks = body[COLUMNS_PER_LINE::line]
+    if (not body.endswith(b"\n") or len(body) % line == 1 or breaks.count(b"\n") != len(breaks)
+            or body.count(b"\n") != len(breaks) + (len(body) % line != 0)):
         return None
-    lines.pop()
-    if any(len(line) != COLUMNS_PER_LINE for line in lines[:-1]):
-        return None
-    encoded = b"".join(lines)
+    encoded = body.replace(b"\n", b"")
     try:
         decoded = base64.b64decode(encoded, validate=True)
     except binascii.Error:
