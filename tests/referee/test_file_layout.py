@@ -15,10 +15,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers_referee import make_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers_referee import make_table
 from pbem.referee import submit, verify
 from pbem.referee.errors import VerificationFailed
 from pbem.referee.records import laid_out
