@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
@@ -95,89 +94,9 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
 def check_layout(record: Record) -> Record:
     """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`)."""
     data = record.data if record.data is not None else read_file(record.path)
-    if data != laid_out(record.doc):
+    if data != dump_json(record.doc):
         raise GameDirError(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)")
     return record
-
-
-#: the line breaks of pbem's layout, by nesting level (two spaces a level)
-_BREAKS = ["\n" + "  " * level for level in range(80)]
-#: the values the standard library's C encoder writes the same at every level: no array, no object
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-class _NotLaidOutHere(Exception):
-    """A value :func:`laid_out` leaves to :func:`~pbem.referee.storage.dump_json`."""
-
-
-def _flat_encoder(level: int) -> Any:
-    # json.dumps(indent=2) writes an array or object of scalars at nesting level ``level - 1`` as the C
-    # encoder writes it with ",\n" and ``level``'s indentation between members, after the opening bracket
-    # and the same break before the closing one; the C encoder runs only without ``indent``
-    return c_make_encoder(None, _reject, c_encode_basestring, None, ": ", "," + _BREAKS[level], True, False, True)
-
-
-def _reject(value: Any) -> Any:
-    raise _NotLaidOutHere(type(value).__name__)
-
-
-_FLAT = [_flat_encoder(level) for level in range(len(_BREAKS))] if c_make_encoder is not None else []
-
-
-def laid_out(doc: Any) -> bytes:
-    """:func:`~pbem.referee.storage.dump_json` of a document read from JSON, the same bytes, sooner.
-
-    ``json.dumps`` with ``indent`` runs the standard library's encoder in
-    Python, value by value; here every array and object that holds no other
-    is written by its C encoder at once (see :func:`_flat_encoder`), and only
-    the ones that hold others are walked. Anything else (a type JSON does
-    not read, nesting deeper than :data:`_BREAKS`, no C encoder) is left to
-    ``dump_json`` itself. Checking each turn's layout with ``dump_json`` was
-    a fourteenth of ``pbem verify --replay``.
-    """
-    if not _FLAT:
-        return dump_json(doc)
-    out: list[str] = []
-    try:
-        _lay(doc, 0, out)
-    except (_NotLaidOutHere, IndexError, TypeError, ValueError, RecursionError):
-        return dump_json(doc)
-    out.append("\n")
-    return "".join(out).encode("utf-8")
-
-
-def _lay(value: Any, level: int, out: list[str]) -> None:
-    kind = type(value)
-    if kind is dict:
-        children = value.values()
-    elif kind is list or kind is tuple:
-        children = value
-    elif kind in _SCALARS:
-        out.append(_FLAT[0](value, 0)[0])
-        return
-    else:
-        raise _NotLaidOutHere(kind.__name__)
-    if not value:
-        out.append("{}" if kind is dict else "[]")
-        return
-    inner, outer = _BREAKS[level + 1], _BREAKS[level]
-    if all(type(child) in _SCALARS for child in children):
-        text = _FLAT[level + 1](value, 0)[0]
-        out.append(text[0] + inner + text[1:-1] + outer + text[-1])
-        return
-    between = "," + inner
-    if kind is dict:
-        out.append("{")
-        for index, name in enumerate(sorted(value)):
-            out.append((between if index else inner) + c_encode_basestring(name) + ": ")
-            _lay(value[name], level + 1, out)
-        out.append(outer + "}")
-    else:
-        out.append("[")
-        for index, item in enumerate(value):
-            out.append(between if index else inner)
-            _lay(item, level + 1, out)
-        out.append(outer + "]")
 
 
 def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, player: str,

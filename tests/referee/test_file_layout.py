@@ -1,12 +1,14 @@
-"""pbem's file layout, checked fast: ``laid_out`` is ``dump_json``, byte for byte (issue 9).
+"""pbem's file layout, written and checked fast: ``dump_json`` is ``indented_json``, byte for byte (issue 9).
 
 ``pbem verify`` checks that every file the referee signed is exactly the
 bytes pbem writes for its document, so that no byte of a signed file can
-change unnoticed (whitespace, member order, ``\\u0041`` for ``A``). It
-computes those bytes with :func:`pbem.referee.records.laid_out`, which
-hands every array and object holding no other to the standard library's C
-encoder; it must give :func:`pbem.referee.storage.dump_json`'s bytes for
-every document JSON can hold, and a file laid out otherwise must fail.
+change unnoticed (whitespace, member order, ``\\u0041`` for ``A``). The
+referee writes and verify computes those bytes with
+:func:`pbem.referee.storage.dump_json`, which hands every array and object
+holding no other to the standard library's C encoder; it must give the
+bytes of :func:`pbem.referee.storage.indented_json`, the layout's
+definition, for every document JSON can hold, and a file laid out
+otherwise must fail.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from hypothesis import strategies as st
 
 from pbem.referee import submit, verify
 from pbem.referee.errors import VerificationFailed
-from pbem.referee.records import laid_out
-from pbem.referee.storage import dump_json
+from pbem.referee.storage import dump_json, indented_json
 
 strings = st.text(st.characters(exclude_categories=("Cs",)), max_size=8)
 documents = st.recursive(
@@ -34,32 +35,32 @@ documents = st.recursive(
 
 @given(documents)
 @settings(max_examples=400)
-def test_the_layout_of_any_document_is_dump_jsons(document):
-    assert laid_out(document) == dump_json(document)
+def test_the_layout_of_any_document_is_indented_jsons(document):
+    assert dump_json(document) == indented_json(document)
 
 
 @pytest.mark.parametrize("value", [
     (1, [2, {"a": ()}]),            # tuples are arrays
-    {"b": {1, 2}},                  # what JSON cannot hold goes to dump_json, which refuses it as before
-    {1: "a", "b": [None]},          # a name that is not a string, as dump_json writes it
+    {"b": {1, 2}},                  # what JSON cannot hold goes to indented_json, which refuses it as before
+    {1: "a", "b": [None]},          # a name that is not a string, as indented_json writes it
 ])
-def test_a_value_json_does_not_read_is_laid_out_or_refused_as_dump_json_does(value):
+def test_a_value_json_does_not_read_is_laid_out_or_refused_as_indented_json_does(value):
     try:
-        expected: bytes | str = dump_json(value)
+        expected: bytes | str = indented_json(value)
     except (TypeError, ValueError) as error:
         expected = repr(error)
     try:
-        found: bytes | str = laid_out(value)
+        found: bytes | str = dump_json(value)
     except (TypeError, ValueError) as error:
         found = repr(error)
     assert found == expected
 
 
-def test_nesting_deeper_than_the_fast_path_goes_is_laid_out_as_dump_json_does():
+def test_nesting_deeper_than_the_fast_path_goes_is_laid_out_as_indented_json_does():
     deep: object = {"x": [1, "y"]}
     for level in range(100):
         deep = [level, deep] if level % 2 else {"a": deep, "b": []}
-    assert laid_out(deep) == dump_json(deep)
+    assert dump_json(deep) == indented_json(deep)
 
 
 def test_every_file_of_a_game_is_laid_out_as_the_referee_wrote_it(tmp_path: Path) -> None:
@@ -70,7 +71,7 @@ def test_every_file_of_a_game_is_laid_out_as_the_referee_wrote_it(tmp_path: Path
     assert len(files) >= 5  # two turns, a move, two views
     for path in files:
         data = path.read_bytes()
-        assert laid_out(json.loads(data)) == data, path
+        assert indented_json(json.loads(data)) == data, path
 
 
 @pytest.mark.parametrize("relayout", [
