@@ -498,19 +498,23 @@ def encrypt(
     plaintext: bytes, recipients: Sequence[str], armor: bool = True, rng: RandomSource | None = None
 ) -> bytes:
     """Encrypt ``plaintext`` to every recipient (``age1…`` or ``ssh-ed25519 …`` strings)."""
+    file_key, nonce, head = _sealed_head(recipients, rng or os.urandom)
+    data = head + stream_seal(payload_key(file_key, nonce), plaintext)
+    return armor_module.armor(data) if armor else data
+
+
+def _sealed_head(recipients: Sequence[str], draw: RandomSource) -> tuple[bytes, bytes, bytes]:
+    """The file key, the payload nonce and the bytes before the payload (header, MAC, nonce) of a
+    file sealed to ``recipients``, drawn from ``draw`` in the one order :func:`encrypt` and
+    :func:`open_as_sealer` both rely on: the file key, each recipient's stanza, the nonce."""
     if not recipients:
         raise AgeError("an age file needs at least one recipient")
-    draw = rng or os.urandom
     parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else _parsed_recipient(r) for r in recipients]
     file_key = _draw(draw, FILE_KEY_SIZE)
     stanzas = tuple(r.wrap(file_key, lambda n: _draw(draw, n)) for r in parsed)
-    header = Header(stanzas, b"")
-    covered = header.without_mac()
-    mac = header_mac(file_key, covered)
+    covered = Header(stanzas, b"").without_mac()
     nonce = _draw(draw, NONCE_SIZE)
-    payload = stream_seal(payload_key(file_key, nonce), plaintext)
-    data = covered + b" " + b64encode_raw(mac).encode() + b"\n" + nonce + payload
-    return armor_module.armor(data) if armor else data
+    return file_key, nonce, covered + b" " + b64encode_raw(header_mac(file_key, covered)).encode() + b"\n" + nonce
 
 
 def open_as_sealer(ciphertext: bytes, recipients: Sequence[str], rng: RandomSource) -> bytes:
@@ -534,12 +538,7 @@ def open_as_sealer(ciphertext: bytes, recipients: Sequence[str], rng: RandomSour
     data = armor_module.dearmor_exact(ciphertext)
     if data is None:
         raise AgeArmorError("the armor is not laid out as age writes it")
-    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else _parsed_recipient(r) for r in recipients]
-    file_key = _draw(rng, FILE_KEY_SIZE)
-    stanzas = tuple(r.wrap(file_key, lambda n: _draw(rng, n)) for r in parsed)
-    covered = Header(stanzas, b"").without_mac()
-    nonce = _draw(rng, NONCE_SIZE)
-    head = covered + b" " + b64encode_raw(header_mac(file_key, covered)).encode() + b"\n" + nonce
+    file_key, nonce, head = _sealed_head(recipients, rng)
     if not data.startswith(head):
         raise AgeHeaderError("the header is not the one these recipients and this random source give")
     return b"".join(_stream_open(payload_key(file_key, nonce), data[len(head):]))
