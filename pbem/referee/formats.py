@@ -96,11 +96,10 @@ def _registry() -> Registry:
     from referencing.jsonschema import DRAFT202012
 
     def retrieve(uri: str) -> Resource:
-        name = uri.removeprefix(SCHEMA_ID_PREFIX)
-        path = schema_path(name)
-        if not uri.startswith(SCHEMA_ID_PREFIX) or not path.is_file():
+        schema = _shipped_schema(uri)
+        if schema is False:
             raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs class mypy's attrs plugin does not see
-        return Resource.from_contents(json.loads(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
+        return Resource.from_contents(schema, default_specification=DRAFT202012)
 
     return Registry(retrieve=retrieve)  # type: ignore[call-arg]
 
