@@ -214,7 +214,12 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
         raise MalformedError(f"only a JSON object has a document hash, not a {type(doc).__name__}")
     excluded = set(exclude)
     body = {name: value for name, value in doc.items() if name not in excluded}
-    return "sha256:" + hashlib.sha256(canonical_json(body)).hexdigest()
+    return sha256_ref(canonical_json(body))
+
+
+def sha256_ref(data: bytes) -> str:
+    """``"sha256:"`` and the hex SHA-256 of ``data``: how pbem names a file or a canonical form by its hash."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 # --- the strict reader ----------------------------------------------------

@@ -9,10 +9,9 @@ players in seat order, and the generator ``step_rng(seed, entropy, 0)``.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
-from pbem.crypto.canonical import canonical_json
+from pbem.crypto.canonical import canonical_json, sha256_ref
 from pbem.engine.errors import EngineError
 from pbem.engine.options import set_up_options
 from pbem.engine.protocol import Game
@@ -35,7 +34,7 @@ def cards_path(gamedir: GameDir, gamefile: GameFile):
         data = path.read_bytes()
     except OSError:
         raise GameDirError(f"{path}: the card file named in game.toml is missing") from None
-    if "sha256:" + hashlib.sha256(data).hexdigest() != gamefile.cards["sha256"]:
+    if sha256_ref(data) != gamefile.cards["sha256"]:
         raise GameDirError(f"{path}: its SHA-256 is not the one game.toml names")
     return path
 
@@ -103,7 +102,7 @@ def game_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[Game, Any]:
 
 def setup_hash(setup: Any) -> str:
     """``sha256:`` of the canonical JSON of a scenario as set up."""
-    return "sha256:" + hashlib.sha256(canonical_json(setup)).hexdigest()
+    return sha256_ref(canonical_json(setup))
 
 
 def deal_position(game: Game, gamefile: GameFile, setup: Any, seed: bytes, entropy: list[bytes]) -> tuple[Position, dict[str, int]]:

@@ -30,13 +30,12 @@ who never reveals stalls the deal (the referee can only ``reveal --force``).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash, parse_json_strict
+from pbem.crypto.canonical import document_hash, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
@@ -140,7 +139,7 @@ def join_nonce(key: PrivateKey, gamefile: GameFile) -> bytes:
 
 def nonce_commitment(nonce: bytes) -> str:
     """``sha256:`` + hex SHA-256 of the nonce: what the commit round sends."""
-    return "sha256:" + hashlib.sha256(nonce).hexdigest()
+    return sha256_ref(nonce)
 
 
 # --- the join files kept so far -----------------------------------------------------
@@ -180,9 +179,7 @@ class Joins:
 
     def record(self, gamefile: GameFile) -> dict[str, dict[str, str]]:
         """What turn 0 names: ``{player: {commit, reveal}}``, the SHA-256 of each join file's bytes."""
-        from pbem.referee.pipeline import file_hash
-
-        return {p: {COMMIT: file_hash(self.commits[p][1]), REVEAL: file_hash(self.reveals[p][1])}
+        return {p: {COMMIT: sha256_ref(self.commits[p][1]), REVEAL: sha256_ref(self.reveals[p][1])}
                 for p in gamefile.player_names}
 
 

@@ -31,7 +31,6 @@ A refusal changes nothing but ``rejected/``, where a signed notice says why.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash, parse_json_strict
+from pbem.crypto.canonical import document_hash, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.seal import parse_plaintext
@@ -281,7 +280,7 @@ def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> Step:
         )
         files = build_turn(
             game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key, ctx.static,
-            move_file=file_hash(data), clock=step_clock,
+            move_file=sha256_ref(data), clock=step_clock,
         )
     write_turn(ctx.gamedir, files, move=(player, data))
     return Step(
@@ -312,7 +311,7 @@ def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     if problem:
         raise SchemaInvalidMove(f"not a valid move file: {problem}")
     body = signed_bytes(doc)  # one canonical form for the move's hash and its signature
-    move_hash = "sha256:" + hashlib.sha256(body).hexdigest()
+    move_hash = sha256_ref(body)
     player = doc["player"]
     applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move_hash)
     if applied_at is not None:
@@ -324,9 +323,6 @@ def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     return doc, move_hash
 
 
-def file_hash(data: bytes) -> str:
-    """``sha256:`` + hex SHA-256 of a file's bytes, as received."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
@@ -598,7 +594,7 @@ def write_notice(
             "player": refusal.player,
             "sender": refusal.sender,
             "move": refusal.move_hash,
-            "file": file_hash(data),
+            "file": sha256_ref(data),
             "reason": refusal.reason,
             "exit_code": refusal.exit_code,
             "index": refusal.index,

@@ -8,12 +8,11 @@ never trusted.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict
+from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import signed_bytes, verify_document
@@ -87,7 +86,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         problem = formats.signed_format_problem(doc, expected_format, plain) if trusting else None
         if problem:
             raise GameDirError(f"{path}: {problem}")
-    digest = "sha256:" + hashlib.sha256(body).hexdigest() if body is not None else document_hash(doc)
+    digest = sha256_ref(body) if body is not None else document_hash(doc)
     return Record(path=path, doc=doc, hash=digest, data=data, plain=plain if trusting else None, signed=body)
 
 

@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict
+from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import verify_document
@@ -59,7 +59,7 @@ from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
-from pbem.referee.pipeline import advance, file_hash, open_move
+from pbem.referee.pipeline import advance, open_move
 from pbem.referee.records import Record, check_layout, read_record, read_turn
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_forms
@@ -318,7 +318,7 @@ def _replay_timeout(
     if action != doc["action"]:
         raise _fail(f"{path}: says the referee's action was {doc['action']}, but the game's default action "
                     f"for this {doc['kind']} decision is {action}", path)
-    return new_position, since, record.hash, file_hash(path.read_bytes()), timeouts.act_of(doc)
+    return new_position, since, record.hash, sha256_ref(path.read_bytes()), timeouts.act_of(doc)
 
 
 def _replay_takeover(
@@ -331,7 +331,7 @@ def _replay_takeover(
         raise VerificationFailed(str(error), str(path)) from error
     since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
     new_position, since = seats.takeover_position(game, position, since_before, player)
-    return (gamefile.with_handover(handover), new_position, since, record.hash, file_hash(path.read_bytes()),
+    return (gamefile.with_handover(handover), new_position, since, record.hash, sha256_ref(path.read_bytes()),
             seats.act_of(record.doc))
 
 
@@ -370,4 +370,4 @@ def _replay_move(
         ) from refusal
     except EngineError as error:
         raise _fail(f"{path}: the engine fails on this move in the replay: {error}", path) from error
-    return new_position, since, move_hash, player, file_hash(data)
+    return new_position, since, move_hash, player, sha256_ref(data)

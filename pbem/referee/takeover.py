@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from pbem.crypto.canonical import document_hash
+from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.crypto.signing import sign_document
 from pbem.referee import seats
@@ -24,7 +24,7 @@ from pbem.referee.errors import TakeoverRefused
 from pbem.referee.gamefile import GameFile, Handover
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import check_referee_key, file_hash, open_game, recover
+from pbem.referee.pipeline import check_referee_key, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import build_turn, is_over, write_turn
@@ -87,7 +87,7 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         position, since = seats.takeover_position(ctx.game, ctx.position, ctx.since_before, player)
         files = build_turn(
             ctx.game, handed, position, ctx.current, document_hash(record), None, since, referee_key, ctx.static,
-            move_file=file_hash(data), clock=step_clock, act=seats.act_of(record),
+            move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
         )
         path = gamedir.seat(number + 1, player)
         write_turn(gamedir, files, record=(path, data))

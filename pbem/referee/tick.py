@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash
+from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.referee import clock, timeouts
@@ -36,7 +36,7 @@ from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import StepContext, check_referee_key, file_hash, open_game, recover
+from pbem.referee.pipeline import StepContext, check_referee_key, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import build_turn, is_over, write_turn
@@ -129,7 +129,7 @@ def time_out(ctx: StepContext, entry: dict[str, Any], now: datetime) -> TimedOut
         data = dump_json(record)
         files = build_turn(
             ctx.game, ctx.gamefile, new_position, ctx.current, document_hash(record), None, since, ctx.referee_key,
-            ctx.static, move_file=file_hash(data), clock=step_clock, act=timeouts.act_of(record),
+            ctx.static, move_file=sha256_ref(data), clock=step_clock, act=timeouts.act_of(record),
         )
     path = ctx.gamedir.timeout(number + 1, player)
     write_turn(ctx.gamedir, files, record=(path, data))

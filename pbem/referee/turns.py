@@ -15,14 +15,13 @@ state alone.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json, is_plain
+from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game
@@ -425,7 +424,7 @@ def sign_and_hash(doc: dict[str, Any], key: PrivateKey) -> tuple[dict[str, Any],
         "signer": key.fingerprint,
         "value": base64.b64encode(key.sign(body)).decode(),
     }
-    return signed, "sha256:" + hashlib.sha256(body).hexdigest()
+    return signed, sha256_ref(body)
 
 
 def view_doc(gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str) -> dict[str, Any]:

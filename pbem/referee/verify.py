@@ -43,12 +43,11 @@ possible: the report says that only signatures and the hash chain were checked.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.canonical import parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.referee import formats, keying, sealing, seats, timeouts
@@ -107,8 +106,6 @@ def _referee_record(path: Path, fmt: str, gamefile: GameFile) -> Record:
     return record
 
 
-def _file_hash(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def verify(directory: str | Path, replay: bool = False, progress: Callable[[str], None] | None = None) -> VerifyReport:
@@ -293,7 +290,7 @@ def _check_turn_joins(gamedir: GameDir, gamefile: GameFile, turn: Record, joins:
             path = gamedir.join(player, round_name)
             if player not in kept:
                 raise _fail(f"{path}: missing, but turn 0 was dealt with it", path)
-            if _file_hash(kept[player][1]) != recorded[player][round_name]:
+            if sha256_ref(kept[player][1]) != recorded[player][round_name]:
                 raise _fail(f"{path}: is not the join file that turn 0 was dealt with", path)
 
 
@@ -371,7 +368,7 @@ def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Re
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
     _same_layout(record)
-    if record.hash != turn.doc["move"] or _file_hash(record.data or b"") != turn.doc["move_file"]:
+    if record.hash != turn.doc["move"] or sha256_ref(record.data or b"") != turn.doc["move_file"]:
         raise _fail(f"{path}: is not the record that turn {number} names (its hash, or its bytes)", path)
     return gamefile
 
@@ -402,7 +399,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         raise VerificationFailed(str(error), str(path)) from error
     if move.hash != move_hash:
         raise _fail(f"{path}: its hash is not the one turn {number} names", path)
-    if _file_hash(move.data or b"") != turn.doc["move_file"]:
+    if sha256_ref(move.data or b"") != turn.doc["move_file"]:
         raise _fail(f"{path}: its bytes are not those the referee received (turn {number} names their SHA-256)", path)
     doc = move.doc
     if doc["game_id"] != gamefile.game_id or doc["player"] != mover or doc["turn"] >= number:
