@@ -43,10 +43,6 @@ from pbem.games.nightfall.state import (
 )
 
 
-def combat_state(state: State) -> Combat:
-    return current_combat(state)
-
-
 def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     player = current_turn(state)["player"]
     current_turn(state)["phase"] = "combat"
@@ -64,7 +60,7 @@ def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 
 def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
-    combat = combat_state(state)
+    combat = current_combat(state)
     player = current_turn(state)["player"]
     for attacker in combat["attackers"]:
         if attacker not in combat["assign"]:
@@ -85,7 +81,7 @@ def assign_attacks(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 
 def _assign(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    combat_state(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
+    current_combat(state)["assign"][data["attacker"]] = option_id.split(":", 1)[1]
 
 
 def defender_of(combat: Combat) -> str:
@@ -96,12 +92,12 @@ def defender_of(combat: Combat) -> str:
 
 
 def attackers_against(state: State, defender: str) -> list[str]:
-    combat = combat_state(state)
+    combat = current_combat(state)
     return [a for a in combat["attackers"] if combat["assign"].get(a) == defender and minion(state, a) is not None]
 
 
 def choose_combat(state: State, task: dict[str, Any], rng: Rng) -> None:
-    combat = combat_state(state)
+    combat = current_combat(state)
     defenders = []
     for attacker in combat["attackers"]:
         defender = combat["assign"][attacker]
@@ -127,7 +123,7 @@ def attack_triggers(state: State) -> None:
     orders them (EN 124). A minion that leaves play before its text resolves
     no longer carries it out (In Play text lasts until the minion leaves
     play, EN 277)."""
-    combat = combat_state(state)
+    combat = current_combat(state)
     player = current_turn(state)["player"]
     triggers = []
     for attacker in combat["attackers"]:
@@ -141,7 +137,7 @@ def attack_triggers(state: State) -> None:
 
 def _choose(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     defender = option_id.split(":", 1)[1]
-    combat = combat_state(state)
+    combat = current_combat(state)
     combat["done"].append(defender)
     combat["defender"] = defender
     push_all(state, [new_task("wound_window"), new_task("declare_blocks"), new_task("order_blocks"),
@@ -160,7 +156,7 @@ def can_block(state: State, record: Minion) -> bool:
 
 
 def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
-    combat = combat_state(state)
+    combat = current_combat(state)
     defender = defender_of(combat)
     attackers = attackers_against(state, defender)
     if not attackers:
@@ -179,12 +175,12 @@ def declare_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 def _block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "no-block":
-        combat_state(state)["blocks"][data["blocker"]] = option_id.split(":", 1)[1]
+        current_combat(state)["blocks"][data["blocker"]] = option_id.split(":", 1)[1]
         event(state, f"{name(state, data['blocker'])} blocks {name(state, option_id.split(':', 1)[1])}")
 
 
 def blockers_of(state: State, attacker: str) -> list[str]:
-    combat = combat_state(state)
+    combat = current_combat(state)
     unordered = [b for b, a in combat["blocks"].items() if a == attacker and minion(state, b) is not None]
     ordered = [b for b in combat["order"].get(attacker, []) if b in unordered]
     return ordered + [b for b in unordered if b not in ordered]
@@ -192,7 +188,7 @@ def blockers_of(state: State, attacker: str) -> list[str]:
 
 def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
     """The defender orders the blockers of each attacker (EN 155)."""
-    combat = combat_state(state)
+    combat = current_combat(state)
     for attacker in attackers_against(state, defender_of(combat)):
         blockers = blockers_of(state, attacker)
         placed = combat["order"].setdefault(attacker, [])
@@ -206,7 +202,7 @@ def order_blocks(state: State, task: dict[str, Any], rng: Rng) -> None:
 
 
 def _order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    combat_state(state)["order"][data["attacker"]].append(option_id.split(":", 1)[1])
+    current_combat(state)["order"][data["attacker"]].append(option_id.split(":", 1)[1])
 
 
 def wound_effect_options(state: State, player: str) -> list[tuple[str, str]]:
@@ -224,7 +220,7 @@ def wound_window(state: State, task: dict[str, Any], rng: Rng) -> None:
     strike). Always asked while the turn's wound effect is unused, so that
     whether you hold a Martial Law wound stays hidden."""
     player = current_turn(state)["player"]
-    combat = combat_state(state)
+    combat = current_combat(state)
     if current_turn(state)["wound_used"] or not attackers_against(state, defender_of(combat)):
         return
     ask(state, player, "wound-window", f"the attack on {combat['defender']}: use a wound effect before blocks are declared?",
@@ -246,7 +242,7 @@ def use_wound_effect(state: State, wound: str) -> None:
 
 
 def strike_step(state: State, task: dict[str, Any], rng: Rng) -> None:
-    combat = combat_state(state)
+    combat = current_combat(state)
     player = current_turn(state)["player"]
     waiting = [a for a in attackers_against(state, defender_of(combat)) if a not in combat["struck"]]
     if not waiting:
@@ -270,7 +266,7 @@ def _strike(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> Non
 def strike(state: State, attacker: str) -> None:
     """One attacker deals its strength: blockers absorb one at a time, the
     rest is inflicted on the defender (EN 155-156)."""
-    combat = combat_state(state)
+    combat = current_combat(state)
     combat["struck"].append(attacker)
     record = minion(state, attacker)
     if record is None:

@@ -187,10 +187,6 @@ def current_combat(state: State) -> Combat:
 
 # ------------------------------------------------------------------ cards
 
-def key_of(card_id: str) -> str:
-    return card_id.partition("#")[0]
-
-
 def card(state: State, card_id: str) -> Card:
     """The catalogue entry of a card instance."""
     # key_of inlined: the rules look a card up some fifteen times a step

@@ -27,14 +27,13 @@ from typing import Any
 
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.screen import CardNames, card_name, settle_names, wrap
+from pbem.engine.screen import CardNames, card_name, key_of, settle_names, wrap
 from pbem.games.nightfall.cards import build_catalogue
 from pbem.games.nightfall.state import (
     Archive,
     State,
     discarded_action_influence,
     health,
-    key_of,
     strength,
     wound_count,
 )

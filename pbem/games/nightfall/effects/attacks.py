@@ -11,7 +11,7 @@ from pbem.games.nightfall.effects.common import (
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
-    current_turn,
+    current_combat,
     discard_from_hand,
     event,
     health,
@@ -26,7 +26,7 @@ def force_block(state, ctx, params, rng):
     minion blocks one attacker (EN 152), so one already forced to block is
     not chosen again (a second such attacker picks another, if any)."""
     defender = ctx["defender"]
-    forced = current_turn(state)["combat"]["blocks"]
+    forced = current_combat(state)["blocks"]
     records = [m for m in state["in_play"]
                if m["controller"] == defender and health(state, m) > 0 and m["card"] not in forced]
     ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
@@ -35,7 +35,7 @@ def force_block(state, ctx, params, rng):
 def _force_block(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is not None:
-        current_turn(state)["combat"]["blocks"][record["card"]] = data["ctx"]["minion"]
+        current_combat(state)["blocks"][record["card"]] = data["ctx"]["minion"]
         event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.engine.machine import TurnMachine, push_all
+from pbem.engine.screen import key_of
 from pbem.games.nightfall.effects.common import (
     entry_of,
     schedule,
@@ -13,7 +14,6 @@ from pbem.games.nightfall.state import (
     card,
     current_chain,
     event,
-    key_of,
     name,
     private_event,
     reshuffle,
