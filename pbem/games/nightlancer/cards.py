@@ -69,11 +69,6 @@ COMPONENT_COUNTS = {
 }
 
 
-def design(instance: str) -> str:
-    """The design id of a card instance (``"design#2"`` -> ``"design"``)."""
-    return instance.partition("#")[0]
-
-
 def read_card_file(path: str | Path) -> dict[str, Any]:
     """Parse and validate a card file; raise :class:`ScenarioError` naming the problem."""
     data = read_toml(path, "Nightlancer card file")

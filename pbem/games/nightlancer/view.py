@@ -243,9 +243,7 @@ def card_text(c: Mapping[str, Any]) -> str:
         return "\n".join(lines + (wrap(f"special: {c['special']}", "    ") if c.get("special") else []))
     if c["kind"] == "event":
         return "\n".join(wrap(f"{c['name']} (Event): {c['text']} Prospects cost {c['prospect_price']} KC."))
-    line = card_line(c)
-    if not c.get("type"):
-        line = line.replace(c["name"], f"{c['name']} ({kind_name})", 1)
+    line = card_line(c, None if c.get("type") else f"{c['name']} ({kind_name})")
     return "\n".join(wrap(line + (" [Spend]" if c.get("spend") else "")))
 
 
@@ -299,26 +297,26 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
                       + (f" [{', '.join(flags)}]" if flags else ""), "- ", "    ")
         lines += wrap(f"Health {p['health']}/{p['max_health']}, Resolve {p['resolve']}/{p['max_resolve']}, "
                       f"Ideals {p['ideals']}, KC {p['kc']}, Heat {p['heat']}, Prospects {p['prospects']}, "
-                      f"Loans {p['loans']}", "    ", "        ")
+                      f"Loans {p['loans']}", "    ")
         lines += wrap(f"hand {p['hand_contacts']} Contacts + {p['hand_agendas']} Agendas, "
                       f"Deal token {'in hand' if p['deal_token'] else 'placed'}, "
-                      f"missions completed {p['missions_completed']}", "    ", "        ")
+                      f"missions completed {p['missions_completed']}", "    ")
         if nl:
             lines += wrap(f"abilities: {_abilities(nl['abilities'])}" + (f"; special: {nl['special']}" if nl["special"] else ""),
-                          "    ", "        ")
+                          "    ")
         for c in p["items"] + p["cyber"] + p["skills"]:
             marks = [m for m, on in (("in Loadout", c in p["loadout"]), ("Spent", c in p["spent"])) if on]
-            lines += wrap(line_of(c) + (f" [{', '.join(marks)}]" if marks else ""), "    ", "        ")
+            lines += wrap(line_of(c) + (f" [{', '.join(marks)}]" if marks else ""), "    ")
         if p["loadout"]:
-            lines += wrap("Loadout: " + ", ".join(name(c) for c in p["loadout"]), "    ", "        ")
+            lines += wrap("Loadout: " + ", ".join(name(c) for c in p["loadout"]), "    ")
         if p["starting_agenda"]:
-            lines += wrap("starting Agenda in hand: " + line_of(p["starting_agenda"]), "    ", "        ")
+            lines += wrap("starting Agenda in hand: " + line_of(p["starting_agenda"]), "    ")
         for c in p["fulfilled"]:
             lines.append(f"    fulfilled: {name(c)}")
     if data["black_market"]:
         lines.append("Open Black Market:")
         for c in data["black_market"]:
-            lines += wrap(line_of(c), "    ", "        ")
+            lines += wrap(line_of(c), "    ")
     for m in data["missions"]:
         mission = name.facts(m["card"]) or {"profile": "?", "traits": [], "stages": [], "rewards": []}
         crews = "; ".join(f"{c['pos']} Crew: {', '.join(c['members'])} (Boss {c['members'][0]})" for c in m["crews"]) or "no crew"
@@ -332,11 +330,11 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
         hand = private["hand"]
         lines.append("Your hand:" + ("" if hand else " empty"))
         for c in hand:
-            lines += wrap(line_of(c), "    ", "        ")
+            lines += wrap(line_of(c), "    ")
         if private.get("skill_draw"):
             lines.append("Skills drawn:")
             for c in private["skill_draw"]:
-                lines += wrap(line_of(c), "    ", "        ")
+                lines += wrap(line_of(c), "    ")
     return lines
 
 

@@ -33,7 +33,7 @@ def current_event(state: State) -> str:
 
 def card(state: State, instance: str) -> dict[str, Any]:
     """The catalogue entry of a card instance."""
-    # design() inlined: the rules look a card up some twenty times a step
+    # the instance's design id (pbem.engine.screen.key_of) inlined: the rules look a card up some twenty times a step
     return state["catalogue"]["cards"][instance.partition("#")[0]]
 
 
