@@ -218,7 +218,7 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
 
 
 def sha256_ref(data: bytes) -> str:
-    """``"sha256:"`` and the hex SHA-256 of ``data``: how pbem names a file or a canonical form by its hash."""
+    """``"sha256:"`` and the hex SHA-256 of ``data``: how the records name a file or a canonical form by its hash."""
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
