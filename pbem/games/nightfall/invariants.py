@@ -13,7 +13,7 @@ def check_invariants(state: State) -> None:
     """Raise :class:`~pbem.engine.errors.InvariantError` at the first conservation rule the state breaks."""
     cards = all_cards(state)
     duplicates = [c for c, n in Counter(cards).items() if n > 1]
-    invariant(not duplicates, f"cards in two places at once: {duplicates}")
+    invariant(not duplicates, lambda: f"cards in two places at once: {duplicates}")
     if state["census"]:
         # the census holds the wounds too, so this conserves them with every other card
         invariant(sorted(cards) == state["census"], lambda: (
@@ -26,11 +26,10 @@ def check_invariants(state: State) -> None:
         invariant(0 <= record["damage"] <= data["health"], f"{record['card']} has damage {record['damage']}")
         invariant(record["controller"] in state["players"] and record["owner"] in state["players"],
                   f"{record['card']} is owned or controlled by nobody seated")
-    for z in state["zones"].values():
-        for zone in ("hand", "deck", "discard"):
-            for c in z[zone]:
-                invariant(card(state, c)["type"] in ("minion", "action", "wound"),
-                          f"{c} in a {zone} is neither an order card nor a wound")
+    # the message is built only for a card that breaks the rule: this runs at every step of every playout
+    misplaced = [(c, zone) for z in state["zones"].values() for zone in ("hand", "deck", "discard")
+                 for c in z[zone] if card(state, c)["type"] not in ("minion", "action", "wound")]
+    invariant(not misplaced, lambda: f"{misplaced[0][0]} in a {misplaced[0][1]} is neither an order card nor a wound")
     if state["turn"] is not None:
         invariant(current_turn(state)["influence"] >= 0, "negative influence")
     if not state["over"]:

@@ -244,10 +244,7 @@ def facts_line(facts: Mapping[str, Any]) -> str:
 def card_text(facts: Mapping[str, Any]) -> str:
     """A card in full, for ``pbem card`` and ``pbem view --cards``: its name and facts, then its
     printed text (Chain / Your Chain / In Play / Kicker / Feed), wrapped to the screen."""
-    lines = wrap(f"{facts['name']}: {facts_line(facts)}", "", "    ")
-    if facts.get("text"):
-        lines += wrap(str(facts["text"]), "    ", "    ")
-    return "\n".join(lines)
+    return "\n".join(_card_lines(str(facts["name"]), facts, ""))
 
 
 def _card_lines(name: str, facts: Mapping[str, Any] | None, indent: str = "  ") -> list[str]:
