@@ -92,7 +92,7 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     for archive in claimable(state, player):
         if archive["hidden"]:
             # its top card is unseen (DE 87), so the option cannot depend on its cost
-            if archive["id"] not in turn.setdefault("tried", []):
+            if archive["id"] not in turn["tried"]:
                 options.append((f"claim:{archive['id']}", f"claim the unseen top card of {archive_label(state, archive)} "
                                 "(you pay its cost if you can; otherwise it is shown to all and stays)"))
             continue
@@ -119,7 +119,7 @@ def something_to_claim(state: State, player: str) -> bool:
     reach = turn["influence"] + len(zones(state, player)["hand"])
     for archive in claimable(state, player):
         if archive["hidden"]:
-            if archive["id"] not in turn.get("tried", []):
+            if archive["id"] not in turn["tried"]:
                 return True
         elif archive.get("secret") or claim_cost(state, archive) <= reach:
             return True
@@ -146,7 +146,7 @@ def _claim(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None
     cost = claim_cost(state, archive)
     if cost > turn["influence"]:
         # only a face-down archive can get here: the card is turned up, cannot be bought, and stays on top
-        turn.setdefault("tried", []).append(archive["id"])
+        turn["tried"].append(archive["id"])
         event(state, f"{player} turns up {name(state, archive['cards'][-1])} (cost {cost}) on archive {archive['id']}: "
               f"{turn['influence']} influence is not enough; it stays")
         return

@@ -52,9 +52,9 @@ def schedule(state: State, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> 
 
 # ------------------------------------------------------------- choosing
 
-def choose(state, player, kind, prompt, options, handler, data, auto=True):
+def choose(state, player, kind, prompt, options, handler, data):
     """Ask ``player``; a single option among public things is taken at once."""
-    ask(state, player, kind, prompt, options, handler, data, forced=auto)
+    ask(state, player, kind, prompt, options, handler, data, forced=True)
 
 
 def each_player_in_chosen_order(state: State, ctx: dict[str, Any], step: str, params: dict[str, Any],
