@@ -237,6 +237,11 @@ class GameDir:
         """``(turn, player, path)`` of every seat record present, in turn order."""
         return _numbered_files(self.seats)
 
+    def step_records(self, turn: int, player: str) -> tuple[Path, Path, Path]:
+        """The files of ``player`` that may produce turn ``turn``: their move file, a timeout record
+        and a seat record (the kinds :meth:`step_files` lists)."""
+        return self.move(turn, player), self.timeout(turn, player), self.seat(turn, player)
+
     def step_files(self) -> list[tuple[int, str, Path]]:
         """Every file that produced a turn: move files, timeout records and seat records, in turn order."""
         return sorted([*self.move_files(), *self.timeout_files(), *self.seat_files()])

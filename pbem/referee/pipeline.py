@@ -72,7 +72,7 @@ from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.player import BINDING
 from pbem.referee.public import Status, awaiting_text, turn_status
-from pbem.referee.records import Record, current_turn, read_record, read_turn
+from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
@@ -175,9 +175,7 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     number = current.doc["turn"]
     gamedir.refuse_symlinks(
         gamedir.turn(number + 1),
-        *(path for player in gamefile.player_names
-          for path in (gamedir.move(number + 1, player), gamedir.timeout(number + 1, player),
-                       gamedir.seat(number + 1, player))),
+        *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)),
         *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
     )
     static = static_members(game, gamedir, gamefile)
@@ -198,8 +196,7 @@ def recover(ctx: StepContext) -> list[str]:
     gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
     repaired = [str(p) for p in (*remove_temp_files(gamedir.root, recursive=False), *remove_temp_files(gamedir.views))]
     for player in ctx.gamefile.player_names:
-        for orphan in (gamedir.move(number + 1, player), gamedir.timeout(number + 1, player),
-                       gamedir.seat(number + 1, player)):
+        for orphan in gamedir.step_records(number + 1, player):
             if orphan.exists():
                 orphan.unlink()
                 repaired.append(str(orphan))
@@ -236,9 +233,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
-        # once dealt, the current turn (checked in open_game) names the hash of the game.toml it was signed
-        # for, so the file is not checked against its schema again (GameFile.read); before, it is
-        gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
+        gamefile = read_game_file(gamedir)
         check_referee_key(gamefile, referee_key)
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file

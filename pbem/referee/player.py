@@ -34,7 +34,7 @@ from pbem.referee.errors import (
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.public import awaiting_text
-from pbem.referee.records import Record, current_turn, decision_from_json
+from pbem.referee.records import Record, current_turn, decision_from_json, read_game_file
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
 
@@ -123,8 +123,7 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
     """Open ``player``'s section of the current turn with their private key."""
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    # the current turn names the hash of game.toml: it vouches for the file (GameFile.read)
-    gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
+    gamefile = read_game_file(gamedir)
     if player == formats.REFEREE_SECTION:
         raise KeyMismatch("'referee' is not a player")
     if gamefile.waits_for_joins and not gamedir.has_turns():

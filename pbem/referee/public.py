@@ -15,7 +15,7 @@ from pbem.engine.protocol import Game
 from pbem.referee import formats, seats
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
-from pbem.referee.records import current_turn, read_turn
+from pbem.referee.records import current_turn, read_game_file, read_turn
 from pbem.referee.reveal import read_reveal
 
 
@@ -95,8 +95,7 @@ def status(directory: str | Path) -> Status:
     """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    # the current turn names the hash of game.toml: it vouches for the file (GameFile.read)
-    gamefile = GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
+    gamefile = read_game_file(gamedir)
     if gamefile.waits_for_joins and not gamedir.has_turns():
         from pbem.referee.joins import joined
 

@@ -90,6 +90,13 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     return Record(path=path, doc=doc, hash=digest, data=data, plain=plain if trusting else None, signed=body)
 
 
+def read_game_file(gamedir: GameDir) -> GameFile:
+    """The game's ``game.toml``. Once dealt, the current turn (which every reader checks next) names
+    the hash of the game.toml it was signed for and so vouches for the file, which is then not checked
+    against its schema again (:meth:`GameFile.read`); before the deal it is."""
+    return GameFile.read(gamedir.game_toml, schema=not gamedir.has_turns())
+
+
 def check_layout(record: Record) -> Record:
     """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`)."""
     data = record.data if record.data is not None else read_file(record.path)
