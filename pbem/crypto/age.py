@@ -131,8 +131,7 @@ def is_low_order(u: bytes) -> bool:
     return False
 
 
-def _x25519_base(scalar: bytes | X25519PrivateKey) -> bytes:
-    private = scalar if isinstance(scalar, X25519PrivateKey) else X25519PrivateKey.from_private_bytes(scalar)
+def _x25519_base(private: X25519PrivateKey) -> bytes:
     return private.public_key().public_bytes_raw()
 
 

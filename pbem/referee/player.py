@@ -316,13 +316,14 @@ def sign_move(
     """
     decision = view.decision
     # the game (its rules module) is loaded only to check standing orders against its decision kinds
-    game = find_game(view.gamefile.game) if standing_orders else None
-    unknown = orders.unknown_kinds(game, standing_orders) if game is not None else []
-    if game is not None and unknown:
-        raise UsageError(
-            f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
-            f"its kinds: {orders.kinds_text(game)}"
-        )
+    if standing_orders:
+        game = find_game(view.gamefile.game)
+        unknown = orders.unknown_kinds(game, standing_orders)
+        if unknown:
+            raise UsageError(
+                f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
+                f"its kinds: {orders.kinds_text(game)}"
+            )
     if view.result is not None:
         raise GameOverMove(f"game {view.gamefile.game_id} is over; no move is taken")
     if not choices and not standing_orders:
