@@ -17,12 +17,13 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import typer
 
+from pbem.cli.main import _fail, _guard
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
-from pbem.referee.errors import LockBusy, UsageError
+from pbem.referee.errors import LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,16 +41,8 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str, code: int = UsageError.exit_code, reason: str = UsageError.reason) -> NoReturn:
-    from pbem.cli.main import _fail as fail  # main imports this module: import it late
-
-    fail(message, code, reason)
-
-
 def _run(action: Callable[[], Any], file: Path | None = None) -> Any:
     """A library call: mail errors and the referee's errors become a message and an exit code."""
-    from pbem.cli.main import _guard
-
     try:
         return _guard(action, file)
     except MailError as error:
