@@ -178,11 +178,12 @@ def play_heuristic(scenario: str, players: int, seed: int):
     rng = Rng.from_seed(seed)
     player = team_player if state["mode"] == "cooperative" else heuristic
     step = 0
-    while GAME.awaiting(state):
-        decision = GAME.awaiting(state)[0]
+    while decisions := GAME.awaiting(state):
+        decision = decisions[0]
         step += 1
         GAME.begin_step(state)
-        state = apply_choice(GAME, state, decision.player, player(state, rng, decision), step_rng(key, [], step))
+        state = apply_choice(GAME, state, decision.player, player(state, rng, decision), step_rng(key, [], step),
+                             decision=decision)
     return state, GAME.result(state)
 
 

@@ -69,7 +69,8 @@ def round_trips(game: Game, seed: int, auto_pass: dict[str, str]) -> int:
         decision = decisions[0]
         rng = step_rng(key, [], moves)
         game.begin_step(state)
-        state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision), rng)
+        state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision), rng,
+                             decision=decision)
         state = orders.carry_out(game, state, standing, rng, [])
     return moves
 

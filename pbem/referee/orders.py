@@ -93,7 +93,7 @@ def carry_out(game: Game, state: dict[str, Any], orders: Orders, rng: Rng, step:
         for decision in game.awaiting(state):
             if answers(decision, orders.get(decision.player)):
                 assert decision.pass_id is not None
-                state = apply_choice(game, state, decision.player, decision.pass_id, rng)
+                state = apply_choice(game, state, decision.player, decision.pass_id, rng, decision=decision)
                 step.append({"player": decision.player, "option": decision.pass_id, "by": "standing-order"})
                 break
         else:
