@@ -24,17 +24,15 @@ from collections.abc import Callable, Iterator, MutableMapping
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
+# typer vendors click from 0.26 on (pyproject asks for it): its commands, contexts and usage errors
+# are typer._click's, whether or not a click of its own is installed beside it
 import typer
+from typer._click import Command as ClickCommand
+from typer._click import Context as ClickContext
+from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
-
-try:  # typer vendors its own click from 0.2x on; its contexts and usage errors are those
-    from typer._click import Context as ClickContext
-    from typer._click.exceptions import UsageError as ClickUsageError
-except ImportError:  # pragma: no cover - an older typer uses click itself (then installed, and typed, instead)
-    from click import Context as ClickContext  # type: ignore[no-redef,import-not-found,unused-ignore]
-    from click import UsageError as ClickUsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from pbem import __version__
 from pbem.cli.values import convert_plainly
@@ -60,9 +58,6 @@ from pbem.referee.errors import (
 )
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.seen import STATE_ENV
-
-if TYPE_CHECKING:  # pragma: no cover
-    import click
 
 #: every error a command reports, each with its own exit code and reason: the one place the codes are
 #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a number
@@ -105,7 +100,7 @@ GAMES_ENV = "PBEM_GAMES"
 commands = typer.Typer()
 
 
-class _Commands(MutableMapping[str, "click.Command"]):
+class _Commands(MutableMapping[str, ClickCommand]):
     """``pbem``'s commands by name, each built from its registration (typer's own build) when first looked up.
 
     Building a typer command resolves every parameter of it; building all
@@ -119,9 +114,9 @@ class _Commands(MutableMapping[str, "click.Command"]):
         self._registered = {info.name or get_command_name(info.callback.__name__): info
                             for info in commands.registered_commands if info.callback is not None}
         self._names = [*self._registered, "mail"]
-        self._built: dict[str, click.Command] = {}
+        self._built: dict[str, ClickCommand] = {}
 
-    def _build(self, name: str) -> click.Command:
+    def _build(self, name: str) -> ClickCommand:
         from typer import main as typer_main
 
         if name == "mail":
@@ -132,14 +127,14 @@ class _Commands(MutableMapping[str, "click.Command"]):
                 **self._style)
         return typer_main.get_command_from_info(self._registered[name], **self._style)
 
-    def __getitem__(self, name: str) -> click.Command:
+    def __getitem__(self, name: str) -> ClickCommand:
         if name not in self._built:
             if name not in self._names:
                 raise KeyError(name)
             self._built[name] = convert_plainly(self._build(name))
         return self._built[name]
 
-    def __setitem__(self, name: str, command: click.Command) -> None:
+    def __setitem__(self, name: str, command: ClickCommand) -> None:
         if name not in self._names:
             self._names.append(name)
         self._built[name] = command
