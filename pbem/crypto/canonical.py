@@ -336,6 +336,31 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     cannot exhaust the stack: it stops at Python's recursion limit, which is
     refused too.
     """
+    return parse_json_strict_plain(data, max_bytes, max_depth)[0]
+
+
+def parse_json_strict_plain(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64) -> tuple[Any, bool]:
+    """:func:`parse_json_strict`'s value, and whether it is plain (:func:`is_plain`), found as it is read.
+
+    JSON names are strings, so a parsed value is plain unless one of its
+    numbers is read as a double (a fraction, an exponent, an integer beyond
+    ±(2**53-1)), or it holds more arrays and objects than :func:`is_plain`
+    walks (only a text of more than twice that many bytes can).
+    """
+    doubles: list[str] = []
+
+    def parse_float(text: str) -> float:
+        doubles.append(text)
+        return _finite_float(text)
+
+    def parse_int(text: str) -> int | float:
+        if len(text) < 16:  # within ±(10**15 - 1), inside ±(2**53-1): the common case, at once
+            return int(text)
+        value = _safe_int(text)
+        if type(value) is float:
+            doubles.append(text)
+        return value
+
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -354,8 +379,8 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
             text,
             object_pairs_hook=_refuse_duplicates,
             parse_constant=_refuse_constant,
-            parse_float=_finite_float,
-            parse_int=_safe_int,
+            parse_float=parse_float,
+            parse_int=parse_int,
         )
     except json.JSONDecodeError as exc:
         raise MalformedError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
@@ -368,4 +393,4 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
             raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         _check_strings(value)
-    return value
+    return value, not doubles and (len(data) <= 2 * _PLAIN_CONTAINERS or is_plain(value))

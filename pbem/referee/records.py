@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict, sha256_ref
+from pbem.crypto.canonical import document_hash, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import signed_bytes, verify_document
@@ -62,7 +62,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     and the document hash are computed from one canonical form.
     """
     try:
-        doc = parse_json_strict(data, max_bytes=RECORD_MAX_BYTES)
+        doc, parsed_plain = parse_json_strict_plain(data, max_bytes=RECORD_MAX_BYTES)
     except CryptoError as error:
         raise GameDirError(f"{path}: unreadable: {error}") from error
     trusting = by_referee and signer is not None
@@ -72,8 +72,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         problem = formats.format_problem(doc, expected_format)
     if problem:
         raise GameDirError(f"{path}: {problem}")
-    # one walk says whether a referee's document is plain, for its canonical form and its format check
-    plain = trusting and is_plain(doc)
+    plain = parsed_plain  # for its canonical form and a referee's format check
     try:
         body: bytes | None = signed_bytes(doc, plain)
     except MalformedError:
@@ -87,7 +86,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = sha256_ref(body) if body is not None else document_hash(doc)
-    return Record(path=path, doc=doc, hash=digest, data=data, plain=plain if trusting else None, signed=body)
+    return Record(path=path, doc=doc, hash=digest, data=data, plain=plain, signed=body)
 
 
 def read_game_file(gamedir: GameDir) -> GameFile:

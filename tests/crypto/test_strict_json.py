@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from pbem.crypto.canonical import parse_json_strict
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.crypto.canonical import MAX_SAFE_INTEGER, is_plain, parse_json_strict, parse_json_strict_plain
 from pbem.crypto.errors import MalformedError
 
 
@@ -76,3 +80,46 @@ def test_lone_surrogates_are_refused(data):
 
 def test_escaped_surrogate_pairs_are_characters():
     assert parse_json_strict(b'"\\ud83d\\ude00"') == "\U0001f600"
+
+
+def _texts(value):
+    """The texts a parser meets for ``value``: compact, indented, and with integers written long."""
+    yield json.dumps(value, ensure_ascii=False).encode()
+    yield json.dumps(value, indent=2, sort_keys=True).encode()
+
+
+_numbers = (st.integers(-(2**60), 2**60) | st.floats(allow_nan=False, allow_infinity=False)
+            | st.sampled_from([MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER, 10**15 - 1, -(10**15 - 1), 10**15, 2**53,
+                               1e16, 0.0, -0.0]))
+_documents = st.recursive(
+    st.none() | st.booleans() | st.text(max_size=4) | _numbers,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=3), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(_documents)
+@settings(max_examples=300)
+def test_reading_a_document_says_whether_it_is_plain_as_is_plain_does(value):
+    for data in _texts(value):
+        try:
+            expected = parse_json_strict(data)
+        except MalformedError:  # an integer beyond the doubles' exact range that is no double's text
+            with pytest.raises(MalformedError):
+                parse_json_strict_plain(data)
+            continue
+        read, plain = parse_json_strict_plain(data)
+        assert read == expected
+        assert plain == is_plain(read)
+
+
+@pytest.mark.parametrize(("data", "plain"), [
+    (b'{"a": [1, "x", null, true]}', True),
+    (b"[999999999999999, -999999999999999]", True),
+    (b"[9007199254740991, -9007199254740991]", True),
+    (b"[1.0]", False),
+    (b'{"a": {"b": [2e3]}}', False),
+    (b"[18014398509481984]", False),  # 2**54, a double's canonical text: read as that double
+])
+def test_a_number_read_as_a_double_makes_a_document_not_plain(data, plain):
+    assert parse_json_strict_plain(data)[1] is plain
