@@ -27,6 +27,11 @@ TEST_CARDS = [
     {"key": "bombardment", "name": "Bombardment", "type": "action", "group": "test", "copies": 1, "colour": "white",
      "links": ["white"], "cost": 0, "text": "Chain: deal 1 damage to every player (EN 132).",
      "chain": [{"effect": "damage_each_player", "amount": 1}]},
+    # no printed card holds a condition on a trigger but "at the start of your turn"; card data may
+    {"key": "lone-scout", "name": "Lone Scout", "type": "minion", "group": "test", "copies": 1, "colour": "blue",
+     "links": ["blue"], "cost": 0, "strength": 1, "health": 3,
+     "text": "In Play: When Lone Scout attacks, if you control no other minion, draw 2 cards.",
+     "in_play": [{"ability": "on_attack", "condition": "alone", "effect": "draw", "amount": 2}]},
 ]
 
 

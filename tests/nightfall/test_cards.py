@@ -787,3 +787,15 @@ def test_chan_jiang_two_copies_force_two_different_blockers(table):
     # the second Chan Jiang can only pick Roland LeFontaine: taken at once (public)
     blocks = t.s["turn"]["combat"]["blocks"]
     assert sorted(blocks) == ["maya-westermann#1", "roland-lefontaine#1"] and len(set(blocks.values())) == 2
+
+
+def test_a_trigger_carries_out_its_effect_only_while_its_condition_holds(table):
+    """Card data: a trigger's ``condition`` (``alone``: you control no other minion) holds for every kind of trigger,
+    not only "at the start of your turn" (abilities.py)."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["lone-scout"], "deck": ["genesis-one", "hysteria"]}}}, players=("janet", "brad"))
+    assert sorted(t.keys("janet", "hand")) == ["genesis-one", "hysteria"]
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["lone-scout", "genesis-one"], "deck": ["hysteria", "koi-jiang"]}}},
+        players=("janet", "brad"))
+    assert t.zone("janet", "hand") == []

@@ -22,7 +22,7 @@ shapes:
   ``on_friendly_destroyed`` (when a minion you control is destroyed, this
   one included, DE 71), ``at_turn_start`` (at the start of your turn,
   before your combat, DE 72) and ``at_cleanup_end`` ("at the end of your
-  cleanup phase", after the wound effect, DE 73). A trigger may hold a
+  cleanup phase", after the wound effect, DE 73). A trigger of any kind may hold a
   ``condition``: ``alone`` (you control no other minion).
 """
 
@@ -90,12 +90,15 @@ def action_discard_influence(card: dict[str, Any]) -> int:
 # --- triggers
 
 
-def triggers(card: dict[str, Any], when: str) -> list[Ability]:
-    """The card's triggers of kind ``when`` (one of :data:`TRIGGERS`), in card order."""
-    return _named(card, when)
+def triggers(card: dict[str, Any], when: str, controlled: int) -> list[Ability]:
+    """The card's triggers of kind ``when`` (one of :data:`TRIGGERS`) whose condition holds, in card order.
+
+    ``controlled``: how many minions the card's controller controls now,
+    itself included (``alone``: just it).
+    """
+    return [ability for ability in _named(card, when) if _condition_holds(ability, controlled)]
 
 
-def condition_holds(ability: Ability, controlled: int) -> bool:
-    """Whether a trigger's condition holds for a minion whose controller controls ``controlled`` minions."""
+def _condition_holds(ability: Ability, controlled: int) -> bool:
     condition = ability.get("condition")
     return condition is None or (condition == "alone" and controlled == 1)

@@ -48,9 +48,8 @@ def combat_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     current_turn(state)["phase"] = "combat"
     # start-of-turn in-play texts come first (DE 72)
     for record in list(minions_of(state, player)):
-        for trigger in abilities.triggers(card(state, record["card"]), "at_turn_start"):
-            if abilities.condition_holds(trigger, len(minions_of(state, player))):
-                carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
+        for trigger in abilities.triggers(card(state, record["card"]), "at_turn_start", len(minions_of(state, player))):
+            carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
     attackers = [m["card"] for m in minions_of(state, player)]
     if not attackers:
         return
@@ -126,8 +125,9 @@ def attack_triggers(state: State) -> None:
     combat = current_combat(state)
     player = current_turn(state)["player"]
     triggers = []
+    controlled = len(minions_of(state, player))
     for attacker in combat["attackers"]:
-        for ability in abilities.triggers(card(state, attacker), "on_attack"):
+        for ability in abilities.triggers(card(state, attacker), "on_attack", controlled):
             ctx = {"player": player, "entry": None, "card": attacker, "minion": attacker,
                    "defender": combat["assign"][attacker]}
             triggers.append((f"trigger:{attacker}", f"{name(state, attacker)}: when it attacks",

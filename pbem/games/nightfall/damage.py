@@ -103,10 +103,11 @@ def destroy(state: State, record: Minion, ctx: Ctx, by_effect: bool = True) -> b
         return False
     controller = record["controller"]
     # in-play triggers of friendly minions, the destroyed one included (DE 71)
+    friends = minions_of(state, controller)
     triggers = [
         (friend["card"], ability)
-        for friend in minions_of(state, controller)
-        for ability in abilities.triggers(card(state, friend["card"]), "on_friendly_destroyed")
+        for friend in friends
+        for ability in abilities.triggers(card(state, friend["card"]), "on_friendly_destroyed", len(friends))
     ]
     where = leave_play(state, record, "destroyed")
     event(state, f"{name(state, card_id)} ({controller}) is destroyed" + (" and exiled" if where == "exiled" else ""))

@@ -206,8 +206,9 @@ def cleanup_draws(state: State, task: dict[str, Any], rng: Rng) -> None:
     """"At the end of your cleanup phase" texts ("draw 1 card"), after the
     wound effect (DE 73)."""
     player = current_turn(state)["player"]
-    for record in minions_of(state, player):
-        for trigger in abilities.triggers(card(state, record["card"]), "at_cleanup_end"):
+    minions = minions_of(state, player)
+    for record in minions:
+        for trigger in abilities.triggers(card(state, record["card"]), "at_cleanup_end", len(minions)):
             carry_out(state, trigger, {"player": player, "entry": None, "card": record["card"]}, rng)
 
 
