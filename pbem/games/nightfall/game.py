@@ -13,9 +13,9 @@ from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
-from pbem.games.nightfall.cards import build_catalogue, quick_start_sets, read_cards
+from pbem.games.nightfall.cards import read_cards
 from pbem.games.nightfall.invariants import check_invariants
-from pbem.games.nightfall.setup import empty_state, game_options, option_table, pinned_setup, start_game
+from pbem.games.nightfall.setup import empty_state, game_options, option_table, pinned_setup, start_game, static_members
 from pbem.games.nightfall.state import State, begin_step
 from pbem.resources import scenario_dir
 
@@ -82,8 +82,7 @@ class Nightfall(MachineGame[State]):
 
     def static_state(self, scenario: Any) -> dict[str, Any]:
         """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""
-        return {"catalog": build_catalogue(scenario["card_data"]),
-                "quick_start_sets": quick_start_sets(scenario["card_data"])}
+        return static_members(scenario)
 
     def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
         return view.card_facts(scenario)

@@ -48,14 +48,21 @@ def game_options(scenario: dict[str, Any], players: Sequence[str] | None = None,
     return options
 
 
+def static_members(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""
+    return {"catalog": build_catalogue(scenario["card_data"]),
+            "quick_start_sets": quick_start_sets(scenario["card_data"])}
+
+
 def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
+    static = static_members(scenario)
     return {
         "format": "nightfall-state/1",
         "scenario": scenario.get("name", ""),
         "players": list(players),
         "options": game_options(scenario, players),
-        "catalog": build_catalogue(scenario["card_data"]),
-        "quick_start_sets": quick_start_sets(scenario["card_data"]),
+        "catalog": static["catalog"],
+        "quick_start_sets": static["quick_start_sets"],
         "counters": {},
         "zones": {p: {"hand": [], "deck": [], "discard": []} for p in players},
         "archives": [],
