@@ -106,6 +106,17 @@ def is_shipped(where: str | Path) -> bool:
         return False
 
 
+def check_format(data: Any, expected: str, where: str, since: str) -> None:
+    """Refuse a file of another version of its format than ``expected``, saying what changed (``since``).
+
+    Its schema would refuse it too, at some member deep inside; a file
+    written for an older pbem deserves the reason instead.
+    """
+    found = data.get("format") if isinstance(data, dict) else None
+    if isinstance(found, str) and found != expected:
+        raise ScenarioError(f"{where}: a {found} file; this pbem reads {expected} ({since})")
+
+
 def check_schema(data: Any, schema: str, where: str) -> None:
     """Validate ``data`` against ``schemas/SCHEMA.schema.json``; the message names the failing place.
 

@@ -126,7 +126,7 @@ def test_a_card_file_of_the_first_format_is_refused_saying_what_changed(tmp_path
     data["format"] = "nightfall-cards/1"
     path = tmp_path / "old.toml"
     path.write_text(tomli_w.dumps(data))
-    with pytest.raises(ScenarioError, match="a nightfall-cards/1 card file; this pbem reads nightfall-cards/2"):
+    with pytest.raises(ScenarioError, match="a nightfall-cards/1 file; this pbem reads nightfall-cards/2"):
         GAME.load_scenario("standard", cards=str(path))
 
 

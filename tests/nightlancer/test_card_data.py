@@ -144,3 +144,14 @@ def test_a_card_file_of_the_first_format_is_refused_with_a_clear_message(tmp_pat
     old.write_text(CARDS.read_text().replace("pbem-nightlancer-cards-v2", "pbem-nightlancer-cards-v1", 1))
     with pytest.raises(ScenarioError, match=r"pbem-nightlancer-cards-v1.*Skill"):
         read_card_file(old)
+
+
+def test_a_card_file_of_the_first_format_is_refused_saying_what_changed(tmp_path: Path):
+    """pbem-nightlancer-cards-v2: a Skill names only what rulebook 5.1 says Skills do (the old format refused)."""
+    from pbem.resources import scenario_dir
+
+    text = (scenario_dir("nightlancer") / "cards.toml").read_text()
+    path = tmp_path / "old.toml"
+    path.write_text(text.replace('format = "pbem-nightlancer-cards-v2"', 'format = "pbem-nightlancer-cards-v1"', 1))
+    with pytest.raises(ScenarioError, match=r"a pbem-nightlancer-cards-v1 file; this pbem reads pbem-nightlancer-cards-v2 \(.*5\.1"):
+        read_card_file(path)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.engine.scenario_files import check_format, check_schema, read_toml
 from pbem.games.nightfall.effects import EFFECTS
 from pbem.resources import scenario_dir
 
@@ -36,9 +36,8 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
     """Check a card file against ``schemas/cards-nightfall.schema.json`` and
     against the effect names this package knows."""
-    if data.get("format") != CARDS_FORMAT and isinstance(data.get("format"), str):
-        raise ScenarioError(f"{where}: a {data['format']} card file; this pbem reads {CARDS_FORMAT} "
-                            "(in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\")")
+    check_format(data, CARDS_FORMAT, where,
+                 "in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\"")
     check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
         for part in ("chain", "your_chain", "kicker"):

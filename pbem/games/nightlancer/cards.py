@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.plain import copy_plain
-from pbem.engine.scenario_files import check_schema, read_toml
+from pbem.engine.scenario_files import check_format, check_schema, read_toml
 from pbem.games.nightlancer.state import Catalogue
 
 #: the card file format this package reads (v2: a Skill names only what 5.1 says Skills do)
@@ -77,10 +77,8 @@ def read_card_file(path: str | Path) -> dict[str, Any]:
 
 
 def validate_cards(data: dict[str, Any], where: str = "card data") -> None:
-    if data.get("format") != CARDS_FORMAT and isinstance(data.get("format"), str):
-        raise ScenarioError(f"{where}: a {data['format']} card file; this pbem reads {CARDS_FORMAT}, in which a "
-                            "Skill names only ability (raise ability ratings), extra_contacts or income (rulebook "
-                            "5.1 \"Skill cards\")")
+    check_format(data, CARDS_FORMAT, where, "in which a Skill names only ability (raise ability ratings), "
+                 "extra_contacts or income: rulebook 5.1 \"Skill cards\"")
     check_schema(data, "cards-nightlancer", where)
     ids: set[str] = set()
     for section in SECTIONS:
