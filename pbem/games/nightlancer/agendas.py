@@ -17,7 +17,7 @@ from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import ITEM_TYPES
 from pbem.games.nightlancer.effects import draw_contacts
 from pbem.games.nightlancer.state import State
-from pbem.games.nightlancer.zones import card, kind
+from pbem.games.nightlancer.zones import card
 
 
 def measure(state: State, player: str, need: dict[str, Any]) -> int:
@@ -28,7 +28,7 @@ def measure(state: State, player: str, need: dict[str, Any]) -> int:
     if what == "items":
         return sum(1 for c in p["items"] if card(state, c)["type"] in ITEM_TYPES)
     if what == "contacts":
-        return sum(1 for c in p["hand"] if kind(state, c) == "contact")
+        return len(tokens.contacts_in_hand(state, player))
     if what == "skills":
         return len(p["skills"])
     if what == "missions":

@@ -273,10 +273,6 @@ def run_window(state: State, frame: Task, rng: Rng) -> None:
         ask(state, player, "reaction", prompt=f"{about}: play a contact against them, or pass")
 
 
-def _hand_contacts(state: State, player: str) -> list[str]:
-    return [c for c in tokens.seat(state, player)["hand"] if card(state, c)["kind"] == "contact"]
-
-
 def attempt_frame(state: State) -> dict[str, Any]:
     return next(f for f in reversed(state["stack"]) if f["type"] == "attempt")
 
@@ -304,7 +300,7 @@ def attempt_options(state: State, decision: PendingDecision) -> list[tuple[str, 
             options.append((f"take:{c}", f"Use {data['name']} after all ({why})"))
         else:
             options.append((f"leave:{c}", f"Do not use {data['name']} ({why})"))
-    for c in _hand_contacts(state, decision["player"]):
+    for c in tokens.contacts_in_hand(state, decision["player"]):
         data = card(state, c)
         for n, effect in enumerate(data["self"], start=1):
             if effects.self_applies(effect, "challenge", frame["ctype"]):
@@ -331,7 +327,7 @@ def attempt_apply(state: State, decision: PendingDecision, option: str, rng: Rng
 def reaction_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     frame = top(state)
     options = []
-    for c in _hand_contacts(state, decision["player"]):
+    for c in tokens.contacts_in_hand(state, decision["player"]):
         data = card(state, c)
         if effects.against_applies(data["against"], frame["trigger"], frame["ctype"]):
             options.append((f"play:{c}", f"Play {data['name']} on {frame['target']}: {effects.describe(data['against'])}"))

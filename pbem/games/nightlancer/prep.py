@@ -25,7 +25,7 @@ from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.setup import table_size
 from pbem.games.nightlancer.state import Crew, State
-from pbem.games.nightlancer.zones import card, current_event, discard, draw, kind
+from pbem.games.nightlancer.zones import card, current_event, discard, draw
 
 MAX_CREW = 4
 #: 3.1 "Take missions step": "If a player is Shaken or has 5 Heat then they must pass"
@@ -126,7 +126,7 @@ def run_loans(state: State, frame: Task, rng: Rng) -> None:
         player = frame["queue"][0]
         p = tokens.seat(state, player)
         if frame["stage"] == "interest" and frame["paid"] < p["loans"]:
-            if p["kc"] < 1 and not sellable(state, player) and not any(kind(state, c) == "contact" for c in p["hand"]):
+            if p["kc"] < 1 and not sellable(state, player) and not tokens.contacts_in_hand(state, player):
                 # nothing to pay with, sell or play (KC, Items and Contacts in hand are all counted in public)
                 interest_apply(state, {"player": player, "kind": "interest"}, "suffer", rng)
                 continue
@@ -394,8 +394,7 @@ def may_play_contacts_before(state: State, player: str, part: dict[str, Any]) ->
     """Whether ``player`` is asked before a part of the Event (ruling R29): they hold a Contact (the
     count is public), and the part is not a challenge that applies to everyone (its attempt
     window offers the same Contacts, and nothing they do can change whether it applies)."""
-    holds = any(kind(state, c) == "contact" for c in tokens.seat(state, player)["hand"])
-    return holds and not ("challenge" in part and part["who"].get("all"))
+    return bool(tokens.contacts_in_hand(state, player)) and not ("challenge" in part and part["who"].get("all"))
 
 
 def run_event(state: State, frame: Task, rng: Rng) -> None:

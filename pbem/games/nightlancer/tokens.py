@@ -30,6 +30,11 @@ def seat(state: State, player: str) -> Seat:
     return state["seats"][player]
 
 
+def contacts_in_hand(state: State, player: str) -> list[str]:
+    """The Contact cards in ``player``'s hand (the rest are Agendas); how many is public (3.2)."""
+    return [c for c in seat(state, player)["hand"] if card(state, c)["kind"] == "contact"]
+
+
 def permanent_effects(state: State, player: str) -> list[dict[str, Any]]:
     """Effects always in effect: the Nightlancer's special and its Skill cards."""
     p = seat(state, player)

@@ -91,6 +91,7 @@ def public(state: State) -> dict[str, Any]:
     for name in state["players"]:
         p = tokens.seat(state, name)
         nl = p["nightlancer"]
+        contacts = len(tokens.contacts_in_hand(state, name))
         players[name] = {
             "nightlancer": nl,
             "health": p["health"], "max_health": tokens.max_health(state, name) if nl else 0,
@@ -100,8 +101,8 @@ def public(state: State) -> dict[str, Any]:
             "shaken": p["shaken"], "deal_token": p["deal"], "missions_completed": p["missions_done"],
             "items": list(p["items"]), "cyber": list(p["cyber"]), "skills": list(p["skills"]),
             "fulfilled": list(p["fulfilled"]), "spent": list(p["spent"]), "loadout": list(p["loadout"]),
-            "hand_contacts": sum(1 for c in p["hand"] if kind(state, c) == "contact"),
-            "hand_agendas": sum(1 for c in p["hand"] if kind(state, c) != "contact"),
+            "hand_contacts": contacts,
+            "hand_agendas": len(p["hand"]) - contacts,
             "starting_agenda": starting_agenda_in_hand(state, name),
         }
     return {
