@@ -25,7 +25,7 @@ _WHERE = {
     "REFUSALS": "errors", "Refusal": "errors", "RefereeError": "errors",
     "make_join": "joins",
     "Step": "pipeline", "submit": "pipeline",
-    "PlayerView": "player", "make_move": "player", "read_view": "player", "resolve_choice": "player",
+    "PlayerView": "player", "make_move": "player", "read_view": "player",
     "LogEntry": "public", "Status": "public", "public_log": "public", "status": "public",
     "reveal": "reveal",
     "new_game": "setup",
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.errors import REFUSALS, RefereeError, Refusal
     from pbem.referee.joins import make_join
     from pbem.referee.pipeline import Step, submit
-    from pbem.referee.player import PlayerView, make_move, read_view, resolve_choice
+    from pbem.referee.player import PlayerView, make_move, read_view
     from pbem.referee.public import LogEntry, Status, public_log, status
     from pbem.referee.reveal import reveal
     from pbem.referee.setup import new_game
@@ -68,7 +68,6 @@ __all__ = [
     "new_game",
     "public_log",
     "read_view",
-    "resolve_choice",
     "reveal",
     "run_demo",
     "status",

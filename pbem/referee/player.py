@@ -188,11 +188,6 @@ class SignedMove:
     choices: tuple[Choice, ...]
 
 
-def resolve_choice(decision: Decision, text: str) -> str:
-    """An option id from what the player typed: the id itself, or its number as ``view`` shows it."""
-    return chosen_option(decision, text).id
-
-
 def chosen_option(decision: Decision, text: str) -> Option:
     """The option the player typed: its id, or its number as ``view`` shows it (else :class:`IllegalMove`)."""
     option = decision.option(text)
