@@ -18,7 +18,6 @@ from pbem.games.nightfall.state import (
     discard_from_hand,
     event,
     name,
-    players,
     zones,
 )
 from pbem.games.nightfall.state import draw as draw_cards
@@ -39,27 +38,11 @@ def _damage_player(state, data, option_id, rng):
 def damage_each_player(state, ctx, params, rng):
     """Deal N damage to every player, in the order the causing player
     chooses (EN 132)."""
-    _order_next(state, {"ctx": ctx, "amount": params["amount"], "left": list(players(state))}, None, rng)
-
-
-def _order_next(state, data, option_id, rng):
-    if option_id is not None:
-        target = option_id.split(":", 1)[1]
-        data["left"].remove(target)
-        if data["left"]:
-            push(state, "order_rest", params=data, ctx=data["ctx"])
-        push(state, "damage_one", params={"player": target, "amount": data["amount"]}, ctx=data["ctx"])
-        return
-    choose(state, data["ctx"]["player"], "order", "which player takes the damage next?",
-           [(f"player:{p}", p) for p in data["left"]], "fx:damage_each_player", data)
+    each_player_in_chosen_order(state, ctx, "damage_one", {"amount": params["amount"]})
 
 
 def _damage_one(state, ctx, params, rng):
     damage.damage_player(state, params["player"], params["amount"], ctx)
-
-
-def _order_rest(state, ctx, params, rng):
-    _order_next(state, params, None, rng)
 
 
 def receive_wounds(state, ctx, params, rng):
@@ -145,10 +128,8 @@ def _receive(state, ctx, params, rng):
 def register(machine: TurnMachine[State]) -> None:
     """This module's tasks and answers, on the game's turn machine."""
     machine.task("damage_one", effect_task(_damage_one))
-    machine.task("order_rest", effect_task(_order_rest))
     machine.task("discard_own", effect_task(_discard_own))
     machine.task("receive", effect_task(_receive))
     machine.answer("fx:damage_player", on_data(_damage_player))
-    machine.answer("fx:damage_each_player", on_data(_order_next))
     machine.answer("fx:discard_own", on_data(_discard_own_answer))
     machine.answer("fx:discard_down_to", on_data(_discard_down_to))
