@@ -18,7 +18,7 @@ from helpers_referee import make_table
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document
 from pbem.referee import submit
-from pbem.referee.errors import AlreadyApplied
+from pbem.referee.errors import AlreadyApplied, Refusal
 from pbem.referee.turns import sign_and_hash
 
 
@@ -105,7 +105,7 @@ def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_
     for _ in range(3):  # a history, a refusal notice, and a move answering an older turn (simultaneous picks)
         awaited = table.view("alice").turn.doc["awaiting"][0]["player"]
         submit(table.dir, table.move(awaited, table.view(awaited).decision.options[0].id), table.referee)
-    with pytest.raises(Exception):
+    with pytest.raises(Refusal, match="unreadable"):
         submit(table.dir, b"not json", table.referee)
     awaited = table.view("alice").turn.doc["awaiting"][0]["player"]
     data = table.move(awaited, table.view(awaited).decision.options[0].id)

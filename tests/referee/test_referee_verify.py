@@ -15,7 +15,7 @@ from pbem.crypto.errors import SealError
 from pbem.crypto.seal import open_sealed
 from pbem.crypto.signing import sign_document
 from pbem.referee import read_view, submit, verify
-from pbem.referee.errors import GameDirError, VerificationFailed
+from pbem.referee.errors import GameDirError, Refusal, VerificationFailed
 from pbem.referee.storage import dump_json
 from toygame import GAME
 
@@ -113,7 +113,7 @@ def test_a_turn_copied_from_elsewhere_breaks_the_chain(played: Table, tmp_path: 
 
 
 def test_a_forged_rejection_notice_is_named(played: Table) -> None:
-    with pytest.raises(Exception):
+    with pytest.raises(Refusal, match="unreadable"):
         submit(played.dir, b"not json", played.referee)
     (notice,) = played.dir.glob("rejected/*.json")
     rewrite(notice, lambda d: d.update(message="the referee cheats"))
@@ -146,7 +146,7 @@ def test_a_move_file_without_its_turn_is_removed_by_the_next_step(played: Table)
     orphan.write_bytes(b"{}")
     (played.dir / ".tmp-000005.json.123").write_bytes(b"half a turn")  # where a step makes its temporary files
     assert failure(played).path == str(orphan)
-    with pytest.raises(Exception):
+    with pytest.raises(Refusal, match="unreadable"):
         submit(played.dir, b"not json", played.referee)
     assert not orphan.exists() and not list(played.dir.glob(".tmp-*"))
     verify(played.dir)
