@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine, push
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects.common import (
     archive_label,
     choose,
@@ -20,7 +23,7 @@ from pbem.games.nightfall.state import (
 )
 
 
-def take_minion_from_archive(state, ctx, params, rng):
+def take_minion_from_archive(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Take the top card of any archive for free, now, if it is a minion
     (DE 74, EN 298); it goes to your discard pile like a claimed card."""
     options = [(f"archive:{a['id']}", archive_label(state, a)) for a in state["archives"] if a["cards"]]
@@ -29,7 +32,7 @@ def take_minion_from_archive(state, ctx, params, rng):
                "fx:take_from_archive", {"ctx": ctx})
 
 
-def _take_from_archive(state, data, option_id, rng):
+def _take_from_archive(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     archive = find_archive(state, option_id.split(":", 1)[1])
     player = data["ctx"]["player"]
     top = archive["cards"][-1]
@@ -42,13 +45,13 @@ def _take_from_archive(state, data, option_id, rng):
     event(state, f"{player} takes {name(state, top)} from archive {archive['id']}")
 
 
-def new_blind_archive(state, ctx, params, rng):
+def new_blind_archive(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Shuffle N cards from your hand face down into a new archive in the
     commons; it is claimed from the top, unseen (DE 87, EN 297)."""
     _blind_pick(state, {"ctx": ctx, "left": params["amount"], "cards": []}, None, rng)
 
 
-def _blind_pick(state, data, option_id, rng):
+def _blind_pick(state: State, data: dict[str, Any], option_id: str | None, rng: Rng) -> None:
     """Archives hold order cards only (EN 108 "Archives are stacks of order
     cards"): a wound cannot go in, or it would leave the player's wound count.
     The player is asked once per card the text asks for (while his hand holds
@@ -74,7 +77,7 @@ def _blind_pick(state, data, option_id, rng):
         push(state, "make_blind_archive", params={"cards": data["cards"]}, ctx=data["ctx"])
 
 
-def _make_blind_archive(state, ctx, params, rng):
+def _make_blind_archive(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     state["blind_archives"] = state.get("blind_archives", 0) + 1
     archive_id = f"blind-{state['blind_archives']}"
     state["archives"].append({"id": archive_id, "owner": None, "cards": rng.shuffled(params["cards"], label="blind"),

@@ -3,7 +3,10 @@ any blocker is chosen (EN 150, EN 308; ruling 27)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects.common import (
     ask_minion,
     picked_minion,
@@ -21,7 +24,7 @@ from pbem.games.nightfall.state import (
 from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
-def force_block(state, ctx, params, rng):
+def force_block(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """When this minion attacks, 1 minion of your choice must block it. A
     minion blocks one attacker (EN 152), so one already forced to block is
     not chosen again (a second such attacker picks another, if any)."""
@@ -32,14 +35,14 @@ def force_block(state, ctx, params, rng):
     ask_minion(state, ctx, params, "fx:force_block", "which minion must block it?", records)
 
 
-def _force_block(state, data, option_id, rng):
+def _force_block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         current_combat(state)["blocks"][record["card"]] = data["ctx"]["minion"]
         event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
 
 
-def may_discard(state, ctx, params, rng):
+def may_discard(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """When this minion attacks, you may discard 1 card or wound from hand."""
     hand = zones(state, ctx["player"])["hand"]
     if hand:
@@ -48,12 +51,12 @@ def may_discard(state, ctx, params, rng):
             {"ctx": ctx})
 
 
-def _may_discard(state, data, option_id, rng):
+def _may_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id != "pass":
         discard_from_hand(state, data["ctx"]["player"], option_id.split(":", 1)[1])
 
 
-def defender_receives_wound(state, ctx, params, rng):
+def defender_receives_wound(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """When this minion attacks, the player it attacks receives N wounds,
     blocked or not (DE 77)."""
     take_wounds(state, ctx["defender"], params["amount"])

@@ -80,7 +80,7 @@ def _next_player(state: State, data: dict[str, Any], option_id: str | None, rng:
            [(f"player:{p}", p) for p in data["left"]], "fx:player_order", data)
 
 
-def _player_order_rest(state, ctx, params, rng):
+def _player_order_rest(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     _next_player(state, params, None, rng)
 
 
@@ -115,6 +115,12 @@ def entry_of(state: State, ctx: dict[str, Any]) -> ChainEntry | None:
     if ctx.get("entry") is None or state.get("chain") is None:
         return None
     return current_chain(state)["entries"][ctx["entry"]]
+
+
+def memory_of(state: State, ctx: dict[str, Any]) -> dict[str, Any]:
+    """What an earlier step of this chain card's text remembered for a later one (nothing out of a chain)."""
+    entry = entry_of(state, ctx)
+    return entry.get("memory", {}) if entry is not None else {}
 
 
 def unresolved_before(state: State, ctx: dict[str, Any]) -> list[int]:

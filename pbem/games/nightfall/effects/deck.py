@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine, push_all
+from pbem.engine.rng import Rng
 from pbem.engine.screen import key_of
 from pbem.games.nightfall.effects.common import (
     entry_of,
+    memory_of,
     schedule,
 )
 from pbem.games.nightfall.flow import ask, on_data
@@ -21,7 +25,7 @@ from pbem.games.nightfall.state import (
 )
 
 
-def search_deck(state, ctx, params, rng):
+def search_deck(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Look through your deck, draw 1 card of your choice, shuffle the deck
     (EN 213)."""
     z = zones(state, ctx["player"])
@@ -37,7 +41,7 @@ def search_deck(state, ctx, params, rng):
         [(f"take:{k}", state["catalog"][k]["name"]) for k in keys], "fx:search_deck", {"ctx": ctx})
 
 
-def _search_deck(state, data, option_id, rng):
+def _search_deck(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     ctx = data["ctx"]
     z = zones(state, ctx["player"])
     wanted = option_id.split(":", 1)[1]
@@ -52,11 +56,10 @@ def _search_deck(state, data, option_id, rng):
     private_event(state, ctx["player"], f"you draw {name(state, chosen)}")
 
 
-def play_drawn_chain_text(state, ctx, params, rng):
+def play_drawn_chain_text(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Reveal the card drawn by this card's chain text and carry out its
     chain text; it stays in hand (EN 310, DE 97)."""
-    entry = entry_of(state, ctx)
-    drawn = (entry or {}).get("memory", {}).get("drawn")
+    drawn = memory_of(state, ctx).get("drawn")
     if drawn is None:
         return
     event(state, f"{ctx['player']} reveals {name(state, drawn)}")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects.common import (
     ask_from_discard_pile,
     entry_of,
+    memory_of,
 )
 from pbem.games.nightfall.effects.minions import damage_minion
 from pbem.games.nightfall.effects.on_players import damage_player
@@ -22,7 +26,7 @@ from pbem.games.nightfall.state import (
 )
 
 
-def exile_for_damage(state, ctx, params, rng):
+def exile_for_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Exile 1 order card from your discard pile and deal damage equal to its
     cost to a player (DE 56, DE 89; wounds are not order cards)."""
     pile = zones(state, ctx["player"])["discard"]
@@ -31,7 +35,7 @@ def exile_for_damage(state, ctx, params, rng):
                           "no order card in your discard pile", "fx:exile_for_damage")
 
 
-def _exile_for_damage(state, data, option_id, rng):
+def _exile_for_damage(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     ctx = data["ctx"]
     if option_id == "none":
         event(state, f"{ctx['player']} exiles nothing")
@@ -48,21 +52,20 @@ def _exile_for_damage(state, data, option_id, rng):
         damage_player(state, ctx, {"amount": cost}, rng)
 
 
-def damage_minion_by_exiled_cost(state, ctx, params, rng):
+def damage_minion_by_exiled_cost(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Deal damage equal to the exiled card's cost to a minion (EN 301)."""
-    entry = entry_of(state, ctx)
-    cost = (entry or {}).get("memory", {}).get("exiled_cost", 0)
+    cost = memory_of(state, ctx).get("exiled_cost", 0)
     if cost > 0:
         damage_minion(state, ctx, {"amount": cost}, rng)
 
 
-def exile_from_discard(state, ctx, params, rng):
+def exile_from_discard(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Exile up to N cards from your discard pile; if only wounds were
     exiled, one goes back (DE 94)."""
     _exile_pick(state, {"ctx": ctx, "left": params["amount"], "exiled": []}, None, rng)
 
 
-def _exile_pick(state, data, option_id, rng):
+def _exile_pick(state: State, data: dict[str, Any], option_id: str | None, rng: Rng) -> None:
     player = data["ctx"]["player"]
     pile = zones(state, player)["discard"]
     if option_id is not None and option_id != "done":

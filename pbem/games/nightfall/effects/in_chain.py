@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pbem.engine.errors import present
 from pbem.engine.machine import TurnMachine
+from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects.common import (
     archive_label,
     chain_entry_label,
@@ -22,7 +26,7 @@ from pbem.games.nightfall.state import (
 )
 
 
-def cancel_next(state, ctx, params, rng):
+def cancel_next(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """The next card in the chain is not carried out: it goes to its owner's
     discard pile instead (DE 61)."""
     later = unresolved_before(state, ctx)
@@ -31,7 +35,7 @@ def cancel_next(state, ctx, params, rng):
         event(state, f"{chain_entry_label(state, later[0])} will not be carried out")
 
 
-def double_next_damage(state, ctx, params, rng):
+def double_next_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Double all damage of the next card in the chain, as it stands (DE 93)."""
     later = unresolved_before(state, ctx)
     if later:
@@ -40,7 +44,7 @@ def double_next_damage(state, ctx, params, rng):
         event(state, f"the damage of {chain_entry_label(state, later[0])} is doubled")
 
 
-def grant_kicker(state, ctx, params, rng):
+def grant_kicker(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 card in the chain (one still to resolve) carries out its kicker text."""
     later = unresolved_before(state, ctx)
     if not later:
@@ -61,13 +65,13 @@ def _kicker_note(state, index):
     return " (kicker: " + card(state, entry["card"])["text"].split("Kicker:", 1)[-1].strip() + ")"
 
 
-def _grant_kicker(state, data, option_id, rng):
+def _grant_kicker(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     index = int(option_id.split(":", 1)[1]) - 1
     current_chain(state)["entries"][index]["force_kicker"] = True
     event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
-def grant_kicker_to_following(state, ctx, params, rng):
+def grant_kicker_to_following(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """All your following cards in the chain carry out their kicker text,
     once (DE 71): your cards that resolve after this one, i.e. those played
     before it; "following" and "next" are in resolution order (DE 98;
@@ -80,7 +84,7 @@ def grant_kicker_to_following(state, ctx, params, rng):
             event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
-def take_control_in_chain(state, ctx, params, rng):
+def take_control_in_chain(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Take control of 1 card in the chain that has not resolved: it resolves
     for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
     later = [i for i in unresolved_before(state, ctx) if current_chain(state)["entries"][i]["controller"] != ctx["player"]]
@@ -90,13 +94,13 @@ def take_control_in_chain(state, ctx, params, rng):
            [(f"chain:{i + 1}", chain_entry_label(state, i)) for i in later], "fx:control_in_chain", {"ctx": ctx})
 
 
-def _control_in_chain(state, data, option_id, rng):
+def _control_in_chain(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     index = int(option_id.split(":", 1)[1]) - 1
     current_chain(state)["entries"][index]["controller"] = data["ctx"]["player"]
     event(state, f"{data['ctx']['player']} takes control of {chain_entry_label(state, index)}")
 
 
-def exile_self(state, ctx, params, rng):
+def exile_self(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """This card is exiled instead of going to the discard pile."""
     entry = entry_of(state, ctx)
     if entry is not None and entry["card"] == ctx["card"] and not entry.get("moved"):
@@ -105,7 +109,7 @@ def exile_self(state, ctx, params, rng):
         event(state, f"{name(state, entry['card'])} is exiled")
 
 
-def return_self_to_archive(state, ctx, params, rng):
+def return_self_to_archive(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Put this card on top of an archive of your choice (DE 92)."""
     entry = entry_of(state, ctx)
     if entry is None or entry["card"] != ctx["card"] or entry.get("moved"):
@@ -115,8 +119,8 @@ def return_self_to_archive(state, ctx, params, rng):
            "fx:return_to_archive", {"ctx": ctx})
 
 
-def _return_to_archive(state, data, option_id, rng):
-    entry = entry_of(state, data["ctx"])
+def _return_to_archive(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    entry = present(entry_of(state, data["ctx"]), "the chain card to return")
     archive = find_archive(state, option_id.split(":", 1)[1])
     archive["cards"].append(entry["card"])
     entry["moved"] = True

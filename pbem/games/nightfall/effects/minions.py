@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine, new_task, push_all
+from pbem.engine.rng import Rng
 from pbem.games.nightfall import damage
 from pbem.games.nightfall.effects.common import (
     ask_from_discard_pile,
@@ -32,43 +35,43 @@ from pbem.games.nightfall.state import (
 )
 
 
-def damage_minion(state, ctx, params, rng):
+def damage_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Deal N damage to 1 minion in play."""
     ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
                 target_minions(state, ctx, params))
 
 
-def _damage_minion(state, data, option_id, rng):
+def _damage_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
 
 
-def destroy_minion(state, ctx, params, rng):
+def destroy_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Destroy 1 minion in play."""
     ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
 
 
-def _destroy_minion(state, data, option_id, rng):
+def _destroy_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         damage.destroy(state, record, data["ctx"])
 
 
-def destroy_self(state, ctx, params, rng):
+def destroy_self(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """This minion is destroyed (an in-play trigger of its own, e.g. at the start of your turn)."""
     record = minion(state, ctx["card"])
     if record is not None:
         damage.destroy(state, record, ctx)
 
 
-def stake_minion(state, ctx, params, rng):
+def stake_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Deal N damage to 1 minion in play; a vampire is destroyed instead
     (if it cannot be destroyed, it takes the damage)."""
     ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
 
 
-def _stake_minion(state, data, option_id, rng):
+def _stake_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is None:
         return
@@ -77,13 +80,13 @@ def _stake_minion(state, data, option_id, rng):
     damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
 
 
-def heal_minion(state, ctx, params, rng):
+def heal_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 minion in play regains N health, never above its printed health (DE 78)."""
     ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
                 list(state["in_play"]))
 
 
-def _heal_minion(state, data, option_id, rng):
+def _heal_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         healed = min(record["damage"], data["params"]["amount"])
@@ -91,27 +94,27 @@ def _heal_minion(state, data, option_id, rng):
         event(state, f"{name(state, record['card'])} regains {healed} health")
 
 
-def take_control(state, ctx, params, rng):
+def take_control(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Take control of 1 minion in play; it stays yours until it leaves play
     (EN 214, EN 306, DE 83)."""
     records = [m for m in state["in_play"] if m["controller"] != ctx["player"]]
     ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
 
 
-def _take_control(state, data, option_id, rng):
+def _take_control(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         record["controller"] = data["ctx"]["player"]
         event(state, f"{data['ctx']['player']} takes control of {name(state, record['card'])} (owner {record['owner']})")
 
 
-def return_minion_to_hand(state, ctx, params, rng):
+def return_minion_to_hand(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 minion in play goes back to its owner's hand (DE 73)."""
     ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
                 list(state["in_play"]))
 
 
-def _return_minion(state, data, option_id, rng):
+def _return_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         state["in_play"].remove(record)
@@ -119,21 +122,21 @@ def _return_minion(state, data, option_id, rng):
         event(state, f"{name(state, record['card'])} goes back to {record['owner']}'s hand")
 
 
-def protect_minion(state, ctx, params, rng):
+def protect_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Prevent all damage to 1 of your minions this turn (DE 88: only your
     minions are protected, not you)."""
     records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in current_turn(state)["protected"]]
     ask_minion(state, ctx, params, "fx:protect", "protect which of your minions?", records)
 
 
-def _protect(state, data, option_id, rng):
+def _protect(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
     if record is not None:
         current_turn(state)["protected"].append(record["card"])
         event(state, f"{name(state, record['card'])} is protected from damage this turn")
 
 
-def minion_hurts_itself_and_controller(state, ctx, params, rng):
+def minion_hurts_itself_and_controller(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 minion deals damage equal to its strength to itself and to its
     controller (DE 57). The amount is fixed when the text starts; damage
     the minion cannot absorb is lost (DE 91); the controller's share can be
@@ -142,7 +145,7 @@ def minion_hurts_itself_and_controller(state, ctx, params, rng):
                 list(state["in_play"]))
 
 
-def _hysteria(state, data, option_id, rng):
+def _hysteria(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     """The two shares are simultaneous events: the player who caused them
     orders them (EN 132) when the order can matter, that is when the minion
     itself blocks damage inflicted on its controller (EN 167): hurt first, it
@@ -152,7 +155,8 @@ def _hysteria(state, data, option_id, rng):
     record = picked_minion(state, option_id)
     if record is None:
         return
-    shares = {"card": record["card"], "amount": strength(state, record), "controller": record["controller"]}
+    shares: dict[str, Any] = {"card": record["card"], "amount": strength(state, record),
+                              "controller": record["controller"]}
     ctx = data["ctx"]
     if shares["amount"] > 0 and record in damage.direct_blockers(state, record["controller"], ctx):
         who = name(state, record["card"])
@@ -165,7 +169,7 @@ def _hysteria(state, data, option_id, rng):
     _hysteria_order(state, {"ctx": ctx, "shares": shares}, "first:minion", rng)
 
 
-def _hysteria_order(state, data, option_id, rng):
+def _hysteria_order(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     shares = [new_task("hysteria_minion_share", params=data["shares"], ctx=data["ctx"]),
               new_task("hysteria_controller_share", params=data["shares"], ctx=data["ctx"])]
     if option_id == "first:controller":
@@ -173,7 +177,7 @@ def _hysteria_order(state, data, option_id, rng):
     push_all(state, shares)
 
 
-def _hysteria_minion_share(state, ctx, params, rng):
+def _hysteria_minion_share(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     record = minion(state, params["card"])
     if record is None:
         event(state, f"{name(state, params['card'])} has left play: the rest of its damage is lost")
@@ -181,25 +185,25 @@ def _hysteria_minion_share(state, ctx, params, rng):
     damage.damage_minion(state, record, params["amount"], ctx)
 
 
-def _hysteria_controller_share(state, ctx, params, rng):
+def _hysteria_controller_share(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     damage.damage_player(state, params["controller"], params["amount"], ctx)
 
 
-def each_player_damages_own_minion(state, ctx, params, rng):
+def each_player_damages_own_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Each player chooses 1 of his own minions; it takes N damage (DE 96).
     The players choose one after another in the order you choose (EN 132)."""
     each_player_in_chosen_order(state, ctx, "own_minion_damage", {"amount": params["amount"]},
                                 lambda p: any(m["controller"] == p for m in state["in_play"]))
 
 
-def _own_minion_damage(state, ctx, params, rng):
+def _own_minion_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     records = [m for m in state["in_play"] if m["controller"] == params["player"]]
     if records:
         choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {params['amount']} damage?",
                minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
 
 
-def resurrect_minion(state, ctx, params, rng):
+def resurrect_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Put 1 minion from your discard pile into play, without its chain or
     kicker text (DE 98)."""
     pile = zones(state, ctx["player"])["discard"]
@@ -208,7 +212,7 @@ def resurrect_minion(state, ctx, params, rng):
                           "no minion in your discard pile", "fx:resurrect")
 
 
-def _resurrect(state, data, option_id, rng):
+def _resurrect(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     if option_id == "none":
         event(state, f"{data['ctx']['player']} brings no minion back")
         return
@@ -218,7 +222,7 @@ def _resurrect(state, data, option_id, rng):
     put_into_play(state, card_id, player, player)
 
 
-def exile_destroyed_by_previous(state, ctx, params, rng):
+def exile_destroyed_by_previous(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Exile every minion destroyed by the card that resolved just before
     this one, even one brought back in the meantime (DE 98)."""
     if ctx.get("entry") is None or state.get("chain") is None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.machine import TurnMachine, push
+from pbem.engine.rng import Rng
 from pbem.games.nightfall import damage
 from pbem.games.nightfall.effects.common import (
     choose,
@@ -24,45 +27,45 @@ from pbem.games.nightfall.state import draw as draw_cards
 from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
-def damage_player(state, ctx, params, rng):
+def damage_player(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Deal N damage to a player of your choice (an opponent, if it says so)."""
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: deal {params['amount']} damage to which player?",
            player_options(state, ctx, params.get("opponents_only", False)), "fx:damage_player",
            {"ctx": ctx, "amount": params["amount"]})
 
 
-def _damage_player(state, data, option_id, rng):
+def _damage_player(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     damage.damage_player(state, option_id.split(":", 1)[1], data["amount"], data["ctx"])
 
 
-def damage_each_player(state, ctx, params, rng):
+def damage_each_player(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Deal N damage to every player, in the order the causing player
     chooses (EN 132)."""
     each_player_in_chosen_order(state, ctx, "damage_one", {"amount": params["amount"]})
 
 
-def _damage_one(state, ctx, params, rng):
+def _damage_one(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     damage.damage_player(state, params["player"], params["amount"], ctx)
 
 
-def receive_wounds(state, ctx, params, rng):
+def receive_wounds(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """You receive N wounds (not damage: never blocked, EN 168)."""
     take_wounds(state, ctx["player"], params["amount"])
 
 
-def draw(state, ctx, params, rng):
+def draw(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Draw N cards."""
     draw_cards(state, ctx["player"], params["amount"], rng)
 
 
-def gain_influence(state, ctx, params, rng):
+def gain_influence(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Gain N influence (it can only be spent in your own claim phase)."""
     if ctx["player"] == current_turn(state)["player"]:
         current_turn(state)["influence"] += params["amount"]
         event(state, f"{ctx['player']} gains {params['amount']} influence")
 
 
-def action_discard_influence(state, ctx, params, rng):
+def action_discard_influence(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """In your own turn, each action card discarded for influence gives N
     (DE 76, DE 82); with several such effects the highest counts."""
     if ctx["player"] == current_turn(state)["player"]:
@@ -71,14 +74,14 @@ def action_discard_influence(state, ctx, params, rng):
         event(state, f"{ctx['player']}'s discarded actions give {turn['action_influence']} influence this turn")
 
 
-def each_player_discards(state, ctx, params, rng):
+def each_player_discards(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Each player discards N cards of his choice, one player after another
     in the order you choose (EN 132: a later player sees the earlier discards)."""
     each_player_in_chosen_order(state, ctx, "discard_own", {"amount": params["amount"]},
                                 lambda p: bool(zones(state, p)["hand"]))
 
 
-def _discard_own(state, ctx, params, rng):
+def _discard_own(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     player = params["player"]
     hand = zones(state, player)["hand"]
     if params["amount"] <= 0 or not hand:
@@ -87,13 +90,13 @@ def _discard_own(state, ctx, params, rng):
         [(f"discard:{c}", name(state, c)) for c in hand], "fx:discard_own", {"ctx": ctx, "params": params})
 
 
-def _discard_own_answer(state, data, option_id, rng):
+def _discard_own_answer(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     discard_from_hand(state, data["params"]["player"], option_id.split(":", 1)[1])
     rest = dict(data["params"], amount=data["params"]["amount"] - 1)
     push(state, "discard_own", params=rest, ctx=data["ctx"])
 
 
-def each_player_discards_top_of_deck(state, ctx, params, rng):
+def each_player_discards_top_of_deck(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Each player, you included, discards the top card of his deck; a
     player with an empty deck is not affected and does not reshuffle (DE 81)."""
     for player in [ctx["player"], *clockwise_from(state, ctx["player"])]:
@@ -104,14 +107,14 @@ def each_player_discards_top_of_deck(state, ctx, params, rng):
             event(state, f"{player} discards {name(state, top)} from the top of the deck")
 
 
-def discard_down_to(state, ctx, params, rng):
+def discard_down_to(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 player discards all cards but N and receives 1 wound per card
     discarded (DE 55, DE 93); the player chooses what to keep."""
     choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: which player discards down to {params['amount']}?",
            player_options(state, ctx), "fx:discard_down_to", {"ctx": ctx, "amount": params["amount"]})
 
 
-def _discard_down_to(state, data, option_id, rng):
+def _discard_down_to(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     target = option_id.split(":", 1)[1]
     excess = len(zones(state, target)["hand"]) - data["amount"]
     if excess <= 0:
@@ -121,7 +124,7 @@ def _discard_down_to(state, data, option_id, rng):
     push(state, "discard_own", params={"player": target, "amount": excess}, ctx=data["ctx"])
 
 
-def _receive(state, ctx, params, rng):
+def _receive(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     take_wounds(state, params["player"], params["amount"])
 
 
