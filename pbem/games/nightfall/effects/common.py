@@ -52,7 +52,8 @@ def schedule(state: State, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> 
 
 # ------------------------------------------------------------- choosing
 
-def choose(state, player, kind, prompt, options, handler, data):
+def choose(state: State, player: str, kind: str, prompt: str, options: list[tuple[str, str]], handler: str,
+           data: dict[str, Any]) -> None:
     """Ask ``player``; a single option among public things is taken at once."""
     ask(state, player, kind, prompt, options, handler, data, forced=True)
 
@@ -136,7 +137,8 @@ def chain_entry_label(state: State, index: int) -> str:
     return f"{name(state, entry['card'])} ({entry['controller']}, #{index + 1} in the chain)"
 
 
-def ask_minion(state, ctx, params, handler, prompt, records, extra=None):
+def ask_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], handler: str, prompt: str,
+               records: list[Minion], extra: dict[str, Any] | None = None) -> None:
     if not records:
         event(state, f"{name(state, ctx['card'])}: no minion in play to choose")
         return

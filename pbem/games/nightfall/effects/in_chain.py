@@ -54,7 +54,7 @@ def grant_kicker(state: State, ctx: dict[str, Any], params: dict[str, Any], rng:
            "fx:grant_kicker", {"ctx": ctx})
 
 
-def _kicker_note(state, index):
+def _kicker_note(state: State, index: int) -> str:
     """What choosing this card would do: a card with no kicker text gains nothing; one whose kicker fires anyway
     gains nothing more."""
     entry = current_chain(state)["entries"][index]
