@@ -22,9 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import collapse_rfc2231_value
+from typing import Any
 
 #: the files pbem itself writes for others to read, set aside with the reason; every other
 #: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
@@ -190,7 +192,7 @@ def unflow(text: str, delsp: bool = False) -> str:
     return "\n".join(out)
 
 
-def _json_documents(text: str):
+def _json_documents(text: str) -> Iterator[tuple[dict[str, Any], bytes]]:
     """Every top-level JSON object in ``text``, with the bytes to submit (pbem's layout: LF line ends)."""
     index = text.find("{")
     while index != -1:

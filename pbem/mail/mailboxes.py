@@ -25,9 +25,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from pbem.mail.config import Mailbox, Server
 from pbem.mail.errors import MailConfigError, MailServerError
+
+_T = TypeVar("_T")
 
 #: seconds a network operation may block before the run gives up (a hung server must not hang cron)
 NETWORK_TIMEOUT = 60.0
@@ -41,7 +44,7 @@ class Incoming:
     raw: bytes
 
 
-class MailSource(AbstractContextManager):
+class MailSource(AbstractContextManager["MailSource"]):
     """A mailbox open for reading (a context manager: the connection closes at the end)."""
 
     @abstractmethod
@@ -120,7 +123,7 @@ class ImapSource(MailSource):
             raise
 
     def incoming(self, done: Callable[[str], bool]) -> Iterator[Incoming]:
-        status, data = _imap_call(self.where, "search", lambda: self.imap.uid("SEARCH", None, "ALL"))
+        status, data = _imap_call(self.where, "search", lambda: self.imap.uid("SEARCH", "ALL"))
         if status != "OK":
             raise MailServerError(f"{self.where}: UID SEARCH failed: {_text(data)}")
         uids = sorted((int(u) for u in _text(data).split()), key=int)
@@ -165,14 +168,14 @@ def _connect_imap(server: Server) -> imaplib.IMAP4:
     return imap
 
 
-def _imap_call(where: str, what: str, action):
+def _imap_call(where: str, what: str, action: Callable[[], _T]) -> _T:
     try:
         return action()
     except (imaplib.IMAP4.error, OSError, ssl.SSLError) as error:
         raise MailServerError(f"{where}: {what} failed: {error}") from error
 
 
-def _text(data) -> str:
+def _text(data: object) -> str:
     parts = data if isinstance(data, list) else [data]
     return " ".join(p.decode("utf-8", "replace") if isinstance(p, bytes) else str(p) for p in parts if p)
 

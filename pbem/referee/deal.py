@@ -22,10 +22,12 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from pbem.referee.turns import Position, StaticMembers
 
 
-def cards_path(gamedir: GameDir, gamefile: GameFile):
+def cards_path(gamedir: GameDir, gamefile: GameFile) -> Path | None:
     """The copy of the ``--cards`` file kept in the game directory, checked against ``game.toml``."""
     if gamefile.cards is None:
         return None

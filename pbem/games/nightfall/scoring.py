@@ -38,7 +38,7 @@ def seat_from_right_of_first(state: State, player: str) -> int:
     return (first - seats.index(player) - 1) % len(seats)
 
 
-def ranking_key(state: State, player: str) -> tuple:
+def ranking_key(state: State, player: str) -> tuple[Any, ...]:
     return (wound_count(state, player), sorted(wound_types(state, player).values(), reverse=True),
             seat_from_right_of_first(state, player))
 
