@@ -143,21 +143,25 @@ class GameDir:
 
         With ``everywhere=False``, the inside of the folders that grow with the
         game (:meth:`growing`) is left out (the folders themselves are looked at).
+        Each folder is listed once (:func:`os.scandir`, whose entries say what
+        they are without a ``stat``), on names as strings.
         """
-        skipped = set() if everywhere else {str(folder) for folder in self.growing()}
-        found: list[Path] = []
-        pending = [self.root]
+        skipped = frozenset() if everywhere else frozenset(folder.name for folder in self.growing())
+        found: list[str] = []
+        pending = [(os.fspath(self.root), True)]
         while pending:
+            folder, top = pending.pop()
             try:
-                entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
+                listing = os.scandir(folder)
             except FileNotFoundError:
                 continue
-            for entry in entries:
-                if entry.is_symlink():
-                    found.append(Path(entry.path))
-                elif entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
-                    pending.append(Path(entry.path))
-        return sorted(found)
+            with listing:
+                for entry in listing:
+                    if entry.is_symlink():
+                        found.append(entry.path)
+                    elif entry.is_dir(follow_symlinks=False) and not (top and entry.name in skipped):
+                        pending.append((entry.path, False))
+        return sorted(Path(link) for link in found)
 
     def growing(self) -> tuple[Path, ...]:
         """The folders that grow with the game: a file per turn, move, refusal, timeout or takeover.
@@ -190,8 +194,19 @@ class GameDir:
         written, and the cost does not grow with the game's history;
         ``verify`` looks everywhere (:meth:`refuse_all_symlinks`).
         """
-        refuse_link(next(iter(self.symlinks(everywhere=False)), None)
-                    or next((p for p in paths if p.is_symlink()), None))
+        refuse_link(next(iter(self.symlinks(everywhere=False)), None))
+        self.refuse_symlinks_at(*paths)
+
+    def refuse_symlinks_at(self, *paths: Path) -> None:
+        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link.
+
+        For a command holding the game's lock, which has already looked at
+        everything but the inside of the growing folders
+        (:func:`~pbem.referee.lock.locked` calls :meth:`refuse_symlinks`):
+        what is left to look at is the files it opens or writes in them.
+        """
+        islink = os.path.islink
+        refuse_link(next((p for p in paths if islink(p)), None))
 
     def latest_turn(self) -> int | None:
         """The number of the latest turn file, or ``None`` when there is none.

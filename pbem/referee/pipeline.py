@@ -158,7 +158,10 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     and its referee section.
 
     ``gamefile`` is the ``game.toml`` the caller has just read in the same
-    call, so that it is not parsed and schema-checked twice.
+    call, so that it is not parsed and schema-checked twice. The caller
+    holds the game's lock (:func:`~pbem.referee.lock.locked`), which has
+    refused a symbolic link anywhere but inside the folders that grow with
+    the game; here the files the step may write in them are looked at.
     """
     gamedir = GameDir.at(directory)
     if gamefile is None:
@@ -171,9 +174,10 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     current = current_turn(gamedir, gamefile, gapless=True)
     gamefile = seats.in_force(gamedir, gamefile, current.doc)
     # the files of the folders that grow with the game this step may write: the next turn, the next move file,
-    # timeout record or seat record of each player, this turn's notices (the rest was looked at under the lock)
+    # timeout record or seat record of each player, this turn's notices (the rest was looked at by the lock,
+    # which every caller holds: :func:`~pbem.referee.lock.locked`)
     number = current.doc["turn"]
-    gamedir.refuse_symlinks(
+    gamedir.refuse_symlinks_at(
         gamedir.turn(number + 1),
         *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)),
         *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
