@@ -55,9 +55,9 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = Tr
     is made (with its parents) when it is missing.
 
     Done on the file's name as a string with :mod:`os` calls alone: a referee
-    step writes a dozen files, and the objects of :mod:`pathlib` and of
-    buffered files, and a ``mkdir`` of a folder that exists before every
-    write, were a third of what a write costs beyond its system calls.
+    step writes a dozen files, and :mod:`pathlib`'s objects, a buffered file
+    and a ``mkdir`` of a folder that exists added some 50 µs to each write's
+    120 µs of system calls (issue 9).
     """
     path = Path(path)
     target = os.fspath(path)
