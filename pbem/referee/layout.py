@@ -62,8 +62,9 @@ class GameDir:
     root: Path
 
     @classmethod
-    def at(cls, path: str | Path) -> GameDir:
-        return cls(Path(path))
+    def at(cls, path: str | Path | GameDir) -> GameDir:
+        """The game directory at ``path`` (``path`` itself if it is one: its paths are built once)."""
+        return path if isinstance(path, GameDir) else cls(Path(path))
 
     @cached_property
     def game_toml(self) -> Path:

@@ -445,6 +445,21 @@ def view_wrapper(
     return sign_document(view_doc(gamefile, number, turn_hash, player, sealed), referee_key)
 
 
+#: the length of a signature's value in a signed document (the base64 of 64 bytes of Ed25519)
+SIGNATURE_TEXT_LENGTH = 88
+_SIGNATURE_SLOT = "signature-value-slot"
+
+
+def view_layout(gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str,
+                signer: str) -> tuple[bytes, bytes]:
+    """The bytes of a player's view file before and after the value of its signature by ``signer``
+    (a fingerprint): the file is these around :data:`SIGNATURE_TEXT_LENGTH` characters."""
+    doc = view_doc(gamefile, number, turn_hash, player, sealed)
+    doc[SIGNATURE_FIELD] = {"alg": ALGORITHM, "signer": signer, "value": _SIGNATURE_SLOT}
+    before, _, after = dump_json(doc).partition(_SIGNATURE_SLOT.encode("ascii"))
+    return before, after
+
+
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:
     """Write each player's view files atomically, without waiting for the disk.
 
