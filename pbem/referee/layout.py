@@ -118,26 +118,38 @@ class GameDir:
     def lock(self) -> Path:
         return self.root / ".lock"
 
+    @cached_property
+    def _named(self) -> dict[tuple[str, str], Path]:
+        """The paths of files built so far, by folder and name: a step asks for each several times."""
+        return {}
+
+    def _file(self, folder: str, name: str) -> Path:
+        try:
+            return self._named[folder, name]
+        except KeyError:
+            path = self._named[folder, name] = getattr(self, folder) / name
+            return path
+
     def turn(self, number: int) -> Path:
-        return self.turns / f"{number:0{TURN_DIGITS}d}.json"
+        return self._file("turns", f"{number:0{TURN_DIGITS}d}.json")
 
     def move(self, number: int, player: str) -> Path:
-        return self.moves / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("moves", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def timeout(self, number: int, player: str) -> Path:
-        return self.timeouts / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("timeouts", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def seat(self, number: int, player: str) -> Path:
-        return self.seats / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("seats", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def view_json(self, player: str) -> Path:
-        return self.views / player / "latest.json"
+        return self._file("views", f"{player}/latest.json")
 
     def view_age(self, player: str) -> Path:
-        return self.views / player / "latest.age"
+        return self._file("views", f"{player}/latest.age")
 
     def rejection(self, number: int, who: str) -> Path:
-        return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}.json"
+        return self._file("rejected", f"{number:0{TURN_DIGITS}d}-{who}.json")
 
     def symlinks(self, everywhere: bool = True) -> list[Path]:
         """Every symbolic link in the game directory, at any depth (none are followed).
