@@ -286,3 +286,16 @@ def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_s
     toml.write_text(changed)
     with pytest.raises(GameDirError, match="different game.toml"):
         submit(table.dir, following, table.referee)
+
+
+def test_a_signed_referee_section_is_read_by_the_plain_parser_and_still_must_be_json() -> None:
+    """Issue 9: the referee's section, whose text the verified turn signature covers, is read without the
+    strict reader; what does not parse is still a damaged section, not a crash."""
+    import zlib
+
+    from pbem.crypto.errors import SealError
+    from pbem.referee.sealing import COMPRESSED_FILL, decompress
+
+    assert decompress(zlib.compress(b'{"a":[1,2]}') + COMPRESSED_FILL * 8, signed=True) == {"a": [1, 2]}
+    with pytest.raises(SealError, match="does not hold a JSON document"):
+        decompress(zlib.compress(b'{"a":'), signed=True)
