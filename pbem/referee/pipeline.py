@@ -204,7 +204,8 @@ def recover(ctx: StepContext, views: bool = True) -> list[str]:
     when it writes none.
     """
     gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
-    repaired = [str(p) for p in (*remove_temp_files(gamedir.root, recursive=False), *remove_temp_files(gamedir.views))]
+    # every write of a step, the views' too, makes its temporary file at the top (nothing else writes views/)
+    repaired = [str(p) for p in remove_temp_files(gamedir.root, recursive=False)]
     for player in ctx.gamefile.player_names:
         for orphan in gamedir.step_records(number + 1, player):
             if os.path.lexists(orphan):  # a link there was refused by open_game
