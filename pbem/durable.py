@@ -17,6 +17,7 @@ files), so it depends on nothing else in pbem.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -100,10 +101,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _link_new(temp: str, path: str, data: bytes, mode: int) -> None:

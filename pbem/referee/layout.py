@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -210,16 +211,25 @@ class GameDir:
         refuse_link(next(iter(self.symlinks(everywhere=False)), None))
         self.refuse_symlinks_at(*paths)
 
-    def refuse_symlinks_at(self, *paths: Path) -> None:
-        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link.
+    def refuse_symlinks_at(self, *paths: Path) -> list[Path]:
+        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link; return
+        those that are present (one ``lstat`` each says both).
 
         For a command holding the game's lock, which has already looked at
         everything but the inside of the growing folders
         (:func:`~pbem.referee.lock.locked` calls :meth:`refuse_symlinks`):
         what is left to look at is the files it opens or writes in them.
         """
-        islink = os.path.islink
-        refuse_link(next((p for p in paths if islink(p)), None))
+        present = []
+        for path in paths:
+            try:
+                mode = os.lstat(path).st_mode
+            except (OSError, ValueError):  # what os.path.lexists takes for absent
+                continue
+            if stat.S_ISLNK(mode):
+                refuse_link(path)
+            present.append(path)
+        return present
 
     def latest_turn(self) -> int | None:
         """The number of the latest turn file, or ``None`` when there is none.

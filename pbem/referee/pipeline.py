@@ -136,6 +136,9 @@ class StepContext:
     referee_key: PrivateKey
     #: the static members of the game's states (restored into ``position.state``, kept out of every section)
     static: StaticMembers
+    #: the move files, timeout records and seat records of the next turn found when the game was opened:
+    #: a crashed step's, which :func:`recover` removes
+    leftovers: list[Path] = field(default_factory=list)
 
     @property
     def since_before(self) -> dict[str, int]:
@@ -180,14 +183,13 @@ def open_game(directory: str | Path | GameDir, referee_key: PrivateKey, gamefile
     # timeout record or seat record of each player, this turn's notices (the rest was looked at by the lock,
     # which every caller holds: :func:`~pbem.referee.lock.locked`)
     number = current.doc["turn"]
-    gamedir.refuse_symlinks_at(
-        gamedir.turn(number + 1),
-        *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)),
-        *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
-    )
+    gamedir.refuse_symlinks_at(gamedir.turn(number + 1))
+    leftovers = gamedir.refuse_symlinks_at(
+        *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)))
+    gamedir.refuse_symlinks_at(*(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)))
     static = static_members(game, gamedir, gamefile)
     position = open_position(current, referee_key, gamefile, static)
-    return StepContext(gamedir, gamefile, game, current, position, referee_key, static)
+    return StepContext(gamedir, gamefile, game, current, position, referee_key, static, leftovers)
 
 
 def recover(ctx: StepContext, views: bool = True) -> list[str]:
@@ -203,14 +205,11 @@ def recover(ctx: StepContext, views: bool = True) -> list[str]:
     step replaces every view when it writes the next turn and repairs them
     when it writes none.
     """
-    gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
     # every write of a step, the views' too, makes its temporary file at the top (nothing else writes views/)
-    repaired = [str(p) for p in remove_temp_files(gamedir.root, recursive=False)]
-    for player in ctx.gamefile.player_names:
-        for orphan in gamedir.step_records(number + 1, player):
-            if os.path.lexists(orphan):  # a link there was refused by open_game
-                orphan.unlink()
-                repaired.append(str(orphan))
+    repaired = [str(p) for p in remove_temp_files(ctx.gamedir.root, recursive=False)]
+    for orphan in ctx.leftovers:  # found by open_game, which refused a link there
+        orphan.unlink(missing_ok=True)
+        repaired.append(str(orphan))
     if views:
         repaired += repair_views(ctx)
     return repaired
@@ -228,8 +227,8 @@ def repair_views(ctx: StepContext) -> list[str]:
     for player in ctx.gamefile.player_names:
         sealed = ctx.current.doc["sealed"][player]
         wrapper = view_wrapper(ctx.gamefile, number, ctx.current.hash, player, sealed, ctx.referee_key)
-        expected = dump_json(wrapper)
-        if not _view_is(ctx.gamedir, player, sealed, lambda data, expected=expected: data == expected):
+        found = _view_files(ctx.gamedir, player)
+        if found != (dump_json(wrapper), sealed.encode("ascii")):
             stale[player] = wrapper
     if stale:
         write_views(ctx.gamedir, stale)
@@ -251,20 +250,20 @@ def stale_views(ctx: StepContext) -> list[str]:
         sealed = ctx.current.doc["sealed"][player]
         before, after = view_layout(ctx.gamefile, number, ctx.current.hash, player, sealed,
                                     ctx.referee_key.fingerprint)
-        if not _view_is(ctx.gamedir, player, sealed, lambda data, before=before, after=after: (
-                len(data) == len(before) + SIGNATURE_TEXT_LENGTH + len(after)
-                and data.startswith(before) and data.endswith(after))):
+        found = _view_files(ctx.gamedir, player)
+        if not (found is not None and found[1] == sealed.encode("ascii")
+                and len(found[0]) == len(before) + SIGNATURE_TEXT_LENGTH + len(after)
+                and found[0].startswith(before) and found[0].endswith(after)):
             stale.append(str(ctx.gamedir.view_json(player)))
     return stale
 
 
-def _view_is(gamedir: GameDir, player: str, sealed: str, expected: Callable[[bytes], bool]) -> bool:
-    """Whether ``player``'s ``latest.age`` is ``sealed`` and their ``latest.json`` passes ``expected``."""
+def _view_files(gamedir: GameDir, player: str) -> tuple[bytes, bytes] | None:
+    """The bytes of ``player``'s ``latest.json`` and ``latest.age``, or ``None`` if one cannot be read."""
     try:  # the lock refused a link anywhere in views/
-        return (gamedir.view_age(player).read_bytes() == sealed.encode("ascii")
-                and expected(gamedir.view_json(player).read_bytes()))
+        return gamedir.view_json(player).read_bytes(), gamedir.view_age(player).read_bytes()
     except OSError:
-        return False
+        return None
 
 
 def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT,
