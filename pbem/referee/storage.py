@@ -100,36 +100,20 @@ def _lay(value: Any, level: int, out: list[str]) -> None:
         out.append("{}" if kind is dict else "[]")
         return
     inner, outer = _BREAKS[level + 1], _BREAKS[level]
-    if _SCALARS.issuperset(map(type, children)):
+    if all(type(child) in _SCALARS for child in children):
         text = _FLAT[level + 1](value, 0)[0]
         out.append(text[0] + inner + text[1:-1] + outer + text[-1])
         return
     between = "," + inner
-    # a scalar member is written here rather than by a call of _lay: a string (most of them) as the C
-    # encoder writes it, anything else by the C encoder itself
-    scalar, string = _FLAT[0], c_encode_basestring
     if kind is dict:
         out.append("{")
         for index, name in enumerate(sorted(value)):
-            child = value[name]
-            out.append((between if index else inner) + string(name) + ": ")
-            child_kind = type(child)
-            if child_kind is str:
-                out.append(string(child))
-            elif child_kind in _SCALARS:
-                out.append(scalar(child, 0)[0])
-            else:
-                _lay(child, level + 1, out)
+            out.append((between if index else inner) + c_encode_basestring(name) + ": ")
+            _lay(value[name], level + 1, out)
         out.append(outer + "}")
     else:
         out.append("[")
         for index, item in enumerate(value):
             out.append(between if index else inner)
-            item_kind = type(item)
-            if item_kind is str:
-                out.append(string(item))
-            elif item_kind in _SCALARS:
-                out.append(scalar(item, 0)[0])
-            else:
-                _lay(item, level + 1, out)
+            _lay(item, level + 1, out)
         out.append(outer + "]")
