@@ -237,17 +237,22 @@ class GameDir:
         Found by probing names, in O(log N): ``turns/`` holds turns 0 to N
         without a gap (each step writes the next number; ``verify`` names a
         missing one), so N is the turn whose successor is absent. A link
-        counts as present (whoever reads it refuses it).
+        counts as present (whoever reads it refuses it). The names probed are
+        strings (a dozen at move 40), not paths.
         """
-        exists = os.path.lexists
-        if not exists(self.turn(0)):
+        folder = os.fspath(self.turns)
+
+        def exists(number: int) -> bool:
+            return os.path.lexists(f"{folder}/{number:0{TURN_DIGITS}d}.json")
+
+        if not exists(0):
             return None
         present, absent = 0, 1
-        while exists(self.turn(absent)):
+        while exists(absent):
             present, absent = absent, absent * 2
         while absent - present > 1:
             middle = (present + absent) // 2
-            if exists(self.turn(middle)):
+            if exists(middle):
                 present = middle
             else:
                 absent = middle
