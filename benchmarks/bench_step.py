@@ -21,9 +21,12 @@ section); sign the new turn with Ed25519.
 Also timed after each step, the **file floor**: writing files of the sizes
 the step wrote, each to a new file renamed into place, in the same file
 system: the move and the turn as new files, flushed to disk with their
-folder; each view over the view of the turn before, not flushed. No referee
-that keeps these files can write less; on a machine where creating and
-replacing a file is slow it is much of a step.
+folder; each view over the one the floor wrote a step before, not flushed
+(as a step's view replaces the view of the turn before: on ext4, replacing
+a file written a step ago costs some 50 µs more than replacing one made
+just before, which is what the floor did until it kept its folder for the
+whole game). No referee that keeps these files can write less; on a
+machine where creating and replacing a file is slow it is much of a step.
 
 Prints, per configuration, the medians of the step, of the crypto floor and
 of their ratio step by step; of the time the step spent inside the game's own methods
@@ -33,7 +36,12 @@ to the crypto floor of what is left of the step without the game's time and
 the file floor. With ``--profile``, where the referee's time goes (cProfile,
 own time by part; the profiler slows pure Python more than C, so the shares
 are rough).
-"""
+
+Issue 9 asks for a step within 3× its crypto floor; it is not met. In the
+fourth round (README, "Performance"; two shared cores) a step was 9.5–20×
+its crypto floor on disk (6.1 / 5.6 / 6.8× on a RAM disk) for Nightfall 2 /
+5 and Nightlancer 4 players, and 5.8 / 5.4 / 6.5× less the game's own time
+and the file floor; the file floor alone is 3–15× the crypto floor on disk.
 
 from __future__ import annotations
 
@@ -44,7 +52,6 @@ import hmac
 import json
 import os
 import pstats
-import shutil
 import statistics
 import sys
 import tempfile
@@ -184,16 +191,17 @@ def _stream(key: bytes, data: bytes, encrypt: bool) -> bytes:
     return b"".join(out)
 
 
-def write_files(where: Path, files: list[tuple[int, bool]]) -> float:
+def write_files(where: Path, files: list[tuple[int, bool]], step: int) -> float:
     """Write files of these sizes as new files renamed into place: when ``True``, under a new name, flushed
-    to disk with its folder; else over an existing file of that size (as a view replaces the one before)."""
+    to disk with its folder; else over the file the floor of the step before wrote there (as a view replaces
+    the view of the turn before)."""
     payloads = [(os.urandom(size), sync) for size, sync in files]
     for index, (data, sync) in enumerate(payloads):
-        if not sync:
-            (where / f"file-{index}").write_bytes(os.urandom(len(data)))
+        if not sync and not (where / f"view-{index}").exists():
+            (where / f"view-{index}").write_bytes(os.urandom(len(data)))  # the views of the deal
     start = time.perf_counter()
     for index, (data, sync) in enumerate(payloads):
-        temp, final = where / f".tmp-{index}", where / f"file-{index}"
+        temp, final = where / f".tmp-{index}", where / (f"new-{step}-{index}" if sync else f"view-{index}")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         os.write(fd, data)
         if sync:
@@ -243,6 +251,8 @@ def measure(game: str, count: int, games: int, steps: int, profiler: cProfile.Pr
         bots = {p: RandomBot(Rng.from_seed(f"bench-step-{game}-{count}-{index}-{p}")) for p in players}
         with tempfile.TemporaryDirectory() as tmp:
             directory = Path(tmp) / "game"
+            scratch = Path(tmp) / "files"  # the file floor's, kept for the whole game as the game directory is
+            scratch.mkdir()
             new_game(directory, game, [(p, keys[p].public) for p in players], keys["referee"],
                      seed=bytes([index + 1]) * 32)
             for _ in range(steps):
@@ -265,10 +275,7 @@ def measure(game: str, count: int, games: int, steps: int, profiler: cProfile.Pr
                 found["step"].append(elapsed)
                 found["game"].append(clock.spent)
                 found["floor"].append(floor.run(inputs))
-                scratch = Path(tmp) / "files"
-                shutil.rmtree(scratch, ignore_errors=True)
-                scratch.mkdir()
-                found["files"].append(write_files(scratch, sizes["files"]))
+                found["files"].append(write_files(scratch, sizes["files"], step.turn))
     return found
 
 

@@ -17,6 +17,7 @@ files), so it depends on nothing else in pbem.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -30,7 +31,7 @@ def temporary_name(path: Path) -> str:
     return f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(8)}"
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_dir(path: str | os.PathLike[str]) -> None:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         os.fsync(fd)
@@ -51,31 +52,60 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = Tr
     the same file system) holds the temporary file instead of ``path``'s
     folder, so that a crashed write is found there. ``sync=False`` writes
     atomically but does not wait for the disk: for a file that can be
-    rebuilt (after a crash, it may hold its old content).
+    rebuilt (after a crash, it may hold its old content). ``path``'s folder
+    is made (with its parents) when it is missing.
+
+    Done on the file's name as a string with :mod:`os` calls alone: a referee
+    step writes a dozen files, and :mod:`pathlib`'s objects, a buffered file
+    and a ``mkdir`` of a folder that exists added some 50 µs to each write's
+    120 µs of system calls (issue 9).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = (path.parent if temp_dir is None else Path(temp_dir)) / temporary_name(path)
-    fd = os.open(temp, _CREATE, mode)
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or os.curdir
+    if temp_dir is None:
+        temp = os.path.join(folder, temporary_name(path))
+        try:
+            fd = os.open(temp, _CREATE, mode)
+        except FileNotFoundError:  # the folder is missing (opening in it says so without a stat)
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(temp, _CREATE, mode)
+    else:
+        if not os.path.isdir(folder):
+            os.makedirs(folder, exist_ok=True)
+        temp = os.path.join(os.fspath(temp_dir), temporary_name(path))
+        fd = os.open(temp, _CREATE, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)  # the umask may have changed it
-            handle.write(data)
-            handle.flush()
+        try:
+            os.fchmod(fd, mode)  # the umask may have changed it
+            _write_all(fd, data)
             if sync:
-                os.fsync(handle.fileno())
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         if replace:
-            os.replace(temp, path)
+            os.replace(temp, target)
         else:
-            _link_new(temp, path, data, mode)
+            _link_new(temp, target, data, mode)
     except BaseException:
-        temp.unlink(missing_ok=True)
+        _unlink(temp)
         raise
     if sync_dir and sync:
-        fsync_dir(path.parent)
+        fsync_dir(folder)
 
 
-def _link_new(temp: Path, path: Path, data: bytes, mode: int) -> None:
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _link_new(temp: str, path: str, data: bytes, mode: int) -> None:
     """Put ``temp`` at ``path`` unless ``path`` exists (then :class:`FileExistsError`)."""
     try:
         os.link(temp, path)
@@ -84,20 +114,33 @@ def _link_new(temp: Path, path: Path, data: bytes, mode: int) -> None:
     except OSError:
         # a file system without hard links: create the file itself exclusively
         fd = os.open(path, _CREATE, mode)
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            os.fchmod(fd, mode)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     finally:
-        temp.unlink(missing_ok=True)
+        _unlink(temp)
 
 
 def remove_temp_files(directory: Path, recursive: bool = True) -> list[Path]:
-    """Delete temporary files a crashed write left behind in ``directory`` (and below, if ``recursive``); return them."""
+    """Delete temporary files a crashed write left behind in ``directory`` (and below, if ``recursive``); return them.
+
+    Looks at the names of one listing per folder (:func:`os.scandir`), without following links.
+    """
     removed = []
-    if directory.is_dir():
-        for path in (directory.rglob if recursive else directory.glob)(TEMP_PREFIX + "*"):
-            path.unlink(missing_ok=True)
-            removed.append(path)
-    return removed
+    pending = [os.fspath(directory)]
+    while pending:
+        try:
+            listing = os.scandir(pending.pop())
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            for entry in listing:
+                if entry.name.startswith(TEMP_PREFIX):
+                    _unlink(entry.path)
+                    removed.append(Path(entry.path))
+                elif recursive and entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+    return sorted(removed)

@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable
 from itertools import accumulate
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from pbem.crypto.errors import MalformedError
@@ -158,8 +158,27 @@ def canonical_json(obj: Any, plain: bool | None = None) -> bytes:
 #   U+FFFF (its surrogates sort below U+E000-U+FFFF), so a text holding any
 #   such character is written by the serialiser instead.
 # Non-str keys are not plain either: the C encoder would write 1 as "1".
-_encode_plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True,
-                                 check_circular=True, allow_nan=False).encode
+# It is called directly, without json.JSONEncoder.encode's wrapper, which builds a new encoder for each
+# document and keeps a dict of the containers it is in to refuse a cycle: a plain document has none
+# (is_plain stops on one), and canonical_json runs some forty times a step on small documents (issue 9).
+
+
+def _not_plain(value: Any) -> Any:
+    raise TypeError(f"a {type(value).__name__} is not plain")  # is_plain refused it first
+
+
+_c_encoder = (c_make_encoder(None, _not_plain, encode_basestring, None, ":", ",", True, False, False)
+              if c_make_encoder is not None else None)
+
+
+def _encode_plain(value: Any) -> str:
+    if _c_encoder is not None:
+        return "".join(_c_encoder(value, 0))
+    return _python_encoder(value)
+
+
+_python_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+                                   check_circular=True, allow_nan=False).encode
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 

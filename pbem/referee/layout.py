@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -62,8 +63,9 @@ class GameDir:
     root: Path
 
     @classmethod
-    def at(cls, path: str | Path) -> GameDir:
-        return cls(Path(path))
+    def at(cls, path: str | Path | GameDir) -> GameDir:
+        """The game directory at ``path`` (``path`` itself if it is one: its paths are built once)."""
+        return path if isinstance(path, GameDir) else cls(Path(path))
 
     @cached_property
     def game_toml(self) -> Path:
@@ -117,47 +119,63 @@ class GameDir:
     def lock(self) -> Path:
         return self.root / ".lock"
 
+    @cached_property
+    def _named(self) -> dict[tuple[str, str], Path]:
+        """The paths of files built so far, by folder and name: a step asks for each several times."""
+        return {}
+
+    def _file(self, folder: str, name: str) -> Path:
+        try:
+            return self._named[folder, name]
+        except KeyError:
+            path = self._named[folder, name] = getattr(self, folder) / name
+            return path
+
     def turn(self, number: int) -> Path:
-        return self.turns / f"{number:0{TURN_DIGITS}d}.json"
+        return self._file("turns", f"{number:0{TURN_DIGITS}d}.json")
 
     def move(self, number: int, player: str) -> Path:
-        return self.moves / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("moves", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def timeout(self, number: int, player: str) -> Path:
-        return self.timeouts / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("timeouts", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def seat(self, number: int, player: str) -> Path:
-        return self.seats / f"{number:0{TURN_DIGITS}d}-{player}.json"
+        return self._file("seats", f"{number:0{TURN_DIGITS}d}-{player}.json")
 
     def view_json(self, player: str) -> Path:
-        return self.views / player / "latest.json"
+        return self._file("views", f"{player}/latest.json")
 
     def view_age(self, player: str) -> Path:
-        return self.views / player / "latest.age"
+        return self._file("views", f"{player}/latest.age")
 
     def rejection(self, number: int, who: str) -> Path:
-        return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}.json"
+        return self._file("rejected", f"{number:0{TURN_DIGITS}d}-{who}.json")
 
     def symlinks(self, everywhere: bool = True) -> list[Path]:
         """Every symbolic link in the game directory, at any depth (none are followed).
 
         With ``everywhere=False``, the inside of the folders that grow with the
         game (:meth:`growing`) is left out (the folders themselves are looked at).
+        Each folder is listed once (:func:`os.scandir`, whose entries say what
+        they are without a ``stat``), on names as strings.
         """
-        skipped = set() if everywhere else {str(folder) for folder in self.growing()}
-        found: list[Path] = []
-        pending = [self.root]
+        skipped = frozenset() if everywhere else frozenset(folder.name for folder in self.growing())
+        found: list[str] = []
+        pending = [(os.fspath(self.root), True)]
         while pending:
+            folder, top = pending.pop()
             try:
-                entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
+                listing = os.scandir(folder)
             except FileNotFoundError:
                 continue
-            for entry in entries:
-                if entry.is_symlink():
-                    found.append(Path(entry.path))
-                elif entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
-                    pending.append(Path(entry.path))
-        return sorted(found)
+            with listing:
+                for entry in listing:
+                    if entry.is_symlink():
+                        found.append(entry.path)
+                    elif entry.is_dir(follow_symlinks=False) and not (top and entry.name in skipped):
+                        pending.append((entry.path, False))
+        return sorted(Path(link) for link in found)
 
     def growing(self) -> tuple[Path, ...]:
         """The folders that grow with the game: a file per turn, move, refusal, timeout or takeover.
@@ -190,8 +208,28 @@ class GameDir:
         written, and the cost does not grow with the game's history;
         ``verify`` looks everywhere (:meth:`refuse_all_symlinks`).
         """
-        refuse_link(next(iter(self.symlinks(everywhere=False)), None)
-                    or next((p for p in paths if p.is_symlink()), None))
+        refuse_link(next(iter(self.symlinks(everywhere=False)), None))
+        self.refuse_symlinks_at(*paths)
+
+    def refuse_symlinks_at(self, *paths: Path) -> list[Path]:
+        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link; return
+        those that are present (one ``lstat`` each says both).
+
+        For a command holding the game's lock, which has already looked at
+        everything but the inside of the growing folders
+        (:func:`~pbem.referee.lock.locked` calls :meth:`refuse_symlinks`):
+        what is left to look at is the files it opens or writes in them.
+        """
+        present = []
+        for path in paths:
+            try:
+                mode = os.lstat(path).st_mode
+            except (OSError, ValueError):  # what os.path.lexists takes for absent
+                continue
+            if stat.S_ISLNK(mode):
+                refuse_link(path)
+            present.append(path)
+        return present
 
     def latest_turn(self) -> int | None:
         """The number of the latest turn file, or ``None`` when there is none.
@@ -199,17 +237,22 @@ class GameDir:
         Found by probing names, in O(log N): ``turns/`` holds turns 0 to N
         without a gap (each step writes the next number; ``verify`` names a
         missing one), so N is the turn whose successor is absent. A link
-        counts as present (whoever reads it refuses it).
+        counts as present (whoever reads it refuses it). The names probed are
+        strings (a dozen at move 40), not paths.
         """
-        exists = os.path.lexists
-        if not exists(self.turn(0)):
+        folder = os.fspath(self.turns)
+
+        def exists(number: int) -> bool:
+            return os.path.lexists(f"{folder}/{number:0{TURN_DIGITS}d}.json")
+
+        if not exists(0):
             return None
         present, absent = 0, 1
-        while exists(self.turn(absent)):
+        while exists(absent):
             present, absent = absent, absent * 2
         while absent - present > 1:
             middle = (present + absent) // 2
-            if exists(self.turn(middle)):
+            if exists(middle):
                 present = middle
             else:
                 absent = middle

@@ -76,11 +76,14 @@ from pbem.referee.records import Record, current_turn, read_game_file, read_reco
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
+    SIGNATURE_TEXT_LENGTH,
     Position,
     StaticMembers,
+    TurnFiles,
     build_turn,
     carry_since,
     open_position,
+    view_layout,
     view_wrapper,
     write_turn,
     write_views,
@@ -133,6 +136,9 @@ class StepContext:
     referee_key: PrivateKey
     #: the static members of the game's states (restored into ``position.state``, kept out of every section)
     static: StaticMembers
+    #: the move files, timeout records and seat records of the next turn found when the game was opened:
+    #: a crashed step's, which :func:`recover` removes
+    leftovers: list[Path] = field(default_factory=list)
 
     @property
     def since_before(self) -> dict[str, int]:
@@ -153,12 +159,15 @@ class StepContext:
         return StepClock(clock.format_time(moment), previous_deadlines(self.current.doc["awaiting"]))
 
 
-def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile | None = None) -> StepContext:
+def open_game(directory: str | Path | GameDir, referee_key: PrivateKey, gamefile: GameFile | None = None) -> StepContext:
     """Everything one step needs: ``game.toml`` with the seats in force, the current turn (checked)
     and its referee section.
 
     ``gamefile`` is the ``game.toml`` the caller has just read in the same
-    call, so that it is not parsed and schema-checked twice.
+    call, so that it is not parsed and schema-checked twice. The caller
+    holds the game's lock (:func:`~pbem.referee.lock.locked`), which has
+    refused a symbolic link anywhere but inside the folders that grow with
+    the game; here the files the step may write in them are looked at.
     """
     gamedir = GameDir.at(directory)
     if gamefile is None:
@@ -171,53 +180,90 @@ def open_game(directory: str | Path, referee_key: PrivateKey, gamefile: GameFile
     current = current_turn(gamedir, gamefile, gapless=True)
     gamefile = seats.in_force(gamedir, gamefile, current.doc)
     # the files of the folders that grow with the game this step may write: the next turn, the next move file,
-    # timeout record or seat record of each player, this turn's notices (the rest was looked at under the lock)
+    # timeout record or seat record of each player, this turn's notices (the rest was looked at by the lock,
+    # which every caller holds: :func:`~pbem.referee.lock.locked`)
     number = current.doc["turn"]
-    gamedir.refuse_symlinks(
-        gamedir.turn(number + 1),
-        *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)),
-        *(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)),
-    )
+    gamedir.refuse_symlinks_at(gamedir.turn(number + 1))
+    leftovers = gamedir.refuse_symlinks_at(
+        *(path for player in gamefile.player_names for path in gamedir.step_records(number + 1, player)))
+    gamedir.refuse_symlinks_at(*(gamedir.rejection(number, who) for who in (*gamefile.player_names, UNKNOWN_SENDER)))
     static = static_members(game, gamedir, gamefile)
     position = open_position(current, referee_key, gamefile, static)
-    return StepContext(gamedir, gamefile, game, current, position, referee_key, static)
+    return StepContext(gamedir, gamefile, game, current, position, referee_key, static, leftovers)
 
 
-def recover(ctx: StepContext) -> list[str]:
+def recover(ctx: StepContext, views: bool = True) -> list[str]:
     """Undo what a crashed step left behind; return the paths repaired.
 
     Temporary files go (a step makes them at the top of the game directory,
     :func:`~pbem.referee.storage.write_file`); a move file, timeout record or
     seat record with no turn (the crash came before the turn's rename, the
     commit point: it is the next turn's) goes; views that are not those of
-    the current turn are rewritten from it. Files are looked up by name:
-    nothing here lists ``turns/`` or ``moves/``.
+    the current turn are rewritten from it (:func:`repair_views`). Files are
+    looked up by name: nothing here lists ``turns/`` or ``moves/``.
+    ``views=False`` leaves the views to the caller: :func:`submit`, whose
+    step replaces every view when it writes the next turn and repairs them
+    when it writes none.
     """
-    gamedir, number = ctx.gamedir, ctx.current.doc["turn"]
-    repaired = [str(p) for p in (*remove_temp_files(gamedir.root, recursive=False), *remove_temp_files(gamedir.views))]
+    # every write of a step, the views' too, makes its temporary file at the top (nothing else writes views/)
+    repaired = [str(p) for p in remove_temp_files(ctx.gamedir.root, recursive=False)]
+    for orphan in ctx.leftovers:  # found by open_game, which refused a link there
+        orphan.unlink(missing_ok=True)
+        repaired.append(str(orphan))
+    if views:
+        repaired += repair_views(ctx)
+    return repaired
+
+
+def repair_views(ctx: StepContext) -> list[str]:
+    """Rewrite the views that are not byte for byte those of the current turn; return their paths.
+
+    The views are a function of the current turn: the expected bytes are
+    rebuilt (Ed25519 signatures are deterministic) and compared, rather than
+    the files parsed and schema-checked only to compare their content.
+    """
+    number = ctx.current.doc["turn"]
+    stale = {}
     for player in ctx.gamefile.player_names:
-        for orphan in gamedir.step_records(number + 1, player):
-            if orphan.exists():
-                orphan.unlink()
-                repaired.append(str(orphan))
-    stale_views = {}
-    for player in ctx.gamefile.player_names:
-        # The views are a function of the current turn: rebuild the expected
-        # bytes (Ed25519 signatures are deterministic) and compare, rather than
-        # parse and schema-check the files only to compare their content.
         sealed = ctx.current.doc["sealed"][player]
         wrapper = view_wrapper(ctx.gamefile, number, ctx.current.hash, player, sealed, ctx.referee_key)
-        try:
-            fresh = gamedir.view_json(player).read_bytes() == dump_json(wrapper)
-            fresh = fresh and gamedir.view_age(player).read_bytes() == sealed.encode("ascii")
-        except OSError:
-            fresh = False
-        if not fresh:
-            stale_views[player] = wrapper
-            repaired.append(str(gamedir.view_json(player)))
-    if stale_views:
-        write_views(gamedir, stale_views)
-    return repaired
+        found = _view_files(ctx.gamedir, player)
+        if found != (dump_json(wrapper), sealed.encode("ascii")):
+            stale[player] = wrapper
+    if stale:
+        write_views(ctx.gamedir, stale)
+    return [str(ctx.gamedir.view_json(player)) for player in stale]
+
+
+def stale_views(ctx: StepContext) -> list[str]:
+    """The views a step that writes the next turn replaces although they are not the current turn's.
+
+    What :func:`repair_views` finds, compared byte for byte but for the
+    value of each view's signature, which is not computed: the step signs
+    and writes every view anew whatever this says, so it only reports them
+    (:attr:`Step.repaired`). A crash leaves a view of the turn before, whose
+    turn, hash and sealed text differ; any other layout differs too.
+    """
+    number = ctx.current.doc["turn"]
+    stale = []
+    for player in ctx.gamefile.player_names:
+        sealed = ctx.current.doc["sealed"][player]
+        before, after = view_layout(ctx.gamefile, number, ctx.current.hash, player, sealed,
+                                    ctx.referee_key.fingerprint)
+        found = _view_files(ctx.gamedir, player)
+        if not (found is not None and found[1] == sealed.encode("ascii")
+                and len(found[0]) == len(before) + SIGNATURE_TEXT_LENGTH + len(after)
+                and found[0].startswith(before) and found[0].endswith(after)):
+            stale.append(str(ctx.gamedir.view_json(player)))
+    return stale
+
+
+def _view_files(gamedir: GameDir, player: str) -> tuple[bytes, bytes] | None:
+    """The bytes of ``player``'s ``latest.json`` and ``latest.age``, or ``None`` if one cannot be read."""
+    try:  # the lock refused a link anywhere in views/
+        return gamedir.view_json(player).read_bytes(), gamedir.view_age(player).read_bytes()
+    except OSError:
+        return None
 
 
 def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT,
@@ -230,6 +276,10 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     waits for joins, the file goes to :func:`pbem.referee.joins.submit_join`.
     ``now`` is the referee's clock, which a game with deadlines records
     (:mod:`pbem.referee.clock`; ``None``: ``$PBEM_NOW`` or the system clock).
+
+    What a crashed step left behind is undone first (:func:`recover`); the
+    views, which the step replaces when it writes the next turn, are only
+    compared then (:func:`stale_views`), and repaired when it writes none.
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
@@ -240,20 +290,23 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             remove_temp_files(gamedir.joins)
             if not complete_deal(gamedir, gamefile, referee_key, now) and not gamedir.has_turns():
                 return submit_join(gamedir, gamefile, data, referee_key, now)
-        ctx = open_game(directory, referee_key, gamefile)
-        repaired = recover(ctx)
-        step_clock = ctx.step_clock(now)  # before any check: a clock gone back changes nothing, not even rejected/
+        ctx = open_game(gamedir, referee_key, gamefile)
+        repaired = recover(ctx, views=False)
         try:
-            step = _run(ctx, data, step_clock)
-        except AlreadyApplied:
+            step_clock = ctx.step_clock(now)  # before any check: a clock gone back changes nothing, not even rejected/
+            stale = stale_views(ctx)
+            step, files = _run(ctx, data, step_clock)
+        except Exception as error:  # nothing of the step is written: the views are the current turn's again
+            if isinstance(error, Refusal) and not isinstance(error, AlreadyApplied):
+                write_rejection(ctx, data, error)
+            repair_views(ctx)
             raise
-        except Refusal as refusal:
-            write_rejection(ctx, data, refusal)
-            raise
-        return dataclasses.replace(step, repaired=repaired)
+        write_turn(ctx.gamedir, files, move=(step.player, data))
+        return dataclasses.replace(step, repaired=repaired + stale)
 
 
-def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> Step:
+def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> tuple[Step, TurnFiles]:
+    """Check the move and build the next turn and its views (:func:`submit` writes them)."""
     gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
     number = ctx.current.doc["turn"]
 
@@ -277,7 +330,6 @@ def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> Step:
             game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key, ctx.static,
             move_file=sha256_ref(data), clock=step_clock,
         )
-    write_turn(ctx.gamedir, files, move=(player, data))
     return Step(
         turn=new_position.turn,
         player=player,
@@ -289,7 +341,7 @@ def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> Step:
         status=turn_status(gamefile, files.turn),
         unapplied=({"from": new_position.unapplied["from"], "to": new_position.unapplied["to"]}
                    if new_position.unapplied else None),
-    )
+    ), files
 
 
 def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:

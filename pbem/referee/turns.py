@@ -150,12 +150,13 @@ def dynamic_state(state: dict[str, Any], static: StaticMembers) -> dict[str, Any
 
 
 def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameFile) -> dict[str, Any]:
-    doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
-                                compressed=True)
     # The turn's signature covers the sealed text, so these are the very bytes the referee sealed: the
     # canonical JSON of a document it built, not a rewrite of one (``1.0`` for ``1``, which
-    # :func:`~pbem.referee.formats.signed_format_problem` walks the document to catch). Only its format is
-    # checked; walking the whole state again was a tenth of a step (issue 9).
+    # :func:`~pbem.referee.formats.signed_format_problem` walks the document to catch). So it is read without
+    # the strict reader's checks, which it passes by construction, and only its format is checked; walking
+    # the whole state again was a tenth of a step (issue 9).
+    doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
+                                compressed=True, signed=True)
     if not isinstance(doc, dict) or doc.get("format") != formats.REFEREE:
         raise GameDirError(f"{turn.path}: referee section: not a {formats.REFEREE!r} document")
     if doc["turn"] != turn.doc["turn"] or doc["game_id"] != gamefile.game_id:
@@ -252,10 +253,12 @@ def is_over(game: Game, state: dict[str, Any]) -> bool:
 
 
 def section_documents(
-    game: Game, gamefile: GameFile, position: Position, static: StaticMembers
+    game: Game, gamefile: GameFile, position: Position, static: StaticMembers,
+    awaiting: list[Decision] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """The document of every sealed section of a turn: each player's, and the referee's."""
-    decisions = {d.player: d for d in game.awaiting(position.state)}
+    """The document of every sealed section of a turn: each player's, and the referee's
+    (``awaiting``: the position's open decisions, if the caller has them)."""
+    decisions = {d.player: d for d in (game.awaiting(position.state) if awaiting is None else awaiting)}
     docs = {
         player: player_section_doc(game, gamefile, position, player, decisions.get(player))
         for player in gamefile.player_names
@@ -265,19 +268,20 @@ def section_documents(
 
 
 def section_forms(
-    game: Game, gamefile: GameFile, position: Position, static: StaticMembers
+    game: Game, gamefile: GameFile, position: Position, static: StaticMembers,
+    awaiting: list[Decision] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, bytes], dict[str, bool]]:
     """Every section's document and its canonical form, which serves its sealing and its commitment
     (which never covers padding) and the replay's reading the position back; and whether each
     document is plain (:func:`~pbem.crypto.canonical.is_plain`), found once for both."""
-    docs = section_documents(game, gamefile, position, static)
+    docs = section_documents(game, gamefile, position, static, awaiting)
     plain = {name: is_plain(doc) for name, doc in docs.items()}
     return docs, {name: canonical_json(doc, plain[name]) for name, doc in docs.items()}, plain
 
 
 def seal_sections(
     game: Game, gamefile: GameFile, position: Position, move_hash: str | None, canonical: dict[str, bytes],
-    recorded: Any = None,
+    recorded: Any = None, awaiting: list[Decision] | None = None,
 ) -> dict[str, str]:
     """Every section of a turn sealed, padded to the sizes the game declares for its seat count.
 
@@ -292,7 +296,7 @@ def seal_sections(
     """
     seed, number = position.seed, position.turn
     sizes = game.sealed_sizes(len(gamefile.players))
-    kinds = {d.player: d.kind for d in game.awaiting(position.state)}
+    kinds = {d.player: d.kind for d in (game.awaiting(position.state) if awaiting is None else awaiting)}
     # to the key that holds the seat now (a seat handed over is sealed to its new key)
     rules = [(player, [public_key.recipient], sizes.player_section(kinds.get(player)), False)
              for player, public_key in gamefile.seat_keys]
@@ -348,10 +352,11 @@ def assemble_turn(
     ``forms``, the sections' :func:`section_forms` if the caller has them.
     """
     seed, number = position.seed, position.turn
-    plain, canonical, _ = forms if forms is not None else section_forms(game, gamefile, position, static)
-    sealed = seal_sections(game, gamefile, position, move_hash, canonical, recorded)
+    decisions = game.awaiting(position.state)  # asked once, for the sections, the sealing and the public part
+    plain, canonical, _ = forms if forms is not None else section_forms(game, gamefile, position, static, decisions)
+    sealed = seal_sections(game, gamefile, position, move_hash, canonical, recorded, decisions)
     result = game.result(position.state)
-    awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in game.awaiting(position.state)]
+    awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in decisions]
     extra: dict[str, Any] = {}
     if clock is not None:
         rules = gamefile.deadline_rules
@@ -377,7 +382,7 @@ def assemble_turn(
         "awaiting": awaiting,
         "result": result.to_json() if result is not None else None,
         "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state, canonical),
-        "seed": seed.hex() if is_over(game, position.state) else None,
+        "seed": seed.hex() if result is not None or not decisions else None,  # is_over
         "sealed": sealed,
     }
 
@@ -443,6 +448,21 @@ def view_wrapper(
     gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str, referee_key: PrivateKey
 ) -> dict[str, Any]:
     return sign_document(view_doc(gamefile, number, turn_hash, player, sealed), referee_key)
+
+
+#: the length of a signature's value in a signed document (the base64 of 64 bytes of Ed25519)
+SIGNATURE_TEXT_LENGTH = 88
+_SIGNATURE_SLOT = "signature-value-slot"
+
+
+def view_layout(gamefile: GameFile, number: int, turn_hash: str, player: str, sealed: str,
+                signer: str) -> tuple[bytes, bytes]:
+    """The bytes of a player's view file before and after the value of its signature by ``signer``
+    (a fingerprint): the file is these around :data:`SIGNATURE_TEXT_LENGTH` characters."""
+    doc = view_doc(gamefile, number, turn_hash, player, sealed)
+    doc[SIGNATURE_FIELD] = {"alg": ALGORITHM, "signer": signer, "value": _SIGNATURE_SLOT}
+    before, _, after = dump_json(doc).partition(_SIGNATURE_SLOT.encode("ascii"))
+    return before, after
 
 
 def write_views(gamedir: GameDir, views: dict[str, dict[str, Any]]) -> None:

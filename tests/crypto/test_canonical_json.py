@@ -161,3 +161,15 @@ def test_canonical_form_reads_back_to_the_same_value_and_is_a_fixed_point(value)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_every_finite_double_round_trips_through_its_canonical_text(value):
     assert float(format_number(value)) == value
+
+
+def test_a_plain_document_that_holds_one_list_twice_is_written_twice_over() -> None:
+    """The C encoder runs without its check for cycles (a plain document has none): a list held twice,
+    which is no cycle, is written at both places, as the serialiser writes it."""
+    from pbem.crypto.canonical import _serialise
+
+    shared = ["b", 1, {"c": None}]
+    doc = {"x": shared, "y": [shared, shared]}
+    out: list[str] = []
+    _serialise(doc, out)
+    assert canonical_json(doc) == "".join(out).encode() == b'{"x":["b",1,{"c":null}],"y":[["b",1,{"c":null}],["b",1,{"c":null}]]}'

@@ -76,6 +76,44 @@ def test_a_view_in_another_layout_is_rewritten_by_the_next_step(tmp_path: Path) 
     assert json.loads(view.read_text())["turn"] == 1
 
 
+def _forge_signature_value(view: Path) -> bytes:
+    """Put another valid-looking signature value in a view file, its layout kept; return the true bytes."""
+    true = view.read_bytes()
+    doc = json.loads(true)
+    value = doc["signature"]["value"]
+    forged = value[:10] + ("A" if value[10] != "A" else "B") + value[11:]
+    view.write_bytes(true.replace(value.encode(), forged.encode()))
+    assert view.read_bytes() != true and len(view.read_bytes()) == len(true)
+    return true
+
+
+def test_a_view_whose_signature_alone_was_altered_is_replaced_by_the_next_step(tmp_path: Path) -> None:
+    """A step that writes the next turn signs every view anew: a view altered in its signature's value
+    only (which the step does not sign again just to compare) is replaced all the same."""
+    from pbem.crypto.signing import verify_document
+
+    table = make_table(tmp_path)
+    view = table.dir / "views" / "bob" / "latest.json"
+    _forge_signature_value(view)
+    step = submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee)
+    doc = json.loads(view.read_text())
+    assert step.turn == 1 and doc["turn"] == 1
+    verify_document(doc, table.keys["referee"].public)
+
+
+def test_a_refused_move_repairs_a_view_whose_signature_alone_was_altered(tmp_path: Path) -> None:
+    """A step that writes no turn (the move is refused) still leaves every view the current turn's,
+    byte for byte, its signature compared too."""
+    from pbem.referee.errors import Refusal
+
+    table = make_table(tmp_path)
+    view = table.dir / "views" / "bob" / "latest.json"
+    true = _forge_signature_value(view)
+    with pytest.raises(Refusal):
+        submit(table.dir, b"not json", table.referee)
+    assert view.read_bytes() == true
+
+
 def listed_folders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The folders listed from now on (by name, relative to nothing: the last part of the path)."""
     import os
@@ -137,9 +175,10 @@ def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: py
             monkeypatch.setattr(module, "canonical_json", counting)
     submit(table.dir, data, table.referee)
     players = 3
-    # the move and the current turn read; P+1 sections, the turn and P views written; P views of
-    # the current turn rebuilt to compare with the files (the toy game commits to no zone)
-    assert len(written) == 2 + (players + 1) + 1 + players + players
+    # the move and the current turn read; P+1 sections, the turn and P views written (the toy game
+    # commits to no zone); the current turn's views are compared with the files without signing them
+    # again, since the step replaces them all
+    assert len(written) == 2 + (players + 1) + 1 + players
     assert len(set(written)) == len(written)
 
 
@@ -247,3 +286,16 @@ def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_s
     toml.write_text(changed)
     with pytest.raises(GameDirError, match="different game.toml"):
         submit(table.dir, following, table.referee)
+
+
+def test_a_signed_referee_section_is_read_by_the_plain_parser_and_still_must_be_json() -> None:
+    """Issue 9: the referee's section, whose text the verified turn signature covers, is read without the
+    strict reader; what does not parse is still a damaged section, not a crash."""
+    import zlib
+
+    from pbem.crypto.errors import SealError
+    from pbem.referee.sealing import COMPRESSED_FILL, decompress
+
+    assert decompress(zlib.compress(b'{"a":[1,2]}') + COMPRESSED_FILL * 8, signed=True) == {"a": [1, 2]}
+    with pytest.raises(SealError, match="does not hold a JSON document"):
+        decompress(zlib.compress(b'{"a":'), signed=True)
