@@ -19,7 +19,7 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
@@ -33,8 +33,7 @@ REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
 
 
-@dataclass(frozen=True)
-class Handover:
+class Handover(NamedTuple):
     """A seat handed to a new key by the referee: ``key`` holds ``player``'s seat from turn ``turn`` on."""
 
     player: str

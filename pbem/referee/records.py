@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import document_hash, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import signed_bytes, verify_document
-from pbem.engine.protocol import Decision, Option
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.storage import dump_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Decision
 
 #: a referee's own files may be larger than a player's move (a big game state)
 RECORD_MAX_BYTES = 64 << 20
@@ -154,6 +156,8 @@ def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) ->
 
 def decision_from_json(data: dict[str, Any]) -> Decision:
     """The :class:`Decision` a player's view carries, rebuilt."""
+    from pbem.engine.protocol import Decision, Option  # a view's decision: not for status
+
     return Decision(
         player=data["player"],
         kind=data["kind"],

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import PublicKey
 from pbem.engine.plain import copy_plain
-from pbem.engine.protocol import Game
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile, Handover
@@ -47,6 +46,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, read_step_record, read_turn
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Game
     from pbem.referee.turns import Position
 
 
