@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -55,11 +54,30 @@ def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
     return sorted(found)
 
 
-@dataclass(frozen=True)
 class GameDir:
-    """The paths of one game directory (nothing here touches the disk but listing)."""
+    """The paths of one game directory (nothing here touches the disk but listing).
+
+    Immutable, and equal to another of the same root. A plain class: a
+    frozen dataclass costs more to define, when every command imports this
+    module, than a command spends using it (issue 9).
+    """
 
     root: Path
+
+    def __init__(self, root: Path) -> None:
+        object.__setattr__(self, "root", root)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a GameDir is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other.root == self.root  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"GameDir(root={self.root!r})"
 
     @classmethod
     def at(cls, path: str | Path) -> GameDir:

@@ -8,9 +8,8 @@ never trusted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
@@ -29,19 +28,25 @@ if TYPE_CHECKING:  # pragma: no cover
 RECORD_MAX_BYTES = 64 << 20
 
 
-@dataclass(frozen=True)
-class Record:
-    """A parsed JSON file with its document hash."""
+class Record(NamedTuple):
+    """A parsed JSON file with its document hash.
+
+    A NamedTuple (immutable, a tenth of a frozen dataclass's cost to define
+    when a command starts: issue 9); shown without the bytes it keeps.
+    """
 
     path: Path
     doc: dict[str, Any]
     hash: str
     #: the bytes it was read from, when it was read from a file (for checks of the file's layout)
-    data: bytes | None = field(default=None, repr=False, compare=False)
+    data: bytes | None = None
     #: whether ``doc`` is plain (:func:`~pbem.crypto.canonical.is_plain`), if reading it found out
-    plain: bool | None = field(default=None, repr=False, compare=False)
+    plain: bool | None = None
     #: the bytes its signature covers (:func:`~pbem.crypto.signing.signed_bytes`), if reading it wrote them
-    signed: bytes | None = field(default=None, repr=False, compare=False)
+    signed: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"Record(path={self.path!r}, doc={self.doc!r}, hash={self.hash!r})"
 
 
 def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
