@@ -38,8 +38,9 @@ from pbem.referee.errors import GameDirError
 
 TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
-_JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$")
-_MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
+# compiled when first used (re keeps them), by the few commands that list joins or moves
+_JOIN_FILE = r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$"
+_MOVE_FILE = r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$"
 
 
 def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
@@ -48,7 +49,7 @@ def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
         return []
     found = []
     for path in directory.iterdir():
-        m = _MOVE_FILE.match(path.name)
+        m = re.match(_MOVE_FILE, path.name)
         if m:
             found.append((int(m.group(1)), m.group(2), path))
     return sorted(found)
@@ -268,7 +269,7 @@ class GameDir:
         """``(player, round) -> path`` of every join file present."""
         if not self.joins.is_dir():
             return {}
-        return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}
+        return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := re.match(_JOIN_FILE, p.name))}
 
 
 def refuse_link(link: Path | None) -> None:
