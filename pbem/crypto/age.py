@@ -36,12 +36,11 @@ import hmac
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import armor as armor_module
@@ -55,6 +54,9 @@ from pbem.crypto.errors import (
     AgeNoMatchError,
     AgePayloadError,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 INTRO = b"age-encryption.org/v1\n"
 VERSION_PREFIX = b"age-encryption.org/"
@@ -151,13 +153,21 @@ def _x25519_base(private: X25519PrivateKey) -> bytes:
 _ZERO_NONCE = bytes(12)
 
 
+def _aead(key: bytes) -> ChaCha20Poly1305:
+    """ChaCha20-Poly1305 under ``key``. Its module (cryptography's ciphers) is imported when first
+    sealing or opening, so that reading a key, as ``pbem status`` does for ``game.toml``, does not load it."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    return ChaCha20Poly1305(key)
+
+
 def _wrap(key: bytes, file_key: bytes) -> bytes:
-    return ChaCha20Poly1305(key).encrypt(_ZERO_NONCE, file_key, None)
+    return _aead(key).encrypt(_ZERO_NONCE, file_key, None)
 
 
 def _unwrap(key: bytes, body: bytes) -> bytes | None:
     try:
-        return ChaCha20Poly1305(key).decrypt(_ZERO_NONCE, body, None)
+        return _aead(key).decrypt(_ZERO_NONCE, body, None)
     except InvalidTag:
         return None
 
@@ -461,7 +471,7 @@ def payload_key(file_key: bytes, nonce: bytes) -> bytes:
 
 def stream_seal(key: bytes, plaintext: bytes) -> bytes:
     """STREAM-encrypt: 64 KiB chunks, the last one flagged (full-size if the plaintext fills it)."""
-    aead = ChaCha20Poly1305(key)
+    aead = _aead(key)
     chunks = [plaintext[i : i + CHUNK_SIZE] for i in range(0, len(plaintext), CHUNK_SIZE)] or [b""]
     return b"".join(
         aead.encrypt(_chunk_nonce(i, i == len(chunks) - 1), chunk, None) for i, chunk in enumerate(chunks)
@@ -474,7 +484,7 @@ def _stream_open(key: bytes, payload: bytes) -> Iterator[bytes]:
     The last chunk is the one marked last; it may be full-size, and may be
     empty only if it is the only chunk. Nothing may follow it.
     """
-    aead = ChaCha20Poly1305(key)
+    aead = _aead(key)
     pos, counter = 0, 0
     while True:
         chunk = payload[pos : pos + ENCRYPTED_CHUNK_SIZE]
