@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from pathlib import Path
 
 TEMP_PREFIX = ".tmp-"
@@ -28,7 +27,8 @@ _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | 
 
 def temporary_name(path: Path) -> str:
     """A fresh, unguessable name for the temporary file of a write to ``path``."""
-    return f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(8)}"
+    # what secrets.token_hex(8) returns, without importing secrets and random for it (issue 9)
+    return f"{TEMP_PREFIX}{path.name}.{os.urandom(8).hex()}"
 
 
 def fsync_dir(path: str | os.PathLike[str]) -> None:

@@ -253,9 +253,9 @@ def _emit_json(doc: dict[str, Any]) -> None:
 
 
 def _load_games_from_env() -> None:
-    from pbem.engine.registry import register
-
     for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
+        from pbem.engine.registry import register  # only when a game is named: status needs no registry
+
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:

@@ -31,8 +31,9 @@ except ImportError:  # pragma: no cover - an older typer: its click types conver
 _OTHER = object()
 
 #: what pydantic reads as these numbers, written the plain way (anything else goes to pydantic)
-_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
-_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
+# compiled when first used (and kept by re): most commands take no number
+_INT = r"-?(?:0|[1-9][0-9]*)"
+_FLOAT = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
 
 
 def _plain(value: Any, annotation: Any, param: Any, ctx: Any) -> Any:
@@ -52,7 +53,7 @@ def _plain(value: Any, annotation: Any, param: Any, ctx: Any) -> Any:
             return _OTHER
         if type(value) is annotation:
             return value
-        if isinstance(value, str) and (_INT if annotation is int else _FLOAT).fullmatch(value):
+        if isinstance(value, str) and re.fullmatch(_INT if annotation is int else _FLOAT, value):
             return annotation(value)
         return _OTHER
     if getattr(annotation, "__origin__", None) is list and isinstance(value, (list, tuple)):

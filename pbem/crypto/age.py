@@ -36,17 +36,16 @@ import hmac
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import armor as armor_module
 from pbem.crypto import bech32, openssh
-from pbem.crypto.edwards import ed25519_public_to_x25519
+from pbem.crypto.edwards import P, ed25519_public_to_x25519
 from pbem.crypto.errors import (
     AgeArmorError,
     AgeError,
@@ -55,6 +54,9 @@ from pbem.crypto.errors import (
     AgeNoMatchError,
     AgePayloadError,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 INTRO = b"age-encryption.org/v1\n"
 VERSION_PREFIX = b"age-encryption.org/"
@@ -114,21 +116,34 @@ def _x25519(scalar: bytes | X25519PrivateKey, point: bytes) -> bytes:
     return shared
 
 
-#: any clamped scalar (a multiple of the cofactor 8) maps a low-order point to zero
-_PROBE_SCALAR = bytes([8]) + bytes(30) + bytes([64])
+#: the u-coordinates, reduced mod p, of the X25519 points of small order (1, 2, 4, 8; on the curve or its
+#: twist): 0, 1, the two points of order 8, p - 1 (the C2SP and libsodium lists, without the encodings of
+#: the same points as u + p, which :func:`is_low_order` reduces). Any clamped scalar (a multiple of the
+#: cofactor 8) maps exactly these to the all-zero output (tests/trust/test_low_order_keys.py checks it
+#: against X25519 itself).
+_LOW_ORDER_U = frozenset({
+    0,
+    1,
+    0x00B8495F16056286FDB1329CEB8D09DA6AC49FF1FAE35616AEB8413B7C7AEBE0,
+    0x57119FD0DD4E22D8868E1C58C45C44045BEF839C55B1D0B1248C50A3BC959C5F,
+    2**255 - 20,
+})
 
 
 def is_low_order(u: bytes) -> bool:
     """Whether the X25519 point ``u`` (any encoding, canonical or not) has small order.
 
     Sealing to such a point gives an all-zero shared secret, which age
-    refuses; a recipient that is one can never be sealed to.
+    refuses; a recipient that is one can never be sealed to. ``u`` is read
+    as X25519 reads it (RFC 7748 section 5: little-endian, the top bit
+    masked, the value taken mod p) and looked up among the few low-order
+    points, with no exchange made: reading a key (every ``game.toml`` that
+    ``pbem status`` reads) does not load OpenSSL's X25519 for it. A ``u``
+    that is not 32 bytes is no point at all, so it counts as one.
     """
-    try:
-        _x25519(_PROBE_SCALAR, u)
-    except ValueError:
+    if len(u) != 32:
         return True
-    return False
+    return (int.from_bytes(u, "little") & ((1 << 255) - 1)) % P in _LOW_ORDER_U
 
 
 def _x25519_base(private: X25519PrivateKey) -> bytes:
@@ -138,13 +153,21 @@ def _x25519_base(private: X25519PrivateKey) -> bytes:
 _ZERO_NONCE = bytes(12)
 
 
+def _aead(key: bytes) -> ChaCha20Poly1305:
+    """ChaCha20-Poly1305 under ``key``. Its module (cryptography's ciphers) is imported when first
+    sealing or opening, so that reading a key, as ``pbem status`` does for ``game.toml``, does not load it."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    return ChaCha20Poly1305(key)
+
+
 def _wrap(key: bytes, file_key: bytes) -> bytes:
-    return ChaCha20Poly1305(key).encrypt(_ZERO_NONCE, file_key, None)
+    return _aead(key).encrypt(_ZERO_NONCE, file_key, None)
 
 
 def _unwrap(key: bytes, body: bytes) -> bytes | None:
     try:
-        return ChaCha20Poly1305(key).decrypt(_ZERO_NONCE, body, None)
+        return _aead(key).decrypt(_ZERO_NONCE, body, None)
     except InvalidTag:
         return None
 
@@ -156,8 +179,9 @@ def _valid_argument(arg: bytes) -> bool:
     return bool(arg) and all(33 <= c <= 126 for c in arg)
 
 
-@dataclass(frozen=True)
-class Stanza:
+# records of a parsed file are NamedTuples: immutable like a frozen dataclass, and a tenth of its cost
+# to define when the module is imported (issue 9: every command that reads a key imports this module)
+class Stanza(NamedTuple):
     """One recipient stanza: a type, its arguments, and a binary body."""
 
     type: str
@@ -173,8 +197,7 @@ class Stanza:
         return line + b"\n" + b"\n".join(lines) + b"\n"
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(NamedTuple):
     """The parsed header of an age file."""
 
     stanzas: tuple[Stanza, ...]
@@ -448,7 +471,7 @@ def payload_key(file_key: bytes, nonce: bytes) -> bytes:
 
 def stream_seal(key: bytes, plaintext: bytes) -> bytes:
     """STREAM-encrypt: 64 KiB chunks, the last one flagged (full-size if the plaintext fills it)."""
-    aead = ChaCha20Poly1305(key)
+    aead = _aead(key)
     chunks = [plaintext[i : i + CHUNK_SIZE] for i in range(0, len(plaintext), CHUNK_SIZE)] or [b""]
     return b"".join(
         aead.encrypt(_chunk_nonce(i, i == len(chunks) - 1), chunk, None) for i, chunk in enumerate(chunks)
@@ -461,7 +484,7 @@ def _stream_open(key: bytes, payload: bytes) -> Iterator[bytes]:
     The last chunk is the one marked last; it may be full-size, and may be
     empty only if it is the only chunk. Nothing may follow it.
     """
-    aead = ChaCha20Poly1305(key)
+    aead = _aead(key)
     pos, counter = 0, 0
     while True:
         chunk = payload[pos : pos + ENCRYPTED_CHUNK_SIZE]

@@ -26,13 +26,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -90,35 +88,59 @@ def _b64decode(text: object, what: str, size: int) -> bytes:
     return data
 
 
-@dataclass(frozen=True)
 class PublicKey:
-    """What everyone may know of a key: its name, Ed25519 verifying key and age recipient."""
+    """What everyone may know of a key: its name, Ed25519 verifying key and age recipient.
 
+    Checked when made: a key that cannot verify or be sealed to is never
+    built. Immutable, and equal to another of the same name, key and
+    recipient. A plain class rather than a frozen dataclass, whose
+    definition costs more when a command starts than the command's use of
+    its keys (issue 9).
+    """
+
+    __slots__ = ("ed25519", "fingerprint", "name", "recipient")
     name: str
     ed25519: bytes
     recipient: str
+    #: ``pbem:`` and 16 characters of the key's hash (:func:`fingerprint_of`)
+    fingerprint: str
 
-    def __post_init__(self) -> None:
-        check_name(self.name)
-        if not isinstance(self.ed25519, bytes) or len(self.ed25519) != 32:
+    def __init__(self, name: str, ed25519: bytes, recipient: str) -> None:
+        check_name(name)
+        if not isinstance(ed25519, bytes) or len(ed25519) != 32:
             raise KeyFileError("an Ed25519 public key is 32 bytes")
         try:
-            montgomery = ed25519_public_to_x25519(self.ed25519)
+            montgomery = ed25519_public_to_x25519(ed25519)
         except ValueError as exc:
-            raise KeyFileError(f"key {self.name!r}: unusable Ed25519 key: {exc}") from None
+            raise KeyFileError(f"key {name!r}: unusable Ed25519 key: {exc}") from None
         if age.is_low_order(montgomery):
             # with a small-order key, signatures verify that nobody made (S = 0 for the identity)
-            raise KeyFileError(f"key {self.name!r}: a small-order Ed25519 key, which anyone could sign for")
+            raise KeyFileError(f"key {name!r}: a small-order Ed25519 key, which anyone could sign for")
         try:
-            parsed = age.parse_recipient(self.recipient)
+            parsed = age.parse_recipient(recipient)
         except AgeError as exc:
-            raise KeyFileError(f"key {self.name!r} has an unusable recipient: {exc}") from None
-        if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != self.ed25519:
-            raise KeyFileError(f"key {self.name!r}: its ssh-ed25519 recipient is not its signing key")
+            raise KeyFileError(f"key {name!r} has an unusable recipient: {exc}") from None
+        if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != ed25519:
+            raise KeyFileError(f"key {name!r}: its ssh-ed25519 recipient is not its signing key")
+        for member, value in (("name", name), ("ed25519", ed25519), ("recipient", recipient),
+                              ("fingerprint", fingerprint_of(ed25519))):
+            object.__setattr__(self, member, value)
 
-    @functools.cached_property
-    def fingerprint(self) -> str:
-        return fingerprint_of(self.ed25519)
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a PublicKey is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return (other.__class__ is self.__class__
+                and (other.name, other.ed25519, other.recipient) == (self.name, self.ed25519, self.recipient))  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.ed25519, self.recipient))
+
+    def __repr__(self) -> str:
+        return f"PublicKey(name={self.name!r}, ed25519={self.ed25519!r}, recipient={self.recipient!r})"
+
+    def __reduce__(self) -> tuple[type[PublicKey], tuple[str, bytes, str]]:
+        return PublicKey, (self.name, self.ed25519, self.recipient)  # a copy is made, and checked, anew
 
     @property
     def is_openssh(self) -> bool:

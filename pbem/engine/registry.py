@@ -7,9 +7,12 @@ one line here.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from pbem.engine.errors import UnknownGameError
-from pbem.engine.protocol import Game
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Game
 
 #: registry name -> module that defines ``GAME``
 GAMES: dict[str, str] = {

@@ -28,8 +28,7 @@ import difflib
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: the columns a screen fits
 WIDTH = 80
@@ -110,8 +109,7 @@ def normal(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['\u2019]", "", text.lower())).split())
 
 
-@dataclass(frozen=True)
-class CardMatch:
+class CardMatch(NamedTuple):
     """What :func:`find_cards` found: the card keys meant, else near names to suggest."""
 
     query: str

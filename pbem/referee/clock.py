@@ -23,11 +23,12 @@ from pbem.referee.errors import ClockWentBack, UsageError
 
 #: the environment variable that sets the referee's clock when ``--now`` is not given
 NOW_ENV = "PBEM_NOW"
+# the patterns here are compiled when first used (and kept by re): most commands read no time
 #: a duration: a whole number of seconds, minutes, hours or days
-DURATION = re.compile(r"^([1-9][0-9]{0,6})([smhd])$")
+DURATION = r"^([1-9][0-9]{0,6})([smhd])$"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _CANONICAL = "%Y-%m-%dT%H:%M:%SZ"
-_CANONICAL_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+_CANONICAL_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 
 
 def parse_time(text: str, where: str = "time") -> datetime:
@@ -56,7 +57,7 @@ def read_recorded(text: str) -> datetime:
 
 
 def is_canonical(text: str) -> bool:
-    return bool(_CANONICAL_TIME.match(text))
+    return bool(re.match(_CANONICAL_TIME, text))
 
 
 def referee_now(now: datetime | None = None) -> datetime:
@@ -71,7 +72,7 @@ def referee_now(now: datetime | None = None) -> datetime:
 
 def parse_duration(text: str, where: str = "duration") -> int:
     """Seconds in a duration such as ``48h`` (units s, m, h, d)."""
-    found = DURATION.match(text.strip()) if isinstance(text, str) else None
+    found = re.match(DURATION, text.strip()) if isinstance(text, str) else None
     if found is None:
         raise UsageError(f"{where} {text!r}: a duration is a whole number and a unit, such as 90s, 30m, 48h or 7d")
     return int(found.group(1)) * _UNITS[found.group(2)]

@@ -15,11 +15,9 @@ a :class:`GameFile` read with the seat records in force carries them as
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
@@ -33,8 +31,7 @@ REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
 
 
-@dataclass(frozen=True)
-class Handover:
+class Handover(NamedTuple):
     """A seat handed to a new key by the referee: ``key`` holds ``player``'s seat from turn ``turn`` on."""
 
     player: str
@@ -43,10 +40,22 @@ class Handover:
     previous: PublicKey
 
 
-@dataclass(frozen=True)
-class GameFile:
-    """The parsed ``game.toml``."""
+#: the members of a :class:`GameFile`, in the order its constructor takes them
+_MEMBERS = ("game_id", "game", "scenario", "players", "referee", "game_recipient", "commitment", "options", "cards",
+            "test_seed", "entropy", "setup", "deadlines", "handovers")
 
+
+class GameFile:
+    """The parsed ``game.toml``.
+
+    Immutable, and equal to another of the same members; :meth:`replace`
+    makes a changed copy. A plain class rather than a frozen dataclass,
+    whose definition cost more when a command starts than the command's use
+    of it (issue 9).
+    """
+
+    __slots__ = ("_hash", "cards", "commitment", "deadlines", "entropy", "game", "game_id", "game_recipient",
+                 "handovers", "options", "players", "referee", "scenario", "setup", "test_seed")
     game_id: str
     game: str
     scenario: str
@@ -54,19 +63,52 @@ class GameFile:
     referee: PublicKey
     game_recipient: str
     commitment: str
-    options: dict[str, Any] = field(default_factory=dict)
-    cards: dict[str, str] | None = None
-    test_seed: bytes | None = None
+    options: dict[str, Any]
+    cards: dict[str, str] | None
+    test_seed: bytes | None
     #: ``referee-only`` (the deal happens at ``new``) or ``player-joins``
     #: (the deal waits for every player's signed join file and its nonce)
-    entropy: str = "referee-only"
+    entropy: str
     #: ``sha256:`` of the canonical JSON of the scenario as set up (card data and options
     #: included): the deal and the replay refuse scenario data that differs
-    setup: str | None = None
+    setup: str | None
     #: the ``[deadlines]`` table, or ``None``: a game without deadlines, whose turns record no time
-    deadlines: dict[str, Any] | None = None
+    deadlines: dict[str, Any] | None
     #: not part of ``game.toml``: the seat records in force, in turn order (:mod:`pbem.referee.seats`)
-    handovers: tuple[Handover, ...] = ()
+    handovers: tuple[Handover, ...]
+    #: :meth:`hash`, once computed
+    _hash: str
+
+    def __init__(self, game_id: str, game: str, scenario: str, players: tuple[tuple[str, PublicKey], ...],
+                 referee: PublicKey, game_recipient: str, commitment: str, options: dict[str, Any] | None = None,
+                 cards: dict[str, str] | None = None, test_seed: bytes | None = None, entropy: str = REFEREE_ONLY,
+                 setup: str | None = None, deadlines: dict[str, Any] | None = None,
+                 handovers: tuple[Handover, ...] = ()) -> None:
+        values = (game_id, game, scenario, players, referee, game_recipient, commitment,
+                  {} if options is None else options, cards, test_seed, entropy, setup, deadlines, handovers)
+        for member, value in zip(_MEMBERS, values, strict=True):
+            object.__setattr__(self, member, value)
+
+    def _members(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, member) for member in _MEMBERS)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a GameFile is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other._members() == self._members()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # equal by members, some of them dicts: unhashable, as they are
+
+    def __repr__(self) -> str:
+        return f"GameFile({', '.join(f'{member}={getattr(self, member)!r}' for member in _MEMBERS)})"
+
+    def __reduce__(self) -> tuple[type[GameFile], tuple[Any, ...]]:
+        return GameFile, self._members()
+
+    def replace(self, **changes: Any) -> GameFile:
+        """This ``game.toml`` with the members named changed (as :func:`dataclasses.replace`)."""
+        return GameFile(**{**{member: getattr(self, member) for member in _MEMBERS}, **changes})
 
     @property
     def player_names(self) -> list[str]:
@@ -92,7 +134,7 @@ class GameFile:
 
     def with_handover(self, handover: Handover) -> GameFile:
         """The same ``game.toml`` with one more seat record in force."""
-        return dataclasses.replace(self, handovers=(*self.handovers, handover))
+        return self.replace(handovers=(*self.handovers, handover))
 
     @property
     def deadline_rules(self) -> DeadlineRules | None:
@@ -137,11 +179,11 @@ class GameFile:
     def hash(self) -> str:
         """The hash every turn names. Memoised on this object, which is immutable
         and lives for one command (each command reads ``game.toml`` afresh)."""
-        cached = self.__dict__.get("_hash")
-        if cached is None:
-            cached = document_hash(self.to_doc())
-            object.__setattr__(self, "_hash", cached)
-        return cached
+        try:
+            return self._hash
+        except AttributeError:
+            object.__setattr__(self, "_hash", document_hash(self.to_doc()))
+            return self._hash
 
     @classmethod
     def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> GameFile:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -40,8 +39,9 @@ from pbem.referee.errors import GameDirError
 
 TURN_DIGITS = 6
 _TURN_FILE = re.compile(r"^(\d{6})\.json$")
-_JOIN_FILE = re.compile(r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$")
-_MOVE_FILE = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$")
+# compiled when first used (re keeps them), by the few commands that list joins or moves
+_JOIN_FILE = r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$"
+_MOVE_FILE = r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$"
 
 
 def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
@@ -50,17 +50,36 @@ def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
         return []
     found = []
     for path in directory.iterdir():
-        m = _MOVE_FILE.match(path.name)
+        m = re.match(_MOVE_FILE, path.name)
         if m:
             found.append((int(m.group(1)), m.group(2), path))
     return sorted(found)
 
 
-@dataclass(frozen=True)
 class GameDir:
-    """The paths of one game directory (nothing here touches the disk but listing)."""
+    """The paths of one game directory (nothing here touches the disk but listing).
+
+    Immutable, and equal to another of the same root. A plain class: a
+    frozen dataclass costs more to define, when every command imports this
+    module, than a command spends using it (issue 9).
+    """
 
     root: Path
+
+    def __init__(self, root: Path) -> None:
+        object.__setattr__(self, "root", root)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a GameDir is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other.root == self.root  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"GameDir(root={self.root!r})"
 
     @classmethod
     def at(cls, path: str | Path | GameDir) -> GameDir:
@@ -293,7 +312,7 @@ class GameDir:
         """``(player, round) -> path`` of every join file present."""
         if not self.joins.is_dir():
             return {}
-        return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}
+        return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := re.match(_JOIN_FILE, p.name))}
 
 
 def refuse_link(link: Path | None) -> None:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
@@ -44,8 +43,7 @@ from pbem.referee.storage import dump_json
 CHOICES_SIZE = 4096
 
 
-@dataclass(frozen=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """A player's opened section of the current turn."""
 
     gamefile: GameFile
@@ -167,8 +165,7 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
 OPTION_NUMBER = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """One choice of a move file: the option id, and its label when the player's view shows the option.
 
     Only the first choice answers the decision the player sees; a later one
@@ -180,8 +177,7 @@ class Choice:
     label: str | None = None
 
 
-@dataclass(frozen=True)
-class SignedMove:
+class SignedMove(NamedTuple):
     """A signed move file's bytes, and its choices as :func:`resolve_choices` read them."""
 
     data: bytes

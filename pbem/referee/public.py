@@ -7,16 +7,17 @@ signature first, so a status or log never shows a forged turn.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pbem.engine.protocol import Game
 from pbem.referee import formats, seats
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_game_file, read_turn
 from pbem.referee.reveal import read_reveal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Game
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -42,8 +43,7 @@ def awaiting_text(awaiting: list[dict[str, Any]]) -> str:
                      + (f", deadline {a['deadline']}" if "deadline" in a else "") + ")" for a in awaiting)
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     """The current turn of a game as the public sees it."""
 
     gamefile: GameFile
@@ -124,8 +124,7 @@ def turn_status(gamefile: GameFile, turn: dict[str, Any], revealed: bool = False
                   public=turn["public"], time=turn.get("time"))
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One turn of the public record."""
 
     turn: int

@@ -8,38 +8,45 @@ never trusted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import signed_bytes, verify_document
-from pbem.engine.protocol import Decision, Option
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.storage import dump_json
 
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Decision
+
 #: a referee's own files may be larger than a player's move (a big game state)
 RECORD_MAX_BYTES = 64 << 20
 
 
-@dataclass(frozen=True)
-class Record:
-    """A parsed JSON file with its document hash."""
+class Record(NamedTuple):
+    """A parsed JSON file with its document hash.
+
+    A NamedTuple (immutable, a tenth of a frozen dataclass's cost to define
+    when a command starts: issue 9); shown without the bytes it keeps.
+    """
 
     path: Path
     doc: dict[str, Any]
     hash: str
     #: the bytes it was read from, when it was read from a file (for checks of the file's layout)
-    data: bytes | None = field(default=None, repr=False, compare=False)
+    data: bytes | None = None
     #: whether ``doc`` is plain (:func:`~pbem.crypto.canonical.is_plain`), if reading it found out
-    plain: bool | None = field(default=None, repr=False, compare=False)
+    plain: bool | None = None
     #: the bytes its signature covers (:func:`~pbem.crypto.signing.signed_bytes`), if reading it wrote them
-    signed: bytes | None = field(default=None, repr=False, compare=False)
+    signed: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"Record(path={self.path!r}, doc={self.doc!r}, hash={self.hash!r})"
 
 
 def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
@@ -154,6 +161,8 @@ def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) ->
 
 def decision_from_json(data: dict[str, Any]) -> Decision:
     """The :class:`Decision` a player's view carries, rebuilt."""
+    from pbem.engine.protocol import Decision, Option  # a view's decision: not for status
+
     return Decision(
         player=data["player"],
         kind=data["kind"],

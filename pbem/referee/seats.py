@@ -38,8 +38,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import PublicKey
-from pbem.engine.plain import copy_plain
-from pbem.engine.protocol import Game
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile, Handover
@@ -47,6 +45,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, read_step_record, read_turn
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.protocol import Game
     from pbem.referee.turns import Position
 
 
@@ -126,6 +125,7 @@ def takeover_position(game: Game, position: Position, since_before: dict[str, in
 
     Shared by ``pbem takeover`` and ``verify --replay``.
     """
+    from pbem.engine.plain import copy_plain
     from pbem.referee.turns import Position, carry_since  # building a turn: not for a reader of seats
 
     state = copy_plain(position.state)

@@ -18,9 +18,8 @@ The file is ``STATE/seen/GAME_ID-PLAYER.json``, written atomically with mode
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError
@@ -51,8 +50,7 @@ def record_path(state_dir: Path, game_id: str, player: str) -> Path:
     return Path(state_dir) / "seen" / f"{game_id}-{player}.json"
 
 
-@dataclass(frozen=True)
-class HistoryWarning:
+class HistoryWarning(NamedTuple):
     """The current chain no longer holds a turn the player was shown."""
 
     turn: int

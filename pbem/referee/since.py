@@ -28,9 +28,8 @@ the public record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.crypto.keys import PrivateKey
 from pbem.referee.errors import GameDirError
@@ -44,8 +43,7 @@ from pbem.referee.records import Record, read_turn
 SINCE_TURNS = 64
 
 
-@dataclass(frozen=True)
-class StepEvents:
+class StepEvents(NamedTuple):
     """One turn's events as one player may know them."""
 
     turn: int
@@ -63,8 +61,7 @@ class StepEvents:
                 "private_events": list(self.private_events), "referee_step": self.referee_step}
 
 
-@dataclass(frozen=True)
-class SinceLastMove:
+class SinceLastMove(NamedTuple):
     """The turns since ``player``'s last move, oldest first, ending with the current turn."""
 
     player: str

@@ -44,7 +44,7 @@ possible: the report says that only signatures and the hash chain were checked.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.crypto.canonical import parse_json_strict, sha256_ref
@@ -169,7 +169,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
             # its bytes are read again only for a turn holding a float
-            kept.append(replace(turn, data=None, signed=None))
+            kept.append(turn._replace(data=None, signed=None))
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:

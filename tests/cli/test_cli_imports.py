@@ -32,13 +32,14 @@ RUNNER = (
     "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
 )
 #: modules of other commands, and the schema library; pydantic, which typer converts values with, is
-#: never needed for pbem's plain values (pbem.cli.values)
+#: never needed for pbem's plain values (pbem.cli.values); nor secrets, with random, for a temporary
+#: file's name (os.urandom gives it)
 NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.replay", "pbem.referee.demo",
-              "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic")
+              "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic", "secrets")
 
 
-def imported(tmp_path: Path, *args: object) -> set[str]:
-    env = {**os.environ, "PBEM_GAMES": "toygame",
+def imported(tmp_path: Path, *args: object, games: str = "toygame") -> set[str]:
+    env = {**os.environ, "PBEM_GAMES": games,
            "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], env=env, cwd=tmp_path,
                           capture_output=True, text=True)
@@ -54,6 +55,18 @@ def test_reading_commands_import_no_schema_library_and_no_other_command(tmp_path
     modules = imported(tmp_path, *args)
     assert "pbem.referee.records" in modules  # it did read the game
     assert not [name for name in NOT_NEEDED if name in modules]
+
+
+def test_status_imports_neither_the_game_protocol_nor_ciphers_nor_openssls_backend(tmp_path: Path) -> None:
+    """``pbem status`` reads no rules and opens nothing sealed: not even the game protocol's classes are
+    needed, nor cryptography's ciphers; the keys of ``game.toml`` are checked for small order without an
+    X25519 exchange, whose first use loads cryptography's OpenSSL backend (a game of the plug-in toy
+    game, which the status does not need either)."""
+    table = make_table(tmp_path)
+    modules = imported(tmp_path, "status", table.dir, games="")
+    assert "pbem.referee.records" in modules  # it did read the game
+    assert not [name for name in (*NOT_NEEDED, "pbem.engine.protocol", "cryptography.hazmat.backends.openssl",
+                                  "cryptography.hazmat.primitives.ciphers") if name in modules]
 
 
 @pytest.mark.parametrize("command", ["move", "submit"])

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from typer.testing import CliRunner
 
 from helpers_referee import make_keys
 from pbem.cli.main import app
-from pbem.crypto import bech32, openssh
+from pbem.crypto import age, bech32, openssh
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import PUBLIC_FORMAT, fingerprint_of, generate, load_public_key
 
@@ -93,3 +95,35 @@ def test_pbem_new_refuses_a_low_order_recipient_with_exit_7_and_writes_nothing(t
     assert result.exit_code == 7, result.output
     assert "low-order" in result.output and "Traceback" not in result.output
     assert not game.exists()
+
+
+#: any clamped X25519 scalar (a multiple of the cofactor 8): it maps a point of small order to zero
+CLAMPED_PROBE = bytes([8]) + bytes(30) + bytes([64])
+
+
+def _x25519_gives_zero(u: bytes) -> bool:
+    """The oracle: whether X25519 (OpenSSL, through cryptography) refuses ``u`` with a clamped scalar."""
+    try:
+        X25519PrivateKey.from_private_bytes(CLAMPED_PROBE).exchange(X25519PublicKey.from_public_bytes(u))
+    except ValueError:
+        return True
+    return False
+
+
+def _encodings_near_the_low_order_points() -> list[bytes]:
+    """Every listed point, with its top bit set too, and each value a few steps either side of it, of
+    ``p`` and ``2^255``; then random points."""
+    p = 2**255 - 19
+    centres = [int.from_bytes(bytes.fromhex(point), "little") for point in X25519_LOW_ORDER] + [p, 2**255 - 1]
+    values = {(c + step) % 2**256 for c in centres for step in range(-3, 4)}
+    values |= {v ^ (1 << 255) for v in values}
+    rng = random.Random(9)
+    values |= {rng.getrandbits(256) for _ in range(300)}
+    return [v.to_bytes(32, "little") for v in sorted(values)]
+
+
+def test_the_low_order_check_is_x25519s_own_answer_without_an_exchange() -> None:
+    """age.is_low_order looks u up among the low-order points (no OpenSSL for reading a key): on every
+    encoding of those points, their neighbours and random points, it answers as X25519 does."""
+    for u in _encodings_near_the_low_order_points():
+        assert age.is_low_order(u) is _x25519_gives_zero(u), u.hex()

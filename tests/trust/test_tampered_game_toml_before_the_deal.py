@@ -24,7 +24,7 @@ def swap_seat_key(table, player: str, tmp: Path) -> None:
     keys, _ = make_keys(tmp / "impostor", [player])
     gamefile = GameFile.read(table.dir / "game.toml")
     players = tuple((name, keys[player].public if name == player else key) for name, key in gamefile.players)
-    (table.dir / "game.toml").write_bytes(GameFile(**{**gamefile.__dict__, "players": players}).to_toml())
+    (table.dir / "game.toml").write_bytes(gamefile.replace(players=players).to_toml())
     table.keys[player] = keys[player]
 
 
