@@ -10,7 +10,7 @@ Always checked, stopping at the first bad file (which the report names):
   recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has
   the SHA-256 that ``game.toml`` names;
 * a game that waits for joins: ``pending.json`` is signed by the referee, and
-  every join file is a ``pbem-join/2`` of this game by its seated player,
+  every join file is a ``pbem-join/3`` of this game by its seated player,
   signed by that player, answering this ``game.toml``, of the round its name
   says; every nonce matches its player's commitment, and none is there
   while a commitment is missing; once dealt, turn 0 names the SHA-256 of
