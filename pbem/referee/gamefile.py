@@ -212,6 +212,8 @@ class GameFile:
                 doc = tomllib.loads(data.decode("utf-8"))
             except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
                 raise GameDirError(f"{path}: not valid TOML: {error}") from error
+            except RecursionError:  # tomllib recurses once per nested array or table
+                raise GameDirError(f"{path}: not valid TOML: nested deeper than a game.toml goes") from None
             found = cls.from_doc(doc, str(path), schema=schema)
             if len(_READ) >= _READ_KEPT:
                 _READ.clear()

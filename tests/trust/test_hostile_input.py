@@ -171,3 +171,18 @@ def test_sealed_choices_that_do_not_open_are_refused(table: Table, tmp_path: Pat
     assert gamefile.game_recipient not in doc["sealed_choices"]
     refused_by_the_command_line(table, tmp_path, dump_json(sign_document(doc, table.keys["alice"])),
                                 "unreadable", 10, "do not open")
+
+
+@pytest.mark.parametrize("command", ["status", "view", "submit", "verify"])
+def test_a_game_toml_nested_too_deep_to_read_is_a_damaged_directory_not_a_traceback(table: Table, command: str) -> None:
+    """Whoever can write the game directory (a player pushing in the git flow, a hostile host) must get
+    the documented exit 3 (5 for verify) from every command, never a RecursionError's traceback."""
+    (table.dir / "game.toml").write_text("a = " + "[" * 100_000)
+    args = {"status": ["status", str(table.dir)],
+            "view": ["view", str(table.dir), "--as", "alice", "--key", str(table.key_files["alice"])],
+            "submit": ["submit", str(table.dir), str(table.key_files["alice"].with_suffix(".pub")),
+                       "--referee-key", str(table.key_files["referee"])],
+            "verify": ["verify", str(table.dir)]}[command]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == (5 if command == "verify" else 3), (result.exit_code, result.exception)
+    assert "not valid TOML" in result.output
