@@ -16,6 +16,7 @@ a :class:`GameFile` read with the seat records in force carries them as
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
+
+
+#: a seat's name (``schemas/game.schema.json``); it names files: ``views/NAME``, the player's record of
+#: the turns they saw
+PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+#: a game id (the schema's pattern); it names the player's record file too
+GAME_ID = re.compile(r"[0-9a-f]{16}")
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,10 @@ class GameFile:
         if not schema:
             try:
                 found = cls._fields(doc, where)
-                if found.to_doc() == doc:
+                # the names are file names on the player's machine too: whoever signed the turns,
+                # a game id or seat name that the schema refuses is never taken unchecked
+                if found.to_doc() == doc and GAME_ID.fullmatch(found.game_id) and all(
+                        PLAYER_NAME.fullmatch(name) for name in found.player_names):
                     return found
             except Exception:  # not the shape of a game.toml, or a bad key: the checks below say why
                 pass
