@@ -44,6 +44,9 @@ REFEREE_FILES = {
 }
 #: a part larger than this is not searched (move files are at most 1 MiB)
 PART_MAX_BYTES = 4 << 20
+#: the most pbem files one mail may carry (a move or a join each, for one or a few games); the rest are
+#: not read, so that one mail cannot make the referee run thousands of steps and answer with as many lines
+MAX_FILES_PER_MAIL = 16
 #: the search for JSON documents in a part reads at most this many times the part's length in attempts
 #: that fail (an opening brace read up to where it stops being JSON), so that nested openings before a
 #: long unfinished document cost a few passes, not one pass per opening
@@ -156,6 +159,10 @@ def extract(message: Message) -> Extracted:
                 round=doc.get("round") if isinstance(doc.get("round"), str) else None,
             )
             if file.digest not in seen:
+                if len(found.files) == MAX_FILES_PER_MAIL:
+                    found.problems.append(
+                        f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read")
+                    return found
                 seen.add(file.digest)
                 found.files.append(file)
     found.html_only = has_html and not has_plain and not found.files

@@ -19,7 +19,7 @@ import pytest
 
 from helpers_referee import make_table
 from pbem.mail.compose import message_bytes
-from pbem.mail.extract import extract, is_automatic, unflow
+from pbem.mail.extract import MAX_FILES_PER_MAIL, extract, is_automatic, unflow
 
 
 @pytest.fixture
@@ -224,3 +224,13 @@ def test_the_search_for_files_in_a_part_reads_it_a_few_times_at_most(monkeypatch
     found = extract(received(mail(text)))
     assert not found.files and CountingDecoder.read <= 8 * len(text)
     assert found.problems == ["the mail's text: too much that looks like JSON and is not; not searched further"]
+
+
+def test_one_mail_carries_at_most_a_few_files_so_that_a_stranger_cannot_make_the_referee_run_thousands_of_steps():
+    """Anyone who knows a game id (it is in every turn mail's subject) can write a mail: 4 MiB of text
+    holds some 60,000 small distinct documents, each one a referee step and a line of the answer. A
+    mail's files beyond the first few are not read, and the answer says so."""
+    text = "".join(json.dumps({"format": "pbem-move/1", "game_id": "0123456789abcdef", "n": n}) for n in range(40))
+    found = extract(received(mail(text)))
+    assert len(found.files) == MAX_FILES_PER_MAIL
+    assert found.problems == [f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read"]
