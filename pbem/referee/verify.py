@@ -57,7 +57,7 @@ from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
-from pbem.referee.pipeline import MOVE_MAX_BYTES
+from pbem.referee.pipeline import MOVE_MAX_BYTES, UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
 from pbem.referee.replay import CheckedMove, checked_turn, replay_game
 
@@ -447,5 +447,9 @@ def _check_rejections(gamedir: GameDir, gamefile: GameFile) -> int:
         record = _referee_record(path, formats.REJECTION, gamefile)
         if record.doc["game_id"] != gamefile.game_id:
             raise _fail(f"{path}: a notice of another game", path)
+        # the name says whose file was refused at which turn: a notice copied to another slot lies
+        slot = gamedir.rejection(record.doc["turn"], record.doc["sender"] or UNKNOWN_SENDER)
+        if path.name != slot.name:
+            raise _fail(f"{path}: is the notice of {slot.name} (its turn and sender), under another name", path)
         checked += 1
     return checked
