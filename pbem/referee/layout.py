@@ -30,6 +30,7 @@ force (``seats``).
 from __future__ import annotations
 
 import os
+import stat
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -139,7 +140,8 @@ class GameDir:
         return self.rejected / f"{number:0{TURN_DIGITS}d}-{who}.json"
 
     def symlinks(self, everywhere: bool = True) -> list[Path]:
-        """Every symbolic link in the game directory, at any depth (none are followed).
+        """Every symbolic link in the game directory, at any depth (none are followed), and every
+        other file that is neither a regular file nor a folder (a FIFO would block its reader for ever).
 
         With ``everywhere=False``, the inside of the folders that grow with the
         game (:meth:`growing`) is left out (the folders themselves are looked at).
@@ -153,10 +155,11 @@ class GameDir:
             except FileNotFoundError:
                 continue
             for entry in entries:
-                if entry.is_symlink():
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.path not in skipped:
+                        pending.append(Path(entry.path))
+                elif not entry.is_file(follow_symlinks=False):  # a link, or a FIFO, socket or device
                     found.append(Path(entry.path))
-                elif entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
-                    pending.append(Path(entry.path))
         return sorted(found)
 
     def growing(self) -> tuple[Path, ...]:
@@ -191,7 +194,7 @@ class GameDir:
         ``verify`` looks everywhere (:meth:`refuse_all_symlinks`).
         """
         refuse_link(next(iter(self.symlinks(everywhere=False)), None)
-                    or next((p for p in paths if p.is_symlink()), None))
+                    or next((p for p in paths if _not_regular(p)), None))
 
     def latest_turn(self) -> int | None:
         """The number of the latest turn file, or ``None`` when there is none.
@@ -253,8 +256,24 @@ class GameDir:
         return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := _JOIN_FILE.match(p.name))}
 
 
+def _not_regular(path: Path) -> bool:
+    """Whether ``path`` is there and is a link or a special file (FIFO, socket, device), not a file or folder."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def refuse_link(link: Path | None) -> None:
-    """Raise :class:`GameDirError` for a symbolic link found in a game directory (nothing for ``None``)."""
+    """Raise :class:`GameDirError` for a symbolic link, or another file that is not a regular file,
+    found in a game directory (nothing for ``None``)."""
+    if link is not None and not link.is_symlink():
+        raise GameDirError(
+            f"{link}: not a regular file (a FIFO, socket or device); a game directory holds only files "
+            "and folders, and pbem would block reading it: remove it",
+            path=link,
+        )
     if link is not None:
         raise GameDirError(
             f"{link}: a symbolic link (to {os.readlink(link)}); a game directory holds none, "
@@ -264,7 +283,7 @@ def refuse_link(link: Path | None) -> None:
 
 
 def read_file(path: Path) -> bytes:
-    """The bytes of a file of a game directory, refusing a symbolic link (:class:`GameDirError`)."""
-    if path.is_symlink():
+    """The bytes of a file of a game directory, refusing a symbolic link or a special file (:class:`GameDirError`)."""
+    if _not_regular(path):
         refuse_link(path)
     return path.read_bytes()
