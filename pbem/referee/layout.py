@@ -271,7 +271,7 @@ def refuse_link(link: Path | None) -> None:
     if link is not None and not link.is_symlink():
         raise GameDirError(
             f"{link}: not a regular file (a FIFO, socket or device); a game directory holds only files "
-            "and folders, and pbem would block reading it: remove it",
+            "and folders, and reading one blocks for ever: remove it",
             path=link,
         )
     if link is not None:
