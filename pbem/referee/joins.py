@@ -58,6 +58,7 @@ from pbem.referee.errors import (
     OtherGameMove,
     Refusal,
     SchemaInvalidMove,
+    StateFileError,
     UnexpectedJoin,
     UnreadableMove,
 )
@@ -291,12 +292,15 @@ def join_document(gamefile: GameFile, player: str, round_name: str, nonce: bytes
     return doc
 
 
-def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None) -> bytes:
+def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None,
+              state_dir: Path | None = None) -> bytes:
     """The signed join file ``player`` sends now: the commitment, or, once every player has committed, the nonce.
 
     The round is read from the game directory (``game.toml`` and the join
     files in ``joins/``). ``nonce`` replaces the one derived from the key
     (:func:`join_nonce`), for tests; nobody else could tell the difference.
+    With ``state_dir`` (``pbem join``: the player's state directory), the
+    nonce is sent after one set of commitments only (:func:`remember_reveal`).
     """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
@@ -326,7 +330,61 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
     if nonce_commitment(chosen) != joins.commits[player][0]["commitment"]:
         raise KeyMismatch(f"this nonce does not match the commitment {player} sent "
                           f"({gamedir.join(player, COMMIT)}): was it made with another key?")
+    if state_dir is not None:
+        remember_reveal(state_dir, gamefile, player, joins.commitments())
     return dump_json(sign_document(join_document(gamefile, player, REVEAL, chosen, joins.commitments()), key))
+
+
+def reveal_record_path(state_dir: Path, gamefile: GameFile, player: str) -> Path:
+    """``STATE/joins/GAME_ID-GAMEHASH-PLAYER.json``: per ``game.toml`` (a test game's id follows from its seed)."""
+    return Path(state_dir) / "joins" / f"{gamefile.game_id}-{gamefile.hash().removeprefix('sha256:')}-{player}.json"
+
+
+def remember_reveal(state_dir: Path, gamefile: GameFile, player: str, commitments: dict[str, str]) -> None:
+    """Record, on the player's machine, the commitments ``player``'s nonce is sent after; refuse other ones.
+
+    The nonce is the same on every run (a join sent again is the same file),
+    and a reveal names the commitments it answers. So a referee that asked
+    the player to join again while showing another commitment of the last
+    player (one of several made in advance, each chosen before the nonce was
+    known) would get a second reveal, and one more deal to choose from. The
+    record (``pbem-join-record/1``, :func:`reveal_record_path`, mode
+    0600) lets ``pbem join`` send the nonce after one set of commitments only.
+    """
+    from pbem.durable import atomic_write as write_private  # the file mode, like the record of the turns seen
+
+    path = reveal_record_path(state_dir, gamefile, player)
+    doc = {"format": formats.JOIN_RECORD, "game_id": gamefile.game_id, "player": player, "game": gamefile.hash(),
+           "commitments": dict(commitments)}
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = None
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot read the record of your nonce: {error.strerror}") from None
+    if data is not None:
+        try:
+            kept = parse_json_strict(data, max_bytes=4096)
+        except CryptoError as error:
+            raise StateFileError(f"{path}: the record of your nonce is unreadable ({error})") from None
+        problem = formats.format_problem(kept, formats.JOIN_RECORD)
+        if problem:
+            raise StateFileError(f"{path}: the record of your nonce is not valid ({problem})")
+        if kept == doc:
+            return
+        changed = ", ".join(f"{p}'s {kept['commitments'].get(p)} is now {commitments.get(p)}"
+                            for p in sorted(set(kept["commitments"]) | set(commitments))
+                            if kept["commitments"].get(p) != commitments.get(p)) or "another game.toml"
+        raise GameDirError(
+            f"{gamefile.game_id}: you sent your nonce after other commitments than this game directory shows "
+            f"({changed}): you were shown two different games. Do not send it again; keep both copies "
+            f"and show them to the other players (your record: {path})"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_private(path, dump_json(doc), mode=0o600)
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot write the record of your nonce: {error}") from None
 
 
 # --- the referee's side -------------------------------------------------------------

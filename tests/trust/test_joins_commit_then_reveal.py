@@ -220,3 +220,28 @@ def test_verify_refuses_a_nonce_kept_after_another_commitment_than_it_names(tmp_
     (table.dir / "joins" / "alice.reveal.json").write_bytes(alices_nonce)
     with pytest.raises(VerificationFailed, match="bob's commitment"):
         verify(table.dir)
+
+
+def test_join_does_not_send_the_nonce_a_second_time_against_other_commitments(tmp_path: Path) -> None:
+    """The nonce is the same on every run, so a referee that asks alice to join again, showing another
+    commitment of bob's (one of several he made in advance), would get a second reveal naming it: one
+    more deal to choose from. `pbem join` remembers, on the player's machine, the commitments it sent
+    the nonce after, writes the same file again for the same ones, and refuses other ones."""
+    state = tmp_path / "state"
+    table = joining_table(tmp_path / "real")
+    send(table, "alice")
+    copies = {}
+    for n in (1, 2):
+        copies[n] = tmp_path / f"shown{n}"
+        shutil.copytree(table.dir, copies[n])
+        submit(copies[n], forged(table, "bob", "commit", bytes([n]) * 32), table.referee)
+    first = make_join(copies[1], "alice", table.keys["alice"], state_dir=state)
+    assert make_join(copies[1], "alice", table.keys["alice"], state_dir=state) == first  # "lost": the same file
+    with pytest.raises(GameDirError, match="two different games"):
+        make_join(copies[2], "alice", table.keys["alice"], state_dir=state)
+    [record] = (state / "joins").iterdir()
+    assert record.name.endswith("-alice.json") and oct(record.stat().st_mode & 0o777) == "0o600"
+    result = CliRunner().invoke(app, ["join", str(copies[2]), "--as", "alice", "--key",
+                                      str(table.key_files["alice"]), "--out", str(tmp_path / "j.json"),
+                                      "--state-dir", str(state)])
+    assert result.exit_code == 3 and "two different games" in result.output and not (tmp_path / "j.json").exists()
