@@ -99,7 +99,7 @@ def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
     text = body(answer)
-    assert "REFUSED (exit code 18, illegal): choice 1 of 1 is not an option of alice's play decision" in text
+    assert "REFUSED (exit code 18, illegal): the first choice is not an option of alice's play decision" in text
     assert "The referee's signed notice: 000000-alice.json" in text
     assert status(post.table.dir).turn == 0
 

@@ -152,7 +152,7 @@ def test_a_move_of_a_player_not_awaited_is_refused(table: Table, tmp_path: Path)
 
 def test_a_choice_that_is_not_an_option_is_refused_without_quoting_it(table: Table, tmp_path: Path) -> None:
     data = forge(table, "alice", ["card-of-the-secret-queen"])
-    refused_by_the_command_line(table, tmp_path, data, "illegal", 18, "choice 1 of 1")
+    refused_by_the_command_line(table, tmp_path, data, "illegal", 18, "the first choice is not an option")
     assert "secret-queen" not in "".join(p.read_text() for p in (table.dir / "rejected").iterdir())
 
 
