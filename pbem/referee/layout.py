@@ -30,8 +30,8 @@ force (``seats``).
 from __future__ import annotations
 
 import os
-import stat
 import re
+import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
