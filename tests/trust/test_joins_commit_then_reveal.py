@@ -190,11 +190,10 @@ def test_the_join_command_writes_the_file_of_the_round_the_game_is_in(tmp_path: 
     assert "join" not in result.output.split("turn 0", 1)[1]
 
 
-def test_a_referee_and_the_last_player_cannot_swap_a_commitment_after_seeing_a_nonce(tmp_path: Path) -> None:
-    """Not even together with the referee (docs/trust.md): the referee shows alice a copy of the game
-    where bob has committed, so her `pbem join` sends her nonce; knowing it (and the seed), bob commits
-    to another nonce of his choice in the real game. Alice's nonce names the commitments it was sent
-    after, so the referee cannot take it after a commitment she never saw."""
+def swapped_after_the_nonce(tmp_path: Path):
+    """The referee shows alice a copy of the game where bob has committed, so her `pbem join` sends her
+    nonce; knowing it (and the seed), bob commits to another nonce of his choice in the real game.
+    Returns the real game and alice's nonce file."""
     table = joining_table(tmp_path / "real")
     send(table, "alice")
     shown = tmp_path / "shown"
@@ -202,6 +201,13 @@ def test_a_referee_and_the_last_player_cannot_swap_a_commitment_after_seeing_a_n
     submit(shown, forged(table, "bob", "commit", b"\x01" * 32), table.referee)
     alices_nonce = make_join(shown, "alice", table.keys["alice"])
     submit(table.dir, forged(table, "bob", "commit", b"\x02" * 32), table.referee)  # chosen after seeing it
+    return table, alices_nonce
+
+
+def test_a_referee_and_the_last_player_cannot_swap_a_commitment_after_seeing_a_nonce(tmp_path: Path) -> None:
+    """Not even together with the referee (docs/trust.md): alice's nonce names the commitments it was
+    sent after, so the referee cannot take it after a commitment she never saw."""
+    table, alices_nonce = swapped_after_the_nonce(tmp_path)
     before = snapshot(table.dir)
     with pytest.raises(UnexpectedJoin, match="bob's commitment"):
         submit(table.dir, alices_nonce, table.referee)
@@ -210,13 +216,7 @@ def test_a_referee_and_the_last_player_cannot_swap_a_commitment_after_seeing_a_n
 
 def test_verify_refuses_a_nonce_kept_after_another_commitment_than_it_names(tmp_path: Path) -> None:
     """The same swap, with the files written by hand rather than through `pbem submit`: verify names it."""
-    table = joining_table(tmp_path / "real")
-    send(table, "alice")
-    shown = tmp_path / "shown"
-    shutil.copytree(table.dir, shown)
-    submit(shown, forged(table, "bob", "commit", b"\x01" * 32), table.referee)
-    alices_nonce = make_join(shown, "alice", table.keys["alice"])
-    submit(table.dir, forged(table, "bob", "commit", b"\x02" * 32), table.referee)
+    table, alices_nonce = swapped_after_the_nonce(tmp_path)
     (table.dir / "joins" / "alice.reveal.json").write_bytes(alices_nonce)
     with pytest.raises(VerificationFailed, match="bob's commitment"):
         verify(table.dir)
