@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from helpers_referee import make_table, snapshot
 from pbem.cli.main import app
 from pbem.referee import Refusal, formats, submit, verify
-from trust_helpers import play
+from trust_helpers import hostile_game_toml, play
 
 runner = CliRunner()
 
@@ -105,36 +105,11 @@ def test_the_state_directory_comes_from_the_environment(tmp_path: Path, monkeypa
     assert list((tmp_path / "xdg" / "pbem").rglob("*.json"))
 
 
-def game_named(table, game_id: str) -> None:
-    """What anyone can make who knows alice's public key: a game of their own (their referee key) whose
-    game.toml gives ``game_id``, every record re-signed so that it checks."""
-    import tomli_w
-
-    from pbem.crypto.canonical import document_hash
-    from pbem.crypto.seal import open_sealed, seal
-    from pbem.crypto.signing import sign_document
-    from pbem.referee.gamefile import GameFile
-    from pbem.referee.storage import dump_json
-
-    toml_path = table.dir / "game.toml"
-    doc = GameFile.read(toml_path).to_doc()
-    doc["game_id"] = game_id
-    toml_path.write_bytes(tomli_w.dumps(doc).encode())
-    turn_path = table.dir / "turns" / "000000.json"
-    turn = json.loads(turn_path.read_text())
-    section = open_sealed(turn["sealed"]["alice"], table.keys["alice"])
-    section["game_id"] = game_id
-    turn["sealed"]["alice"] = seal(section, [table.keys["alice"].public])
-    turn.pop("signature")
-    turn.update(game_id=game_id, game=document_hash(doc))  # the hash every turn names
-    turn_path.write_bytes(dump_json(sign_document(turn, table.referee)))
-
-
 def test_a_game_id_that_is_a_path_never_puts_the_record_outside_the_state_directory(tmp_path: Path) -> None:
     """The record's file is named after the game id, which game.toml gives: a hostile game directory
     must not have `pbem view` write (or make folders) anywhere else on the player's machine."""
     table = make_table(tmp_path / "t")
-    game_named(table, "../../../escaped")
+    hostile_game_toml(table, game_id="../../../escaped")
     state = tmp_path / "a" / "state"
     result = view(table, "alice", state)
     assert not list(tmp_path.glob("**/escaped*")), result.output

@@ -186,3 +186,21 @@ def test_a_game_toml_nested_too_deep_to_read_is_a_damaged_directory_not_a_traceb
     result = CliRunner().invoke(app, args)
     assert result.exit_code == (5 if command == "verify" else 3), (result.exit_code, result.exception)
     assert "not valid TOML" in result.output
+
+
+def test_a_card_file_that_game_toml_names_outside_the_game_directory_is_never_read(tmp_path: Path) -> None:
+    """game.toml names the owner's card file kept in cards/; a hostile game directory (its own referee
+    key, every record re-signed) naming '../../outside.toml' (or /dev/zero, or a FIFO) would have the
+    player's `pbem view` read any file of their machine. Only a plain file name in cards/ is read."""
+    from trust_helpers import hostile_game_toml
+
+    card_file = tmp_path / "cards.toml"
+    card_file.write_text("cards = [5, 6, 7, 8, 9]\n")
+    table = make_table(tmp_path / "t", cards=card_file)
+    outside = tmp_path / "t" / "outside.toml"  # game/cards/../../outside.toml
+    outside.write_bytes(card_file.read_bytes())
+    kept = tomllib.loads((table.dir / "game.toml").read_text())["cards"]
+    hostile_game_toml(table, cards={**kept, "file": "../../outside.toml"})
+    (table.dir / "cards" / kept["file"]).unlink()
+    result = CliRunner().invoke(app, ["view", str(table.dir), "--as", "alice", "--key", str(table.key_files["alice"])])
+    assert result.exit_code == 3 and "cards/" in result.output, (result.exit_code, result.output)
