@@ -862,6 +862,11 @@ def join(
     ),
     mail: str | None = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
     sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
+    state_dir: Path | None = typer.Option(
+        None, "--state-dir", envvar=STATE_ENV,
+        help="Where pbem remembers the commitments it sent your nonce after, to send it after one set only "
+             "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
+    ),
 ) -> None:
     """Write the signed join file the game waits for from you; send it to the referee.
 
@@ -877,7 +882,9 @@ def join(
     from pbem.referee.storage import atomic_write
 
     private = _guard(lambda: load_private_key(key, name=player))
-    data = _guard(lambda: make_join(directory, player, private))
+    from pbem.referee.seen import default_state_dir
+
+    data = _guard(lambda: make_join(directory, player, private, state_dir=state_dir or default_state_dir()))
     round_name = json.loads(data)["round"]
     target = out or Path(f"join-{player}-{round_name}.json")
     _guard(lambda: atomic_write(target.resolve(), data))

@@ -47,6 +47,8 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ScenarioError(f"cannot read {what} {str(path)!r}: {error}") from error
+    except RecursionError:  # tomllib recurses once per nested array or table (an owner's card file)
+        raise ScenarioError(f"cannot read {what} {str(path)!r}: nested too deep") from None
 
 
 def parsed_form(data: bytes) -> dict[str, Any]:

@@ -44,6 +44,13 @@ REFEREE_FILES = {
 }
 #: a part larger than this is not searched (move files are at most 1 MiB)
 PART_MAX_BYTES = 4 << 20
+#: the most pbem files one mail may carry (a move or a join each, for one or a few games); the rest are
+#: not read, so that one mail cannot make the referee run thousands of steps and answer with as many lines
+MAX_FILES_PER_MAIL = 16
+#: the search for JSON documents in a part reads at most this many times the part's length in attempts
+#: that fail (an opening brace read up to where it stops being JSON), so that nested openings before a
+#: long unfinished document cost a few passes, not one pass per opening
+SEARCH_PASSES = 4
 _AGE_ARMOR = "-----BEGIN AGE ENCRYPTED FILE-----"
 _DECODER = json.JSONDecoder()
 
@@ -124,8 +131,11 @@ def extract(message: Message) -> Extracted:
         if _AGE_ARMOR in text and "{" not in text:
             found.ignored.append(f"{label}: a sealed view (age file) the referee sent")
             continue
-        documents = list(_json_documents(text))
-        if not documents and name.endswith(".json"):
+        search = _Search(text)
+        documents = list(search.documents())
+        if search.gave_up:
+            found.problems.append(f"{label}: too much that looks like JSON and is not; not searched further")
+        elif not documents and name.endswith(".json"):
             found.problems.append(f"{name}: not a JSON document (cut short or changed on the way?)")
         if not documents and name.endswith(".toml") and "pbem-game/" in text:
             found.ignored.append(f"{name}: {REFEREE_FILES['pbem-game/']}")
@@ -149,6 +159,10 @@ def extract(message: Message) -> Extracted:
                 round=doc.get("round") if isinstance(doc.get("round"), str) else None,
             )
             if file.digest not in seen:
+                if len(found.files) == MAX_FILES_PER_MAIL:
+                    found.problems.append(
+                        f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read")
+                    return found
                 seen.add(file.digest)
                 found.files.append(file)
     found.html_only = has_html and not has_plain and not found.files
@@ -192,21 +206,42 @@ def unflow(text: str, delsp: bool = False) -> str:
     return "\n".join(out)
 
 
-def _json_documents(text: str) -> Iterator[tuple[dict[str, Any], bytes]]:
-    """Every top-level JSON object in ``text``, with the bytes to submit (pbem's layout: LF line ends)."""
-    index = text.find("{")
-    while index != -1:
-        try:
-            doc, end = _DECODER.raw_decode(text, index)
-        except ValueError:
-            index = text.find("{", index + 1)
-            continue
-        if isinstance(doc, dict):
-            # a raw CR can only be white space in JSON (inside a string it must be escaped):
-            # dropping every one undoes CRLF line ends without changing the document
-            raw = text[index:end].replace("\r", "")
-            yield doc, (raw + "\n").encode("utf-8")
-        index = text.find("{", end)
+class _Search:
+    """Every top-level JSON object in a part's text, with the bytes to submit (pbem's layout: LF line ends).
+
+    Each ``{`` is tried in turn, and a try that fails costs what it read:
+    once the failed tries have read :data:`SEARCH_PASSES` times the text,
+    the search stops (``gave_up``), so that no text costs the referee more
+    than a few passes over it. A document nested deeper than the JSON
+    reader goes (``RecursionError``) is no document, and costs the rest of
+    the text.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.budget = SEARCH_PASSES * max(len(text), 1)
+        self.gave_up = False
+
+    def documents(self) -> Iterator[tuple[dict[str, Any], bytes]]:
+        text = self.text
+        index = text.find("{")
+        while index != -1:
+            try:
+                doc, end = _DECODER.raw_decode(text, index)
+            except (ValueError, RecursionError) as error:
+                stop = error.pos if isinstance(error, json.JSONDecodeError) else len(text)
+                self.budget -= stop - index + 1
+                if self.budget < 0:
+                    self.gave_up = True
+                    return
+                index = text.find("{", index + 1)
+                continue
+            if isinstance(doc, dict):
+                # a raw CR can only be white space in JSON (inside a string it must be escaped):
+                # dropping every one undoes CRLF line ends without changing the document
+                raw = text[index:end].replace("\r", "")
+                yield doc, (raw + "\n").encode("utf-8")
+            index = text.find("{", end)
 
 
 #: a Message-ID without its angle brackets and surrounding space

@@ -98,11 +98,11 @@ def _kind(data: bytes) -> str | None:
         doc = json.loads(text)
         kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat"}
         return kinds.get(doc["format"]) if isinstance(doc, dict) and isinstance(doc.get("format"), str) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the reader goes: no game file either
         pass
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
     return "game" if doc.get("format") == formats.GAME else None
 

@@ -9,6 +9,7 @@ players in seat order, and the generator ``step_rng(seed, entropy, 0)``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import canonical_json, sha256_ref
@@ -19,11 +20,9 @@ from pbem.engine.registry import find_game
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, read_file
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pathlib import Path
-
     from pbem.referee.turns import Position, StaticMembers
 
 
@@ -31,9 +30,13 @@ def cards_path(gamedir: GameDir, gamefile: GameFile) -> Path | None:
     """The copy of the ``--cards`` file kept in the game directory, checked against ``game.toml``."""
     if gamefile.cards is None:
         return None
-    path = gamedir.cards / gamefile.cards["file"]
+    name = gamefile.cards["file"]
+    if not isinstance(name, str) or Path(name).name != name or name.startswith("."):
+        # game.toml may come from anyone (its turns signed by the key it names): never a path elsewhere
+        raise GameDirError(f"{gamedir.game_toml}: [cards] file {name!r} is not the name of a file in cards/")
+    path = gamedir.cards / name
     try:
-        data = path.read_bytes()
+        data = read_file(path)  # not through a link, nor from a FIFO
     except OSError:
         raise GameDirError(f"{path}: the card file named in game.toml is missing") from None
     if sha256_ref(data) != gamefile.cards["sha256"]:

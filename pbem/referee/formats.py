@@ -26,11 +26,12 @@ VIEW = "pbem-view/1"
 PLAYER_VIEW = "pbem-player-view/3"
 REFEREE = "pbem-referee/3"
 REJECTION = "pbem-rejection/2"
-JOIN = "pbem-join/2"
+JOIN = "pbem-join/3"
 PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"
 SEEN = "pbem-seen/1"
+JOIN_RECORD = "pbem-join-record/1"
 TIMEOUT = "pbem-timeout/1"
 SEAT = "pbem-seat/1"
 CLI_STATUS = "pbem-cli-status/1"
@@ -61,6 +62,7 @@ SCHEMAS: dict[str, str] = {
     SEED: "seed-section",
     REVEAL: "reveal",
     SEEN: "seen",
+    JOIN_RECORD: "join-record",
     TIMEOUT: "timeout",
     SEAT: "seat",
     CLI_STATUS: "cli-status",

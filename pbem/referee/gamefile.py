@@ -15,6 +15,7 @@ a :class:`GameFile` read with the seat records in force carries them as
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -29,6 +30,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 REFEREE_ONLY = "referee-only"
 PLAYER_JOINS = "player-joins"
+
+
+#: a seat's name (``schemas/game.schema.json``); it names files: ``views/NAME``, the player's record of
+#: the turns they saw
+PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+#: a game id (the schema's pattern); it names the player's record file too
+GAME_ID = re.compile(r"[0-9a-f]{16}")
 
 
 class Handover(NamedTuple):
@@ -198,7 +206,10 @@ class GameFile:
         if not schema:
             try:
                 found = cls._fields(doc, where)
-                if found.to_doc() == doc:
+                # the names are file names on the player's machine too: whoever signed the turns,
+                # a game id or seat name that the schema refuses is never taken unchecked
+                if found.to_doc() == doc and GAME_ID.fullmatch(found.game_id) and all(
+                        PLAYER_NAME.fullmatch(name) for name in found.player_names):
                     return found
             except Exception:  # not the shape of a game.toml, or a bad key: the checks below say why
                 pass
@@ -254,6 +265,8 @@ class GameFile:
                 doc = tomllib.loads(data.decode("utf-8"))
             except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
                 raise GameDirError(f"{path}: not valid TOML: {error}") from error
+            except RecursionError:  # tomllib recurses once per nested array or table
+                raise GameDirError(f"{path}: not valid TOML: nested deeper than a game.toml goes") from None
             found = cls.from_doc(doc, str(path), schema=schema)
             if len(_READ) >= _READ_KEPT:
                 _READ.clear()

@@ -7,11 +7,12 @@ and the game identity. Then every seated player sends two join files
 (``pbem join`` writes the one the game is waiting for; ``pbem submit``
 takes them like move files and keeps each verbatim):
 
-1. **commit** (``joins/PLAYER.commit.json``): ``pbem-join/2`` with
+1. **commit** (``joins/PLAYER.commit.json``): ``pbem-join/3`` with
    ``commitment = sha256:`` + SHA-256 of the player's 32-byte nonce;
 2. **reveal** (``joins/PLAYER.reveal.json``), taken only once every seated
    player's commitment is in: the ``nonce`` itself, which must match the
-   commitment. The last reveal deals turn 0 with ``step_rng(seed, [nonce of
+   commitment, and ``commitments``, every seated player's commitment the
+   player saw before sending it, which must be those the game holds. The last reveal deals turn 0 with ``step_rng(seed, [nonce of
    each player in seat order], 0)``, and every later step's generator is
    keyed by the same list.
 
@@ -24,7 +25,11 @@ Why two rounds: the referee knows the seed. Were the nonces sent at once, the
 last player to join, told the seed, could try nonces until the deal suited
 them, and a referee could "lose" a join and ask for another. Committed
 first, no nonce can be chosen after anyone else's is seen; derived from the
-key, a join asked for again changes nothing. What is left is abort: a player
+key, a join asked for again changes nothing. Naming the commitments it
+answers, a nonce cannot be taken after a commitment its sender never saw: a
+referee that showed a player a copy of the game where the last player had
+committed, to learn their nonce and let the last player commit to another
+one, cannot use it. What is left is abort: a player
 who never reveals stalls the deal (the referee can only ``reveal --force``).
 """
 
@@ -53,6 +58,7 @@ from pbem.referee.errors import (
     OtherGameMove,
     Refusal,
     SchemaInvalidMove,
+    StateFileError,
     UnexpectedJoin,
     UnreadableMove,
 )
@@ -177,6 +183,10 @@ class Joins:
         """The players' nonces in seat order: the entropy of every step's generator."""
         return [bytes.fromhex(self.reveals[p][0]["nonce"]) for p in gamefile.player_names]
 
+    def commitments(self) -> dict[str, str]:
+        """``{player: commitment}`` of every commitment kept: what a nonce sent now answers."""
+        return {player: doc["commitment"] for player, (doc, _) in self.commits.items()}
+
     def record(self, gamefile: GameFile) -> dict[str, dict[str, str]]:
         """What turn 0 names: ``{player: {commit, reveal}}``, the SHA-256 of each join file's bytes."""
         return {p: {COMMIT: sha256_ref(self.commits[p][1]), REVEAL: sha256_ref(self.reveals[p][1])}
@@ -235,29 +245,62 @@ def joined(gamedir: GameDir, gamefile: GameFile) -> Joins:
             raise GameDirError(f"{path}: a nonce without {player}'s commitment", path=path)
         if nonce_commitment(bytes.fromhex(doc["nonce"])) != kept[COMMIT][player][0]["commitment"]:
             raise GameDirError(f"{path}: the nonce does not match {player}'s commitment", path=path)
-    return Joins(commits=kept[COMMIT], reveals=kept[REVEAL])
+    joins = Joins(commits=kept[COMMIT], reveals=kept[REVEAL])
+    for player, (doc, _) in joins.reveals.items():
+        why = other_commitments(doc, joins)
+        if why is not None:
+            path = gamedir.join(player, REVEAL)
+            raise GameDirError(f"{path}: the nonce was sent after other commitments than the game holds: {why}",
+                               path=path)
+    return joins
+
+
+def other_commitments(reveal: dict[str, Any], joins: Joins) -> str | None:
+    """Why the commitments a nonce names are not those kept (``None`` when they are).
+
+    A nonce answers the commitments its sender saw: taken after another one
+    (a commitment made once the nonce was known), it would let that player
+    choose theirs after seeing it. Commitments are public; the message names them.
+    """
+    named, kept = reveal["commitments"], joins.commitments()
+    for player in sorted(set(named) | set(kept)):
+        if named.get(player) != kept.get(player):
+            if player not in kept:
+                return f"it names a commitment of {player}, who has none"
+            if player not in named:
+                return f"it names no commitment of {player}"
+            return f"it names {player}'s commitment {named[player]}, not {kept[player]}"
+    return None
 
 
 # --- the player's side ------------------------------------------------------------
 
 
-def join_document(gamefile: GameFile, player: str, round_name: str, nonce: bytes) -> dict[str, Any]:
-    """A join file's document (unsigned): the commitment to ``nonce``, or ``nonce`` itself."""
+def join_document(gamefile: GameFile, player: str, round_name: str, nonce: bytes,
+                  commitments: dict[str, str] | None = None) -> dict[str, Any]:
+    """A join file's document (unsigned): the commitment to ``nonce``, or ``nonce`` itself and
+    ``commitments``, every seated player's commitment it answers (:meth:`Joins.commitments`)."""
     doc: dict[str, Any] = {"format": formats.JOIN, "game_id": gamefile.game_id, "game": gamefile.hash(),
                            "player": player, "round": round_name}
     if round_name == COMMIT:
         doc["commitment"] = nonce_commitment(nonce)
     else:
+        if commitments is None:
+            raise ValueError("a reveal names the commitments it answers")
         doc["nonce"] = nonce.hex()
+        doc["commitments"] = dict(commitments)
     return doc
 
 
-def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None) -> bytes:
+def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes | None = None,
+              state_dir: Path | None = None) -> bytes:
     """The signed join file ``player`` sends now: the commitment, or, once every player has committed, the nonce.
 
     The round is read from the game directory (``game.toml`` and the join
     files in ``joins/``). ``nonce`` replaces the one derived from the key
     (:func:`join_nonce`), for tests; nobody else could tell the difference.
+    With ``state_dir`` (``pbem join``: the player's state directory), the
+    nonce is sent after one set of commitments only (:func:`remember_reveal`).
     """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
@@ -287,7 +330,61 @@ def make_join(directory: str | Path, player: str, key: PrivateKey, nonce: bytes 
     if nonce_commitment(chosen) != joins.commits[player][0]["commitment"]:
         raise KeyMismatch(f"this nonce does not match the commitment {player} sent "
                           f"({gamedir.join(player, COMMIT)}): was it made with another key?")
-    return dump_json(sign_document(join_document(gamefile, player, REVEAL, chosen), key))
+    if state_dir is not None:
+        remember_reveal(state_dir, gamefile, player, joins.commitments())
+    return dump_json(sign_document(join_document(gamefile, player, REVEAL, chosen, joins.commitments()), key))
+
+
+def reveal_record_path(state_dir: Path, gamefile: GameFile, player: str) -> Path:
+    """``STATE/joins/GAME_ID-GAMEHASH-PLAYER.json``: per ``game.toml`` (a test game's id follows from its seed)."""
+    return Path(state_dir) / "joins" / f"{gamefile.game_id}-{gamefile.hash().removeprefix('sha256:')}-{player}.json"
+
+
+def remember_reveal(state_dir: Path, gamefile: GameFile, player: str, commitments: dict[str, str]) -> None:
+    """Record, on the player's machine, the commitments ``player``'s nonce is sent after; refuse other ones.
+
+    The nonce is the same on every run (a join sent again is the same file),
+    and a reveal names the commitments it answers. So a referee that asked
+    the player to join again while showing another commitment of the last
+    player (one of several made in advance, each chosen before the nonce was
+    known) would get a second reveal, and one more deal to choose from. The
+    record (``pbem-join-record/1``, :func:`reveal_record_path`, mode
+    0600) lets ``pbem join`` send the nonce after one set of commitments only.
+    """
+    from pbem.durable import atomic_write as write_private  # the file mode, like the record of the turns seen
+
+    path = reveal_record_path(state_dir, gamefile, player)
+    doc = {"format": formats.JOIN_RECORD, "game_id": gamefile.game_id, "player": player, "game": gamefile.hash(),
+           "commitments": dict(commitments)}
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = None
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot read the record of your nonce: {error.strerror}") from None
+    if data is not None:
+        try:
+            kept = parse_json_strict(data, max_bytes=4096)
+        except CryptoError as error:
+            raise StateFileError(f"{path}: the record of your nonce is unreadable ({error})") from None
+        problem = formats.format_problem(kept, formats.JOIN_RECORD)
+        if problem:
+            raise StateFileError(f"{path}: the record of your nonce is not valid ({problem})")
+        if kept == doc:
+            return
+        changed = ", ".join(f"{p}'s {kept['commitments'].get(p)} is now {commitments.get(p)}"
+                            for p in sorted(set(kept["commitments"]) | set(commitments))
+                            if kept["commitments"].get(p) != commitments.get(p)) or "another game.toml"
+        raise GameDirError(
+            f"{gamefile.game_id}: you sent your nonce after other commitments than this game directory shows "
+            f"({changed}): you were shown two different games. Do not send it again; keep both copies "
+            f"and show them to the other players (your record: {path})"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_private(path, dump_json(doc), mode=0o600)
+    except OSError as error:
+        raise StateFileError(f"{path}: cannot write the record of your nonce: {error}") from None
 
 
 # --- the referee's side -------------------------------------------------------------
@@ -338,6 +435,10 @@ def _admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
         if nonce_commitment(bytes.fromhex(doc["nonce"])) != joins.commits[player][0]["commitment"]:
             raise UnexpectedJoin(f"the nonce does not match {player}'s commitment", player=player,
                                  move_hash=join_hash)
+        why = other_commitments(doc, joins)
+        if why is not None:
+            raise UnexpectedJoin(f"the nonce was sent after other commitments than the game holds ({why}): "
+                                 "run pbem join again on the game as it is", player=player, move_hash=join_hash)
 
 
 def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey,

@@ -172,7 +172,8 @@ class GameDir:
         return self._file("rejected", f"{number:0{TURN_DIGITS}d}-{who}.json")
 
     def symlinks(self, everywhere: bool = True) -> list[Path]:
-        """Every symbolic link in the game directory, at any depth (none are followed).
+        """Every symbolic link in the game directory, at any depth (none are followed), and every
+        other file that is neither a regular file nor a folder (a FIFO would block its reader for ever).
 
         With ``everywhere=False``, the inside of the folders that grow with the
         game (:meth:`growing`) is left out (the folders themselves are looked at).
@@ -190,10 +191,11 @@ class GameDir:
                 continue
             with listing:
                 for entry in listing:
-                    if entry.is_symlink():
+                    if entry.is_dir(follow_symlinks=False):
+                        if not (top and entry.name in skipped):
+                            pending.append((entry.path, False))
+                    elif not entry.is_file(follow_symlinks=False):  # a link, or a FIFO, socket or device
                         found.append(entry.path)
-                    elif entry.is_dir(follow_symlinks=False) and not (top and entry.name in skipped):
-                        pending.append((entry.path, False))
         return sorted(Path(link) for link in found)
 
     def growing(self) -> tuple[Path, ...]:
@@ -231,8 +233,8 @@ class GameDir:
         self.refuse_symlinks_at(*paths)
 
     def refuse_symlinks_at(self, *paths: Path) -> list[Path]:
-        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link; return
-        those that are present (one ``lstat`` each says both).
+        """Raise :class:`GameDirError` naming the first of ``paths`` that is a symbolic link or a special
+        file (FIFO, socket, device); return those that are present (one ``lstat`` each says both).
 
         For a command holding the game's lock, which has already looked at
         everything but the inside of the growing folders
@@ -245,7 +247,7 @@ class GameDir:
                 mode = os.lstat(path).st_mode
             except (OSError, ValueError):  # what os.path.lexists takes for absent
                 continue
-            if stat.S_ISLNK(mode):
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
                 refuse_link(path)
             present.append(path)
         return present
@@ -315,8 +317,24 @@ class GameDir:
         return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := re.match(_JOIN_FILE, p.name))}
 
 
+def _not_regular(path: Path) -> bool:
+    """Whether ``path`` is there and is a link or a special file (FIFO, socket, device), not a file or folder."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def refuse_link(link: Path | None) -> None:
-    """Raise :class:`GameDirError` for a symbolic link found in a game directory (nothing for ``None``)."""
+    """Raise :class:`GameDirError` for a symbolic link, or another file that is not a regular file,
+    found in a game directory (nothing for ``None``)."""
+    if link is not None and not link.is_symlink():
+        raise GameDirError(
+            f"{link}: not a regular file (a FIFO, socket or device); a game directory holds only files "
+            "and folders, and reading one blocks for ever: remove it",
+            path=link,
+        )
     if link is not None:
         raise GameDirError(
             f"{link}: a symbolic link (to {os.readlink(link)}); a game directory holds none, "
@@ -326,7 +344,7 @@ def refuse_link(link: Path | None) -> None:
 
 
 def read_file(path: Path) -> bytes:
-    """The bytes of a file of a game directory, refusing a symbolic link (:class:`GameDirError`)."""
-    if path.is_symlink():
+    """The bytes of a file of a game directory, refusing a symbolic link or a special file (:class:`GameDirError`)."""
+    if _not_regular(path):
         refuse_link(path)
     return path.read_bytes()

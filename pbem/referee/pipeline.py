@@ -453,9 +453,10 @@ def advance(
     decision = next((d for d in before if d.player == player), None)
     if decision is None:
         awaited = [{"player": d.player, "kind": d.kind, "since": since_before.get(d.player, number)} for d in before]
-        also = "" if choices else f"; {orders.NOT_AWAITED}"
+        # the same words whether the move sealed choices or standing orders alone (the notice is public)
         raise NotYourDecisionMove(
-            f"no decision of {player} is awaited at turn {number} (awaited: {awaiting_text(awaited)}){also}",
+            f"no decision of {player} is awaited at turn {number} (awaited: {awaiting_text(awaited)}); "
+            f"{orders.NOT_AWAITED}",
             player=player, move_hash=move_hash,
         )
     standing = orders.merge(position.standing_orders, player, payload.get("standing_orders"))
@@ -603,8 +604,9 @@ def _apply_choices(
                 return state, index
             # The message never quotes the choice: rejection notices are
             # public, and a choice (a card) is the player's secret.
+            # nor how many choices the move held: that too is the sealed payload's
             raise IllegalMove(
-                f"choice 1 of {len(choices)} is not an option of {player}'s {decision.kind} decision",
+                f"the first choice is not an option of {player}'s {decision.kind} decision",
                 player=player, move_hash=move_hash, index=0,
             ) from error
         step.append({"player": player, "option": choice, "by": "move"})

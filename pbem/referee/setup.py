@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -24,14 +23,13 @@ from pbem.referee import keying, sealing
 from pbem.referee.deadlines import DeadlineRules, deal_clock
 from pbem.referee.deal import deal_position, setup_hash, static_of
 from pbem.referee.errors import SetupError
-from pbem.referee.gamefile import PLAYER_JOINS, REFEREE_ONLY, GameFile
+from pbem.referee.gamefile import PLAYER_JOINS, PLAYER_NAME, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
 from pbem.referee.storage import atomic_write, fsync_dir
 from pbem.referee.turns import build_turn, write_turn
 
 RESERVED_NAMES = frozenset({"referee"})
-PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 
 
 def new_game(

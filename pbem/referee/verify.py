@@ -10,7 +10,7 @@ Always checked, stopping at the first bad file (which the report names):
   recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has
   the SHA-256 that ``game.toml`` names;
 * a game that waits for joins: ``pending.json`` is signed by the referee, and
-  every join file is a ``pbem-join/2`` of this game by its seated player,
+  every join file is a ``pbem-join/3`` of this game by its seated player,
   signed by that player, answering this ``game.toml``, of the round its name
   says; every nonce matches its player's commitment, and none is there
   while a commitment is missing; once dealt, turn 0 names the SHA-256 of
@@ -57,7 +57,7 @@ from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
-from pbem.referee.pipeline import MOVE_MAX_BYTES
+from pbem.referee.pipeline import MOVE_MAX_BYTES, UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
 from pbem.referee.replay import CheckedMove, checked_turn, replay_game
 
@@ -447,5 +447,9 @@ def _check_rejections(gamedir: GameDir, gamefile: GameFile) -> int:
         record = _referee_record(path, formats.REJECTION, gamefile)
         if record.doc["game_id"] != gamefile.game_id:
             raise _fail(f"{path}: a notice of another game", path)
+        # the name says whose file was refused at which turn: a notice copied to another slot lies
+        slot = gamedir.rejection(record.doc["turn"], record.doc["sender"] or UNKNOWN_SENDER)
+        if path.name != slot.name:
+            raise _fail(f"{path}: is the notice of {slot.name} (its turn and sender), under another name", path)
         checked += 1
     return checked

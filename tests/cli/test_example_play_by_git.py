@@ -127,3 +127,43 @@ def test_the_play_by_git_walkthrough_runs_as_written_with_the_ci_jobs_own_steps(
     # identity files stay readable by their owner alone
     for secret in (tmp_path / "runner" / "temp" / "referee.key", tmp_path / "secrets" / "bob" / "bob.identity"):
         assert stat.S_IMODE(secret.stat().st_mode) == 0o600, secret
+
+
+def referee_step_script() -> str:
+    """The script the walkthrough's CI job runs (referee-step.sh), as the walkthrough writes it."""
+    return re.search(r"cat > referee-step.sh <<'EOF'\n(.*?)^EOF$", EXAMPLE.read_text(encoding="utf-8"), re.S | re.M)[1]
+
+
+def test_the_referee_step_takes_only_plain_files_with_plain_names_from_the_inbox(tmp_path: Path) -> None:
+    """Players push into inbox/: a name with a space (split in two by the shell: every run fails, the
+    game stalls), one with a glob character, or a link to a file of the CI runner (the referee key: pbem
+    would read it, and its notice publish the file's hash) must not reach `pbem submit`; a plain file does."""
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    clone, remote = tmp_path / "clone", tmp_path / "remote.git"
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True, env=env)
+    subprocess.run(["git", "clone", "-q", str(remote), str(clone)], check=True, env=env, capture_output=True)
+    (clone / "game").mkdir()
+    (clone / "game" / "game.toml").write_text("")
+    (clone / "inbox").mkdir()
+    for name in ("move-alice.json", "a b.json", "*.json"):
+        (clone / "inbox" / name).write_text("{}")
+    secret = tmp_path / "runner-secret.key"
+    secret.write_text("secret")
+    (clone / "inbox" / "key.json").symlink_to(secret)
+    (clone / "referee-step.sh").write_text(referee_step_script())
+    stub = tmp_path / "bin" / "pbem"
+    stub.parent.mkdir()
+    stub.write_text(f"#!/bin/sh\n[ \"$1\" = submit ] && for a in \"$@\"; do echo \"$a\"; done > {tmp_path / 'args'}\n"
+                    "echo 'turn 1'\n")
+    stub.chmod(0o755)
+    subprocess.run(["git", "add", "-A"], cwd=clone, check=True, env=env)
+    subprocess.run(["git", "commit", "-q", "-m", "pushed"], cwd=clone, check=True, env=env)
+    subprocess.run(["git", "push", "-q", "origin", "HEAD:main"], cwd=clone, check=True, env=env, capture_output=True)
+    run = subprocess.run(["sh", "referee-step.sh"], cwd=clone, capture_output=True, text=True,
+                         env={**env, "PATH": f"{stub.parent}:{env['PATH']}", "PBEM_REFEREE_KEY": str(tmp_path / "k")})
+    assert run.returncode == 0, (run.stdout, run.stderr)
+    args = (tmp_path / "args").read_text().splitlines()
+    assert args[:3] == ["submit", "game", "inbox/move-alice.json"] and args[3] == "--referee-key", args

@@ -206,3 +206,13 @@ def test_unpack_files_the_commitments_of_the_invitation_to_the_second_join_round
                      "--into", tmp_path / "other-copy")
     assert refused.exit_code == 32 and "not a join file of game" in refused.output
     assert not (tmp_path / "other-copy").exists()  # checked before anything is written
+
+
+def test_unpack_of_a_file_nested_too_deep_to_read_is_a_clear_error(tmp_path):
+    """A turn mail comes from whoever claims to be the referee: a part the JSON reader cannot follow
+    is no game file (exit 1 with a message), not a traceback."""
+    deep = tmp_path / "000003.json"
+    deep.write_bytes(b'{"a":' + b"[" * 100_000)
+    result = invoke("mail", "unpack", deep, "--into", tmp_path / "copy")
+    assert result.exit_code != 0 and not isinstance(result.exception, RecursionError), result.exception
+    assert "Traceback" not in result.output and "game.toml" in result.output

@@ -8,6 +8,8 @@ real SMTP server.
 from __future__ import annotations
 
 import base64
+import importlib
+import json
 import quopri
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -17,7 +19,7 @@ import pytest
 
 from helpers_referee import make_table
 from pbem.mail.compose import message_bytes
-from pbem.mail.extract import extract, is_automatic, unflow
+from pbem.mail.extract import MAX_FILES_PER_MAIL, extract, is_automatic, unflow
 
 
 @pytest.fixture
@@ -184,3 +186,51 @@ def test_a_quoted_copy_of_a_move_in_a_reply_is_not_taken(move):
     quoted = "\n".join("> " + line for line in move.decode().splitlines())
     found = extract(received(mail("Did you mean this one?\n\n" + quoted + "\n")))
     assert not found.files
+
+
+def test_a_part_nested_deeper_than_any_json_reader_goes_is_named_and_the_move_beside_it_is_found(move):
+    """Anyone can mail the referee: a part the JSON reader cannot follow (RecursionError) must not stop
+    the search, or the mail loop, whose every run would stop at the same mail."""
+    message = mail()
+    message.add_attachment(b'{"a":' + b"[" * 100_000, maintype="application", subtype="json", filename="deep.json")
+    message.add_attachment(move, maintype="application", subtype="json", filename="move-000000-alice.json")
+    found = extract(received(message))
+    assert [f.data for f in found.files] == [move]
+    assert found.problems == ["deep.json: not a JSON document (cut short or changed on the way?)"]
+
+
+class CountingDecoder(json.JSONDecoder):
+    """The decoder extract uses, counting the characters each attempt reads (to its end or its error)."""
+
+    read = 0
+
+    def raw_decode(self, s, idx=0):
+        try:
+            doc, end = super().raw_decode(s, idx)
+        except json.JSONDecodeError as error:
+            CountingDecoder.read += error.pos - idx
+            raise
+        CountingDecoder.read += end - idx
+        return doc, end
+
+
+def test_the_search_for_files_in_a_part_reads_it_a_few_times_at_most(monkeypatch):
+    """Nested openings before a long unfinished document: each opening would be read to the end (the
+    referee's time grows with the square of the part). The search reads a part a few times at most, says
+    it gave up, and the mail is answered."""
+    text = '{"a":' * 400 + "[" + "1," * 200_000
+    monkeypatch.setattr(importlib.import_module("pbem.mail.extract"), "_DECODER", CountingDecoder())
+    CountingDecoder.read = 0
+    found = extract(received(mail(text)))
+    assert not found.files and CountingDecoder.read <= 8 * len(text)
+    assert found.problems == ["the mail's text: too much that looks like JSON and is not; not searched further"]
+
+
+def test_one_mail_carries_at_most_a_few_files_so_that_a_stranger_cannot_make_the_referee_run_thousands_of_steps():
+    """Anyone who knows a game id (it is in every turn mail's subject) can write a mail: 4 MiB of text
+    holds some 60,000 small distinct documents, each one a referee step and a line of the answer. A
+    mail's files beyond the first few are not read, and the answer says so."""
+    text = "".join(json.dumps({"format": "pbem-move/1", "game_id": "0123456789abcdef", "n": n}) for n in range(40))
+    found = extract(received(mail(text)))
+    assert len(found.files) == MAX_FILES_PER_MAIL
+    assert found.problems == [f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read"]

@@ -99,7 +99,7 @@ def test_a_refused_move_is_answered_with_the_referees_message_and_exit_code(post
     post.serve()
     [answer] = answers(post, ADDRESSES["alice"])
     text = body(answer)
-    assert "REFUSED (exit code 18, illegal): choice 1 of 1 is not an option of alice's play decision" in text
+    assert "REFUSED (exit code 18, illegal): the first choice is not an option of alice's play decision" in text
     assert "The referee's signed notice: 000000-alice.json" in text
     assert status(post.table.dir).turn == 0
 
@@ -378,3 +378,14 @@ def test_an_abandoned_game_is_announced_to_everyone_once(post):
     for address in (ADDRESSES["alice"], ADDRESSES["bob"], SPECTATOR):
         [final] = [m for m in post.inbox(address) if m["Subject"].endswith("game over")]
         assert "abandoned" in body(final)
+
+
+def test_a_mail_nested_too_deep_to_read_is_answered_and_the_next_mail_applied(post):
+    """Anyone may mail the referee: one mail the JSON reader cannot follow must not stop every run."""
+    post.serve()
+    post.mail_to_referee(text_mail("hello", '{"a":' + "[" * 100_000))
+    post.mail_to_referee(move_mail(post, "alice", "1"))
+    post.serve()
+    assert status(post.table.dir).turn == 1
+    assert any("not a JSON document" in body(m) or "not searched further" in body(m)
+               or "holds no pbem move" in body(m) for m in answers(post, ADDRESSES["alice"]))

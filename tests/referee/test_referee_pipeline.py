@@ -253,7 +253,7 @@ def test_a_stale_move_of_a_player_with_no_open_decision_says_who_is_awaited(tabl
 
 
 def test_a_choice_that_is_not_an_option_is_refused_without_naming_it(table: Table) -> None:
-    error = refused(table, craft(table, "alice", ["card-999"]), IllegalMove, "choice 1 of 1 is not an option")
+    error = refused(table, craft(table, "alice", ["card-999"]), IllegalMove, "the first choice is not an option")
     assert error.exit_code == 18 and error.index == 0
     assert "999" not in error.message  # rejection notices are public; choices are secret
 

@@ -174,3 +174,17 @@ def test_the_stock_age_tool_opens_a_players_view(played: Table, tmp_path: Path) 
                              capture_output=True)
     assert refused.returncode != 0  # alice cannot open bob's view
     assert snapshot(played.dir)  # nothing was written by reading
+
+
+def test_a_genuine_notice_copied_to_another_slot_is_named(played: Table) -> None:
+    """A notice's name says whose file was refused at which turn (one slot per sender per turn): a player
+    pushing a genuine notice under another name (alice refused at turn 9, say) fails verify."""
+    try:
+        submit(played.dir, b"{}", played.referee)
+    except Refusal:
+        pass
+    [notice] = [p for p in (played.dir / "rejected").iterdir()]
+    verify(played.dir)
+    shutil.copy(notice, played.dir / "rejected" / "000000-alice.json")
+    with pytest.raises(VerificationFailed, match="000000-alice.json"):
+        verify(played.dir)

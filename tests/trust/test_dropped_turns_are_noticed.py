@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from helpers_referee import make_table, snapshot
 from pbem.cli.main import app
 from pbem.referee import Refusal, formats, submit, verify
-from trust_helpers import play
+from trust_helpers import hostile_game_toml, play
 
 runner = CliRunner()
 
@@ -103,3 +103,14 @@ def test_the_state_directory_comes_from_the_environment(tmp_path: Path, monkeypa
     assert runner.invoke(app, ["view", str(table.dir), "--as", "alice", "--key",
                                str(table.key_files["alice"])]).exit_code == 0
     assert list((tmp_path / "xdg" / "pbem").rglob("*.json"))
+
+
+def test_a_game_id_that_is_a_path_never_puts_the_record_outside_the_state_directory(tmp_path: Path) -> None:
+    """The record's file is named after the game id, which game.toml gives: a hostile game directory
+    must not have `pbem view` write (or make folders) anywhere else on the player's machine."""
+    table = make_table(tmp_path / "t")
+    hostile_game_toml(table, game_id="../../../escaped")
+    state = tmp_path / "a" / "state"
+    result = view(table, "alice", state)
+    assert not list(tmp_path.glob("**/escaped*")), result.output
+    assert result.exit_code == 3 and "game_id" in result.output, (result.exit_code, result.output)

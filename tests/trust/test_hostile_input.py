@@ -152,7 +152,7 @@ def test_a_move_of_a_player_not_awaited_is_refused(table: Table, tmp_path: Path)
 
 def test_a_choice_that_is_not_an_option_is_refused_without_quoting_it(table: Table, tmp_path: Path) -> None:
     data = forge(table, "alice", ["card-of-the-secret-queen"])
-    refused_by_the_command_line(table, tmp_path, data, "illegal", 18, "choice 1 of 1")
+    refused_by_the_command_line(table, tmp_path, data, "illegal", 18, "the first choice is not an option")
     assert "secret-queen" not in "".join(p.read_text() for p in (table.dir / "rejected").iterdir())
 
 
@@ -171,3 +171,36 @@ def test_sealed_choices_that_do_not_open_are_refused(table: Table, tmp_path: Pat
     assert gamefile.game_recipient not in doc["sealed_choices"]
     refused_by_the_command_line(table, tmp_path, dump_json(sign_document(doc, table.keys["alice"])),
                                 "unreadable", 10, "do not open")
+
+
+@pytest.mark.parametrize("command", ["status", "view", "submit", "verify"])
+def test_a_game_toml_nested_too_deep_to_read_is_a_damaged_directory_not_a_traceback(table: Table, command: str) -> None:
+    """Whoever can write the game directory (a player pushing in the git flow, a hostile host) must get
+    the documented exit 3 (5 for verify) from every command, never a RecursionError's traceback."""
+    (table.dir / "game.toml").write_text("a = " + "[" * 100_000)
+    args = {"status": ["status", str(table.dir)],
+            "view": ["view", str(table.dir), "--as", "alice", "--key", str(table.key_files["alice"])],
+            "submit": ["submit", str(table.dir), str(table.key_files["alice"].with_suffix(".pub")),
+                       "--referee-key", str(table.key_files["referee"])],
+            "verify": ["verify", str(table.dir)]}[command]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == (5 if command == "verify" else 3), (result.exit_code, result.exception)
+    assert "not valid TOML" in result.output
+
+
+def test_a_card_file_that_game_toml_names_outside_the_game_directory_is_never_read(tmp_path: Path) -> None:
+    """game.toml names the owner's card file kept in cards/; a hostile game directory (its own referee
+    key, every record re-signed) naming '../../outside.toml' (or /dev/zero, or a FIFO) would have the
+    player's `pbem view` read any file of their machine. Only a plain file name in cards/ is read."""
+    from trust_helpers import hostile_game_toml
+
+    card_file = tmp_path / "cards.toml"
+    card_file.write_text("cards = [5, 6, 7, 8, 9]\n")
+    table = make_table(tmp_path / "t", cards=card_file)
+    outside = tmp_path / "t" / "outside.toml"  # game/cards/../../outside.toml
+    outside.write_bytes(card_file.read_bytes())
+    kept = tomllib.loads((table.dir / "game.toml").read_text())["cards"]
+    hostile_game_toml(table, cards={**kept, "file": "../../outside.toml"})
+    (table.dir / "cards" / kept["file"]).unlink()
+    result = CliRunner().invoke(app, ["view", str(table.dir), "--as", "alice", "--key", str(table.key_files["alice"])])
+    assert result.exit_code == 3 and "cards/" in result.output, (result.exit_code, result.output)

@@ -28,7 +28,8 @@ from pbem.crypto.signing import sign_document
 from pbem.referee import sealing, status, submit, verify
 from pbem.referee.errors import AlreadyApplied, GameDirError, UnexpectedJoin, VerificationFailed
 from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import join_document, join_nonce, make_join
+from pbem.referee.joins import join_document, join_nonce, joined, make_join
+from pbem.referee.layout import GameDir
 from pbem.referee.storage import dump_json
 from trust_helpers import joining_table
 
@@ -104,8 +105,11 @@ def test_first_every_player_commits_then_every_player_reveals_and_the_last_revea
 
 
 def forged(table, player: str, round_name: str, nonce: bytes) -> bytes:
-    """A join file of any round and nonce, signed by the player (what a hand-made client could send)."""
-    doc = join_document(GameFile.read(table.dir / "game.toml"), player, round_name, nonce)
+    """A join file of any round and nonce, signed by the player (what a hand-made client could send);
+    a nonce names the commitments the game holds now."""
+    gamefile = GameFile.read(table.dir / "game.toml")
+    commitments = joined(GameDir.at(table.dir), gamefile).commitments() if round_name == "reveal" else None
+    doc = join_document(gamefile, player, round_name, nonce, commitments)
     return dump_json(sign_document(doc, table.keys[player]))
 
 
@@ -150,6 +154,11 @@ def test_a_join_of_the_old_single_round_format_is_refused_with_its_version(tmp_p
                                    "player": "alice", "nonce": "00" * 32}, table.keys["alice"]))
     with pytest.raises(Exception, match="unknown format version 'pbem-join/1'"):
         submit(table.dir, old, table.referee)
+    two_rounds = dump_json(sign_document({"format": "pbem-join/2", "game_id": gamefile.game_id,
+                                          "game": gamefile.hash(), "player": "alice", "round": "commit",
+                                          "commitment": "sha256:" + "00" * 32}, table.keys["alice"]))
+    with pytest.raises(Exception, match="unknown format version 'pbem-join/2'"):  # its nonce named no commitment
+        submit(table.dir, two_rounds, table.referee)
 
 
 def test_verify_refuses_a_reveal_that_does_not_match_its_commitment(tmp_path: Path) -> None:
@@ -179,3 +188,60 @@ def test_the_join_command_writes_the_file_of_the_round_the_game_is_in(tmp_path: 
     assert "turn 0 dealt" in submitted.output
     result = runner.invoke(app, ["status", str(table.dir)])
     assert "join" not in result.output.split("turn 0", 1)[1]
+
+
+def swapped_after_the_nonce(tmp_path: Path):
+    """The referee shows alice a copy of the game where bob has committed, so her `pbem join` sends her
+    nonce; knowing it (and the seed), bob commits to another nonce of his choice in the real game.
+    Returns the real game and alice's nonce file."""
+    table = joining_table(tmp_path / "real")
+    send(table, "alice")
+    shown = tmp_path / "shown"
+    shutil.copytree(table.dir, shown)
+    submit(shown, forged(table, "bob", "commit", b"\x01" * 32), table.referee)
+    alices_nonce = make_join(shown, "alice", table.keys["alice"])
+    submit(table.dir, forged(table, "bob", "commit", b"\x02" * 32), table.referee)  # chosen after seeing it
+    return table, alices_nonce
+
+
+def test_a_referee_and_the_last_player_cannot_swap_a_commitment_after_seeing_a_nonce(tmp_path: Path) -> None:
+    """Not even together with the referee (docs/trust.md): alice's nonce names the commitments it was
+    sent after, so the referee cannot take it after a commitment she never saw."""
+    table, alices_nonce = swapped_after_the_nonce(tmp_path)
+    before = snapshot(table.dir)
+    with pytest.raises(UnexpectedJoin, match="bob's commitment"):
+        submit(table.dir, alices_nonce, table.referee)
+    assert snapshot(table.dir) == before
+
+
+def test_verify_refuses_a_nonce_kept_after_another_commitment_than_it_names(tmp_path: Path) -> None:
+    """The same swap, with the files written by hand rather than through `pbem submit`: verify names it."""
+    table, alices_nonce = swapped_after_the_nonce(tmp_path)
+    (table.dir / "joins" / "alice.reveal.json").write_bytes(alices_nonce)
+    with pytest.raises(VerificationFailed, match="bob's commitment"):
+        verify(table.dir)
+
+
+def test_join_does_not_send_the_nonce_a_second_time_against_other_commitments(tmp_path: Path) -> None:
+    """The nonce is the same on every run, so a referee that asks alice to join again, showing another
+    commitment of bob's (one of several he made in advance), would get a second reveal naming it: one
+    more deal to choose from. `pbem join` remembers, on the player's machine, the commitments it sent
+    the nonce after, writes the same file again for the same ones, and refuses other ones."""
+    state = tmp_path / "state"
+    table = joining_table(tmp_path / "real")
+    send(table, "alice")
+    copies = {}
+    for n in (1, 2):
+        copies[n] = tmp_path / f"shown{n}"
+        shutil.copytree(table.dir, copies[n])
+        submit(copies[n], forged(table, "bob", "commit", bytes([n]) * 32), table.referee)
+    first = make_join(copies[1], "alice", table.keys["alice"], state_dir=state)
+    assert make_join(copies[1], "alice", table.keys["alice"], state_dir=state) == first  # "lost": the same file
+    with pytest.raises(GameDirError, match="two different games"):
+        make_join(copies[2], "alice", table.keys["alice"], state_dir=state)
+    [record] = (state / "joins").iterdir()
+    assert record.name.endswith("-alice.json") and oct(record.stat().st_mode & 0o777) == "0o600"
+    result = CliRunner().invoke(app, ["join", str(copies[2]), "--as", "alice", "--key",
+                                      str(table.key_files["alice"]), "--out", str(tmp_path / "j.json"),
+                                      "--state-dir", str(state)])
+    assert result.exit_code == 3 and "two different games" in result.output and not (tmp_path / "j.json").exists()

@@ -93,7 +93,7 @@ def test_a_players_nonce_changes_the_deal(tmp_path: Path) -> None:
 def test_a_join_file_names_the_game_toml_whose_commitment_it_answers(tmp_path: Path) -> None:
     table = joining_table(tmp_path)
     doc = json.loads(join(table, "alice"))
-    assert doc["format"] == "pbem-join/2" and doc["round"] == "commit"
+    assert doc["format"] == "pbem-join/3" and doc["round"] == "commit"
     toml_doc = tomllib.loads((table.dir / "game.toml").read_text())
     assert doc["game"] == document_hash(toml_doc)
 

@@ -199,3 +199,24 @@ def test_a_link_in_place_of_an_old_timeout_record_is_never_read_through(tmp_path
     monkeypatch.setattr(Path, "read_bytes", real)
     with pytest.raises(VerificationFailed, match="symbolic link"):
         verify(table.dir)
+
+
+@pytest.mark.parametrize("where", ["game.toml", "views/alice/latest.age", "turns/000001.json"])
+def test_a_fifo_where_a_command_reads_stops_it_instead_of_hanging(tmp_path: Path, where: str) -> None:
+    """A player who can write the game directory (a shared folder) makes a FIFO where pbem reads: opening
+    it would block every command for ever (and a step would hold the lock). Like a link, a file that is
+    not a regular file stops the command first (exit 3, named), before anything is read."""
+    from pbem.referee.layout import GameDir
+
+    table = make_table(tmp_path)
+    path = table.dir / where
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path)
+    gamedir = GameDir.at(table.dir)
+    with pytest.raises(GameDirError, match="not a regular file"):
+        gamedir.refuse_symlinks(gamedir.turn(1))  # inside turns/, the names a step opens are looked at
+    result = CliRunner().invoke(app, ["status", str(table.dir)])
+    assert result.exit_code == 3 and "not a regular file" in result.output, result.output
+    result = CliRunner().invoke(app, ["verify", str(table.dir)])
+    assert result.exit_code == 5 and "not a regular file" in result.output, result.output

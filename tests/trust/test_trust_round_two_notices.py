@@ -181,3 +181,26 @@ def test_a_full_rejected_directory_takes_no_new_slot_and_says_so(table: Table, m
     assert snapshot(table.dir, skip=()) == before
     again = refusal_of(table, forge_move(table, "alice", ["card-of-nothing-again"]))  # her slot is kept: replaced
     assert again.rejection is not None and notices(table) == ["000000-_unknown.json", "000000-alice.json"]
+
+
+def test_a_notice_does_not_tell_how_many_choices_or_orders_a_refused_move_sealed(tmp_path: Path) -> None:
+    """The number of choices, and whether the payload held any, are the sealed payload's: the public
+    notice of a move refused at its first choice, or a move of standing orders alone from a player who
+    is not awaited, reads the same whatever else the move sealed."""
+    from trust_helpers import forge_move
+
+    messages = []
+    for n, choices in enumerate((["card-99"], ["card-99", "pass", "card-1"])):
+        table = make_table(tmp_path / str(n))
+        with pytest.raises(Refusal) as refused:
+            submit(table.dir, forge_move(table, "alice", choices), table.referee)
+        messages.append(json.loads(Path(refused.value.rejection).read_text())["message"])
+    assert messages[0] == messages[1]
+    table = make_table(tmp_path / "not-awaited")
+    submit(table.dir, table.move("alice", "1"), table.referee)  # alice has played: only bob is awaited
+    messages = []
+    for choices, orders in ((["card-1"], None), ([], {"auto_pass": {"play": "always"}})):
+        with pytest.raises(Refusal) as refused:
+            submit(table.dir, forge_move(table, "alice", choices, orders), table.referee)
+        messages.append(json.loads(Path(refused.value.rejection).read_text())["message"])
+    assert messages[0] == messages[1]

@@ -102,3 +102,28 @@ def forge_move(table: Table, player: str, choices: Sequence[str] = (), orders: d
         "sealed_choices": sealed,
     }
     return dump_json(sign_document(doc, table.keys[player]))
+
+
+def hostile_game_toml(table: Table, **changes: Any) -> None:
+    """What anyone can make who knows alice's public key: a game of their own (their referee key) whose
+    game.toml has ``changes`` (``game_id``, ``cards``...), turn 0 and alice's section re-signed and
+    re-sealed so that every check of the chain passes."""
+    import json
+
+    import tomli_w
+
+    from pbem.crypto.canonical import document_hash
+    from pbem.crypto.seal import open_sealed, seal
+    from pbem.referee.gamefile import GameFile
+
+    toml_path = table.dir / "game.toml"
+    doc = {**GameFile.read(toml_path).to_doc(), **changes}
+    toml_path.write_bytes(tomli_w.dumps(doc).encode())
+    turn_path = table.dir / "turns" / "000000.json"
+    turn = json.loads(turn_path.read_text())
+    section = open_sealed(turn["sealed"]["alice"], table.keys["alice"])
+    section["game_id"] = doc["game_id"]
+    turn["sealed"]["alice"] = seal(section, [table.keys["alice"].public])
+    turn.pop("signature")
+    turn.update(game_id=doc["game_id"], game=document_hash(doc))  # the hash every turn names
+    turn_path.write_bytes(dump_json(sign_document(turn, table.referee)))
