@@ -42,6 +42,7 @@ fourth round (README, "Performance"; two shared cores) a step was 9.5–20×
 its crypto floor on disk (6.1 / 5.6 / 6.8× on a RAM disk) for Nightfall 2 /
 5 and Nightlancer 4 players, and 5.8 / 5.4 / 6.5× less the game's own time
 and the file floor; the file floor alone is 3–15× the crypto floor on disk.
+"""
 
 from __future__ import annotations
 
