@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from pbem.cli.main import _fail, _guard
+from pbem.cli.output import say
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
@@ -58,7 +59,7 @@ def write_mail_file(target: Path, data: bytes, to: str, sender: str | None) -> N
     message = _run(lambda: file_mail(data, target.name, to, sender))
     eml = target.with_suffix(".eml")
     _run(lambda: atomic_write(eml.resolve(), compose.message_bytes(message)))
-    typer.echo(f"mail ready: {eml} (to {to}): send it from your mail client, or: pbem mail send {eml} --config FILE")
+    say(f"mail ready: {eml} (to {to}): send it from your mail client, or: pbem mail send {eml} --config FILE")
 
 
 @app.command()
@@ -93,7 +94,7 @@ def serve(
     _run(lambda: settings.require("key"))
     key = _run(lambda: load_private_key(settings.key), settings.key)  # type: ignore[arg-type]
     show = sys.stderr.isatty() if progress is None else progress
-    tell = (lambda line: typer.echo(line, err=True)) if show else None
+    tell = (lambda line: say(line, err=True)) if show else None
     if once:
         report: ServeReport = _run(lambda: serve_once(settings, key, tell, wait))
         raise typer.Exit(_report_code(report))
@@ -101,7 +102,7 @@ def serve(
         try:
             return serve_once(settings, key, tell, wait)
         except MailServerError as error:  # a server that is down now may be up at the next round
-            typer.echo(f"pbem: {error} (trying again in {poll:g} s)", err=True)
+            say(f"pbem: {error} (trying again in {poll:g} s)", err=True)
             return None
 
     # SIGINT and SIGTERM (systemctl stop) end the loop between rounds: a round is never cut short
@@ -121,9 +122,9 @@ def serve(
 def _report_code(report: ServeReport) -> int:
     """Say on stderr what must be looked at; the exit code of a run."""
     for line in report.held:
-        typer.echo(f"pbem: {line}", err=True)
+        say(f"pbem: {line}", err=True)
     if report.flush.error:
-        typer.echo(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
+        say(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code
     # a mail held back (its game busy or damaged) waits for the next run, as under a busy lock
     return LockBusy.exit_code if report.held else 0
@@ -136,7 +137,7 @@ def tick_mail(config: Path, key: PrivateKey, directory: Path, now: datetime | No
     from pbem.mail.reminders import tick_with_mail
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
-    tell = None if quiet or not sys.stderr.isatty() else (lambda line: typer.echo(line, err=True))
+    tell = None if quiet or not sys.stderr.isatty() else (lambda line: say(line, err=True))
     done = _run(lambda: tick_with_mail(settings, key, directory, tell, now=now, wait=wait))
     if done.flush.error:
         _fail(f"{done.flush.kept} mails stay queued: {done.flush.error}", MailServerError.exit_code, MailServerError.reason)
@@ -176,14 +177,14 @@ def unpack(
     done = _run(lambda: unpack_mail(list(files), into))
     if done.turns_written:
         filed = ", ".join(str(n) for n in done.turns_written)
-        typer.echo(f"game {done.game_id}: turn {filed} filed in {into}")
+        say(f"game {done.game_id}: turn {filed} filed in {into}")
     elif done.game_toml_written or done.joins_written:
         filed = ", ".join(["game.toml"] * done.game_toml_written + [f"joins/{n}" for n in done.joins_written])
-        typer.echo(f"game {done.game_id}: {filed} filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
+        say(f"game {done.game_id}: {filed} filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
     else:
-        typer.echo(f"game {done.game_id}: nothing new for {into}")
+        say(f"game {done.game_id}: nothing new for {into}")
     if done.latest is not None:
-        typer.echo(f"latest turn: {done.latest}; your view: pbem view {into} --as NAME --key KEYFILE")
+        say(f"latest turn: {done.latest}; your view: pbem view {into} --as NAME --key KEYFILE")
 
 
 @app.command()
@@ -224,4 +225,4 @@ def send(
         messages.append(message)
     _run(lambda: send_now(settings.smtp, messages))  # type: ignore[arg-type]
     for path, message in zip(files, messages, strict=True):
-        typer.echo(f"sent {path} to {message['To']}")
+        say(f"sent {path} to {message['To']}")

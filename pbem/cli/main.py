@@ -35,6 +35,7 @@ from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
 
 from pbem import __version__
+from pbem.cli.output import say
 from pbem.cli.values import convert_plainly
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
@@ -215,7 +216,7 @@ def _fail(message: str, code: int = UsageError.exit_code, reason: str = UsageErr
     if _json_errors:
         _print_error(message, code, reason, file)
     else:
-        typer.echo(f"pbem: {message}", err=True)
+        say(f"pbem: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -249,7 +250,7 @@ def _emit_json(doc: dict[str, Any]) -> None:
 
     problem = formats.format_problem(doc, doc["format"])
     assert problem is None, problem  # the output schema is a promise
-    typer.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+    say(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 def _load_games_from_env() -> None:
@@ -265,7 +266,7 @@ def _load_games_from_env() -> None:
 
 def _print_version(asked: bool) -> None:
     if asked:
-        typer.echo(f"pbem {__version__}")
+        say(f"pbem {__version__}")
         raise typer.Exit()
 
 
@@ -328,10 +329,10 @@ def keygen(
         _fail(f"{out / (name + '.key')} exists; refusing to overwrite a private key", SetupError.exit_code,
               SetupError.reason)
     key_path, pub_path = _guard(lambda: write_keypair(key, out))
-    typer.echo(f"private key: {key_path} (keep it secret)")
-    typer.echo(f"public key:  {pub_path}")
-    typer.echo(f"fingerprint: {key.public.fingerprint}")
-    typer.echo(f"age recipient: {key.public.recipient}")
+    say(f"private key: {key_path} (keep it secret)")
+    say(f"public key:  {pub_path}")
+    say(f"fingerprint: {key.public.fingerprint}")
+    say(f"age recipient: {key.public.recipient}")
 
 
 # --- the referee ------------------------------------------------------------
@@ -387,21 +388,21 @@ def new(
                          options=options, wait_for_joins=wait_for_joins, deadlines=deadline, remind=remind,
                          now=moment)
     )
-    typer.echo(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
+    say(f"game {gamefile.game_id} ({gamefile.game}, scenario {gamefile.scenario}) created in {directory}")
     if gamefile.options:
-        typer.echo("options: " + ", ".join(f"{k}={format_value(v)}" for k, v in gamefile.options.items()))
-    typer.echo(f"seed commitment: {gamefile.commitment}")
+        say("options: " + ", ".join(f"{k}={format_value(v)}" for k, v in gamefile.options.items()))
+    say(f"seed commitment: {gamefile.commitment}")
     if seed_bytes is not None:
-        typer.echo("test game: the seed is published in game.toml")
+        say("test game: the seed is published in game.toml")
     if wait_for_joins:
-        typer.echo("the deal waits for every player's join files (a commitment, then the nonce): "
+        say("the deal waits for every player's join files (a commitment, then the nonce): "
                    "pbem join DIR --as NAME --key KEYFILE")
     else:
-        typer.echo("entropy: referee-only (no player entropy; use --wait-for-joins to add it)")
+        say("entropy: referee-only (no player entropy; use --wait-for-joins to add it)")
     if gamefile.deadlines is not None:
-        typer.echo(f"deadlines: {text.deadlines_line(gamefile.deadlines)}; run pbem tick (or pbem mail serve) "
+        say(f"deadlines: {text.deadlines_line(gamefile.deadlines)}; run pbem tick (or pbem mail serve) "
                    "regularly to enforce them")
-    typer.echo(text.awaiting_line(game_status_doc(directory)["decisions"]))
+    say(text.awaiting_line(game_status_doc(directory)["decisions"]))
 
 
 def game_status_doc(directory: Path) -> dict[str, Any]:
@@ -472,7 +473,7 @@ def submit(
             line = f"{path}: {entry['message']}"
             if entry["rejection"]:
                 line += f" (notice: {entry['rejection']})"
-            typer.echo(line, err=stream_err)
+            say(line, err=stream_err)
     current = after if after is not None else game_status_doc(directory)
     if as_json:
         _emit_json({
@@ -485,7 +486,7 @@ def submit(
             "result": current["result"],
         })
     else:
-        typer.echo(text.result_text(current["result"]) if current["result"] else text.awaiting_line(current["decisions"]))
+        say(text.result_text(current["result"]) if current["result"] else text.awaiting_line(current["decisions"]))
     raise typer.Exit(exit_code)
 
 
@@ -527,7 +528,7 @@ def tick(
                     "reminders": [r.to_json() for r in report.reminders], "awaiting": report.awaiting,
                     "mailed": mailed})
         return
-    typer.echo(text.tick_text(report))
+    say(text.tick_text(report))
 
 
 @commands.command()
@@ -559,10 +560,10 @@ def takeover(
     if config is not None and address is not None:
         record_seat_address(config, directory, seat, public.fingerprint, address)
     done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait))
-    typer.echo(f"game {done.game_id}: {seat}'s seat is held by {done.key} from turn {done.turn} on "
+    say(f"game {done.game_id}: {seat}'s seat is held by {done.key} from turn {done.turn} on "
                f"(it was {done.previous}); seat record: {done.record}")
     if address is not None:
-        typer.echo(f"{seat}'s mail goes to {address} from now on (pbem mail serve mails the new holder)")
+        say(f"{seat}'s mail goes to {address} from now on (pbem mail serve mails the new holder)")
 
 
 # --- for anyone ---------------------------------------------------------------
@@ -582,7 +583,7 @@ def status(
     if as_json:
         _emit_json(current.to_json())
     else:
-        typer.echo(text.status_text(current))
+        say(text.status_text(current))
 
 
 @commands.command()
@@ -614,7 +615,7 @@ def verify(
                         "files": 0, "replayed": False, "note": None, "test_seed": None,
                         "error": {"path": error.path, "message": str(error)}})
         else:
-            typer.echo(f"pbem: verification FAILED: {error}", err=True)
+            say(f"pbem: verification FAILED: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
     except (RefereeError, CryptoError, EngineError, OSError) as error:
         _exit_for(error)
@@ -624,14 +625,14 @@ def verify(
                     "note": report.note, "test_seed": report.test_seed, "error": None})
         return
     if report.test_seed:
-        typer.echo(text.TEST_GAME_LINE)
-    typer.echo(
+        say(text.TEST_GAME_LINE)
+    say(
         f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
     )
     if report.replayed:
-        typer.echo("replayed from the revealed seed: every turn file is byte for byte the rebuilt one")
+        say("replayed from the revealed seed: every turn file is byte for byte the rebuilt one")
     elif report.note:
-        typer.echo(f"not replayed: {report.note}")
+        say(f"not replayed: {report.note}")
 
 
 @commands.command()
@@ -653,8 +654,8 @@ def reveal(
     doc = _guard(lambda: reveal_seed(directory, key, force=force, wait=wait))
     state = "abandoned at" if doc["abandoned"] else "finished at"
     where = f"turn {doc['turn']}" if doc["turn"] is not None else "the deal"
-    typer.echo(f"game {doc['game_id']} {state} {where}: seed {doc['seed']} published in {directory / 'reveal.json'}")
-    typer.echo(f"replay it: pbem verify {directory} --replay")
+    say(f"game {doc['game_id']} {state} {where}: seed {doc['seed']} published in {directory / 'reveal.json'}")
+    say(f"replay it: pbem verify {directory} --replay")
 
 
 @commands.command()
@@ -699,7 +700,7 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
 
     entries = _guard(lambda: list(public_log(directory)))
     gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
-    typer.echo(text.log_text(entries, test_seed=gamefile.test_seed is not None))
+    say(text.log_text(entries, test_seed=gamefile.test_seed is not None))
 
 
 @commands.command()
@@ -726,7 +727,7 @@ def card(
                 else f"no card named {found.query!r} in {where}")
         _fail(lead + (f"; did you mean: {'; '.join(found.suggestions)}?" if found.suggestions else ""))
     several = len({hit.game for hit in found.hits}) > 1
-    typer.echo("\n\n".join((f"{hit.game}:\n" if several else "") + hit.text for hit in found.hits))
+    say("\n\n".join((f"{hit.game}:\n" if several else "") + hit.text for hit in found.hits))
 
 
 # --- the player ----------------------------------------------------------------
@@ -766,7 +767,7 @@ def view(
     seen = _guard(lambda: read_view(directory, player, private))
     warning = _guard(lambda: check_and_remember(state_dir or default_state_dir(), seen))
     if warning is not None and not as_json:
-        typer.echo(f"pbem: WARNING: {warning.message}", err=True)
+        say(f"pbem: WARNING: {warning.message}", err=True)
     cards = _guard(lambda: view_cards(directory, seen))
     since = _guard(lambda: since_last_move(directory, seen, private))
     decision = seen.decision
@@ -801,7 +802,7 @@ def view(
         shown = cards_on_screen(screen, cards)
         screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
                                 [describe_card(game, k, cards[k]) for k in shown])
-    typer.echo(screen)
+    say(screen)
 
 
 @commands.command()
@@ -841,15 +842,15 @@ def move(
     signed = _guard(lambda: sign_move(seen, private, list(choose), standing_orders=standing or None))
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
     _guard(lambda: atomic_write(target.resolve(), signed.data))
-    typer.echo(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
+    say(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")
     for line in text.chosen_lines(signed.choices, standing):
-        typer.echo(f"  {line}")
+        say(f"  {line}")
     if mail is not None:
         from pbem.cli.mail import write_mail_file
 
         write_mail_file(target, signed.data, mail, sender)
     else:
-        typer.echo(text.submit_hint(directory, target))
+        say(text.submit_hint(directory, target))
 
 
 @commands.command()
@@ -890,13 +891,13 @@ def join(
     _guard(lambda: atomic_write(target.resolve(), data))
     which = ("round 1 of 2, your commitment to your nonce" if round_name == "commit"
              else "round 2 of 2, your nonce; every commitment is in")
-    typer.echo(f"join file written: {target} ({which})")
+    say(f"join file written: {target} ({which})")
     if mail is not None:
         from pbem.cli.mail import write_mail_file
 
         write_mail_file(target, data, mail, sender)
     else:
-        typer.echo(text.submit_hint(directory, target))
+        say(text.submit_hint(directory, target))
 
 
 # --- the demo ------------------------------------------------------------------
@@ -919,19 +920,19 @@ def demo(
     seed_bytes = _seed_bytes(seed)
     root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     name = game or _guard(default_game)
-    typer.echo(f"demo: {name} in {root}")
+    say(f"demo: {name} in {root}")
     if seed_bytes is not None:
-        typer.echo(text.TEST_GAME_LINE)
+        say(text.TEST_GAME_LINE)
     with progress_line() as progress:
         report = _guard(lambda: run_demo(root, name, players, seed_bytes, progress=progress))
-    typer.echo(f"players: {', '.join(report.players)}; {report.turns} turns")
-    typer.echo(text.result_text(report.result) if report.result else "the game did not finish")
-    typer.echo(
+    say(f"players: {', '.join(report.players)}; {report.turns} turns")
+    say(text.result_text(report.result) if report.result else "the game did not finish")
+    say(
         f"verified: {report.verified.turns} turns, {report.verified.moves} moves, {report.verified.files} files OK"
     )
     if report.verified.replayed:
-        typer.echo("replayed from the revealed seed: every turn file rebuilt byte for byte")
-    typer.echo(f"game directory: {report.directory / 'game'}; keys: {report.directory / 'keys'}")
+        say("replayed from the revealed seed: every turn file rebuilt byte for byte")
+    say(f"game directory: {report.directory / 'game'}; keys: {report.directory / 'keys'}")
 
 
 @commands.command()
@@ -962,7 +963,7 @@ def games(
                     "games": [{**g, "options": g["options"].to_json() if g["installed"] else []} for g in known]})
         return
     for entry in known:
-        typer.echo(text.game_line(entry, with_options=options))
+        say(text.game_line(entry, with_options=options))
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from pbem.cli.output import terminal_safe
+
 
 @contextmanager
 def progress_line(stream: TextIO | None = None) -> Iterator[Callable[[str], None] | None]:
@@ -27,6 +29,7 @@ def progress_line(stream: TextIO | None = None) -> Iterator[Callable[[str], None
 
     def show(text: str) -> None:
         nonlocal width
+        text = terminal_safe(text)  # its own carriage returns alone move the cursor
         stream.write("\r" + text.ljust(width))
         stream.flush()
         width = max(width, len(text))
