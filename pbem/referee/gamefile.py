@@ -259,6 +259,8 @@ class GameFile:
             data = path.read_bytes()
         except FileNotFoundError:
             raise GameDirError(f"{path}: no game.toml here; is this a pbem game directory?") from None
+        except IsADirectoryError:
+            raise GameDirError(f"{path}: a folder where a file belongs; remove it", path=str(path)) from None
         found, checked = _READ.get(data, (None, False))
         if found is None or (schema and not checked):
             try:

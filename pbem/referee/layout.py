@@ -344,7 +344,10 @@ def refuse_link(link: Path | None) -> None:
 
 
 def read_file(path: Path) -> bytes:
-    """The bytes of a file of a game directory, refusing a symbolic link or a special file (:class:`GameDirError`)."""
+    """The bytes of a file of a game directory, refusing a symbolic link, a special file or a folder
+    (:class:`GameDirError`)."""
     if _not_regular(path):
         refuse_link(path)
+    if path.is_dir():
+        raise GameDirError(f"{path}: a folder where a file belongs; remove it", path=path)
     return path.read_bytes()

@@ -220,3 +220,15 @@ def test_a_fifo_where_a_command_reads_stops_it_instead_of_hanging(tmp_path: Path
     assert result.exit_code == 3 and "not a regular file" in result.output, result.output
     result = CliRunner().invoke(app, ["verify", str(table.dir)])
     assert result.exit_code == 5 and "not a regular file" in result.output, result.output
+
+
+@pytest.mark.parametrize("where", ["game.toml", "turns/000000.json"])
+def test_a_folder_where_a_command_reads_a_file_is_a_damaged_directory(tmp_path: Path, where: str) -> None:
+    """A folder pushed where pbem reads a file (the git flow lets players push folders) is named as
+    what it is, exit 3, not a traceback of the operating system's error."""
+    table = make_table(tmp_path)
+    path = table.dir / where
+    path.unlink()
+    path.mkdir()
+    result = CliRunner().invoke(app, ["status", str(table.dir)])
+    assert result.exit_code == 3 and "a folder where a file belongs" in result.output, result.output
