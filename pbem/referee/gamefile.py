@@ -24,6 +24,7 @@ from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
+from pbem.referee.layout import read_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.deadlines import DeadlineRules
@@ -256,11 +257,9 @@ class GameFile:
         library altogether.
         """
         try:
-            data = path.read_bytes()
+            data = read_file(path)
         except FileNotFoundError:
             raise GameDirError(f"{path}: no game.toml here; is this a pbem game directory?") from None
-        except IsADirectoryError:
-            raise GameDirError(f"{path}: a folder where a file belongs; remove it", path=str(path)) from None
         found, checked = _READ.get(data, (None, False))
         if found is None or (schema and not checked):
             try:

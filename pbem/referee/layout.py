@@ -247,7 +247,7 @@ class GameDir:
                 mode = os.lstat(path).st_mode
             except (OSError, ValueError):  # what os.path.lexists takes for absent
                 continue
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            if _special(mode):
                 refuse_link(path)
             present.append(path)
         return present
@@ -317,12 +317,8 @@ class GameDir:
         return {(m.group(1), m.group(2)): p for p in sorted(self.joins.iterdir()) if (m := re.match(_JOIN_FILE, p.name))}
 
 
-def _not_regular(path: Path) -> bool:
-    """Whether ``path`` is there and is a link or a special file (FIFO, socket, device), not a file or folder."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return False
+def _special(mode: int) -> bool:
+    """Whether an ``lstat`` mode is a link or a special file (FIFO, socket, device): not a file or folder."""
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
@@ -346,8 +342,12 @@ def refuse_link(link: Path | None) -> None:
 def read_file(path: Path) -> bytes:
     """The bytes of a file of a game directory, refusing a symbolic link, a special file or a folder
     (:class:`GameDirError`)."""
-    if _not_regular(path):
-        refuse_link(path)
-    if path.is_dir():
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None  # reading it says so, as the caller expects
+    if mode is not None and stat.S_ISDIR(mode):
         raise GameDirError(f"{path}: a folder where a file belongs; remove it", path=path)
+    if mode is not None and _special(mode):
+        refuse_link(path)
     return path.read_bytes()

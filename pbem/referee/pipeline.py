@@ -370,8 +370,6 @@ def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     return doc, move_hash
 
 
-
-
 def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
     if referee_key.public.fingerprint != gamefile.referee.fingerprint:
         raise KeyMismatch(

@@ -24,7 +24,7 @@ from typing import Any
 from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
-from pbem.engine.protocol import Decision, Game
+from pbem.engine.protocol import Decision, Game, Result
 from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.deadlines import StepClock, set_deadlines
 from pbem.referee.errors import GameDirError
@@ -248,8 +248,13 @@ class TurnFiles:
 
 
 def is_over(game: Game, state: dict[str, Any]) -> bool:
+    """The game has ended (:func:`ended`)."""
+    return ended(game.result(state), game.awaiting(state))
+
+
+def ended(result: Result | None, awaiting: list[Decision]) -> bool:
     """The game has ended: a result, or nobody is awaited."""
-    return game.result(state) is not None or not game.awaiting(state)
+    return result is not None or not awaiting
 
 
 def section_documents(
@@ -382,7 +387,7 @@ def assemble_turn(
         "awaiting": awaiting,
         "result": result.to_json() if result is not None else None,
         "commitments": commitments.turn_commitments(game, seed, number, move_hash, plain, position.state, canonical),
-        "seed": seed.hex() if result is not None or not decisions else None,  # is_over
+        "seed": seed.hex() if ended(result, decisions) else None,
         "sealed": sealed,
     }
 

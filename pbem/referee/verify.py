@@ -106,8 +106,6 @@ def _referee_record(path: Path, fmt: str, gamefile: GameFile) -> Record:
     return record
 
 
-
-
 def verify(directory: str | Path, replay: bool = False, progress: Callable[[str], None] | None = None) -> VerifyReport:
     """Check every signature and the hash chain; raise :class:`VerificationFailed` at the first bad file.
 
