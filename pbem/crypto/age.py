@@ -40,11 +40,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import armor as armor_module
-from pbem.crypto import bech32, openssh
+from pbem.crypto import bech32, openssh, x25519
 from pbem.crypto.edwards import P, ed25519_public_to_x25519
 from pbem.crypto.errors import (
     AgeArmorError,
@@ -107,10 +106,10 @@ def _hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
 
 
-def _x25519(scalar: bytes | X25519PrivateKey, point: bytes) -> bytes:
+def _x25519(scalar: bytes | x25519.X25519PrivateKey, point: bytes) -> bytes:
     """X25519(scalar, point); ValueError if the result is all zeros (a low-order point)."""
-    private = scalar if isinstance(scalar, X25519PrivateKey) else X25519PrivateKey.from_private_bytes(scalar)
-    shared = private.exchange(X25519PublicKey.from_public_bytes(point))
+    private = scalar if isinstance(scalar, x25519.X25519PrivateKey) else x25519.private_key(scalar)
+    shared = private.exchange(x25519.public_key(point))
     if shared == bytes(32):  # cryptography refuses this already; be explicit
         raise ValueError("all-zero shared secret")
     return shared
@@ -146,7 +145,7 @@ def is_low_order(u: bytes) -> bool:
     return (int.from_bytes(u, "little") & ((1 << 255) - 1)) % P in _LOW_ORDER_U
 
 
-def _x25519_base(private: X25519PrivateKey) -> bytes:
+def _x25519_base(private: x25519.X25519PrivateKey) -> bytes:
     return private.public_key().public_bytes_raw()
 
 
@@ -292,7 +291,7 @@ class X25519Recipient:
         return bech32.encode(RECIPIENT_HRP, self.public)
 
     def wrap(self, file_key: bytes, rng: RandomSource) -> Stanza:
-        ephemeral = X25519PrivateKey.from_private_bytes(rng(32))
+        ephemeral = x25519.private_key(rng(32))
         share = _x25519_base(ephemeral)
         shared = _x25519(ephemeral, self.public)
         key = _hkdf(shared, share + self.public, X25519_LABEL)
@@ -306,7 +305,7 @@ class X25519Identity:
         if len(secret) != 32:
             raise AgeError("an X25519 identity is 32 bytes")
         self.secret = secret
-        self._private = X25519PrivateKey.from_private_bytes(secret)
+        self._private = x25519.private_key(secret)
         self.public = _x25519_base(self._private)
 
     @classmethod
@@ -383,7 +382,7 @@ class SshEd25519Recipient:
         return openssh.format_public_key(self.ed25519_public)
 
     def wrap(self, file_key: bytes, rng: RandomSource) -> Stanza:
-        ephemeral = X25519PrivateKey.from_private_bytes(rng(32))
+        ephemeral = x25519.private_key(rng(32))
         share = _x25519_base(ephemeral)
         shared = _x25519(_ssh_tweak(self.ed25519_public), _x25519(ephemeral, self.x25519_public))
         key = _hkdf(shared, share + self.x25519_public, SSH_ED25519_LABEL)
@@ -400,7 +399,7 @@ class SshEd25519Identity:
         # RFC 8032: the Ed25519 secret scalar is the first half of SHA-512(seed);
         # X25519 clamps it the same way, so it is the matching X25519 secret.
         self.secret = hashlib.sha512(seed).digest()[:32]
-        self._private = X25519PrivateKey.from_private_bytes(self.secret)
+        self._private = x25519.private_key(self.secret)
         self.public = _x25519_base(self._private)
         self.tag = _ssh_tag(ed25519_public)
 

@@ -79,3 +79,21 @@ def test_move_and_submit_of_a_valid_move_import_no_schema_library_and_no_other_c
     modules = imported(tmp_path, *args[command])
     assert "pbem.referee.records" in modules and "pbem.schema_subset" in modules
     assert not [name for name in NOT_NEEDED if name in modules]
+
+
+@pytest.mark.parametrize("command", ["view", "move", "submit"])
+def test_commands_that_open_or_seal_do_not_load_openssls_backend_module(tmp_path: Path, command: str) -> None:
+    """X25519 keys are built on cryptography's bindings, not through the classmethods that import its whole
+    OpenSSL backend module (its ciphers, EC and DH modules) only to ask whether FIPS mode forbids X25519:
+    that import was the largest single piece of these commands' own start-up. The FIPS question is still
+    asked (``pbem.crypto.x25519``)."""
+    table = make_table(tmp_path)
+    (tmp_path / "move.json").write_bytes(table.move("alice", table.view("alice").decision.options[0].id))
+    args = {"view": ["view", table.dir, "--as", "alice", "--key", table.key_files["alice"],
+                     "--state-dir", tmp_path / "state"],
+            "move": ["move", table.dir, "--as", "alice", "--key", table.key_files["alice"], "--choose", "1",
+                     "--out", tmp_path / "again.json"],
+            "submit": ["submit", table.dir, tmp_path / "move.json", "--referee-key", table.key_files["referee"]]}
+    modules = imported(tmp_path, *args[command])
+    assert "pbem.referee.records" in modules  # it did read the game
+    assert "cryptography.hazmat.backends.openssl.backend" not in modules
