@@ -625,11 +625,17 @@ def write_notice(
     directory: a seated player whose signature the pipeline checked
     (``refusal.sender``) has ``NNNNNN-PLAYER.json``, replaced by their next
     refused file at that turn; every other file shares ``NNNNNN-_unknown.json``
-    (no player name starts with ``_``). When ``rejected/`` already holds
+    (no player name starts with ``_``). A stale move only fills an empty slot:
+    anyone can drop a file a player signed long ago in the inbox again, and
+    its notice must not take the place of the one that tells the player why
+    their move at this turn was refused. When ``rejected/`` already holds
     :data:`MAX_NOTICES` notices, a refusal that needs a new slot writes none
     and its message says so. Sets and returns ``refusal.rejection``.
     """
     path = gamedir.rejection(turn, refusal.sender if refusal.sender is not None else UNKNOWN_SENDER)
+    if isinstance(refusal, StaleMove) and path.exists():
+        refusal.add_note(f"no notice written: the notice of {refusal.sender}'s refused move at this turn is kept")
+        return None
     if not path.exists() and _notice_count(gamedir) >= MAX_NOTICES:
         refusal.add_note(f"no notice written: rejected/ is full (it keeps at most {MAX_NOTICES} notices)")
         return None

@@ -8,7 +8,8 @@ and the marker must appear in no notice and no refusal message.
 
 ``rejected/`` keeps one notice per sender per turn: a seated player whose
 signature checked out has their own slot (``NNNNNN-PLAYER.json``), replaced
-by their next refused file at that turn; everyone else shares one slot per
+by their next refused file at that turn (a stale file of theirs, which anyone
+can replay, only fills an empty slot); everyone else shares one slot per
 turn (``NNNNNN-_unknown.json``). A flood of distinct bad files, from one key
 or from nobody, adds at most one file per turn; a cap on the directory
 stops new slots, with a clear message, when it is full.
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from helpers_referee import Table, make_table, snapshot
 from pbem.crypto import age
-from pbem.referee import read_view, submit, verify
+from pbem.referee import read_view, status, submit, verify
 from pbem.referee import pipeline
 from pbem.referee.errors import Refusal
 from pbem.referee.player import choices_payload
@@ -204,3 +205,31 @@ def test_a_notice_does_not_tell_how_many_choices_or_orders_a_refused_move_sealed
             submit(table.dir, forge_move(table, "alice", choices, orders), table.referee)
         messages.append(json.loads(Path(refused.value.rejection).read_text())["message"])
     assert messages[0] == messages[1]
+
+
+def test_a_replayed_older_move_of_alice_does_not_replace_her_notice_of_this_turn(table: Table) -> None:
+    """Anyone can drop a file of alice's in the inbox again: an older move she signed (refused then, or
+    never sent) is refused as stale, but its notice must not take the place of the notice of the move she
+    had refused at this turn, which tells her why; a stale move of hers only fills an empty slot."""
+    older = forge_move(table, "alice", ["card-of-nothing"])
+    assert refusal_of(table, older).reason == "illegal"
+    while status(table.dir).awaiting[0]["player"] != "alice" or status(table.dir).turn == 0:
+        play(table, steps=1)
+    refusal_of(table, forge_move(table, "alice", ["card-of-nothing-now"]))
+    slot = table.dir / "rejected" / f"{status(table.dir).turn:06d}-alice.json"
+    kept = slot.read_bytes()
+    replayed = refusal_of(table, older)  # dropped again by bob, or by the mail
+    assert replayed is not None and replayed.reason == "stale"
+    assert slot.read_bytes() == kept
+    assert replayed.rejection is None and "kept" in replayed.message
+    verify(table.dir)
+
+
+def test_alices_own_stale_move_fills_an_empty_slot(table: Table) -> None:
+    options = table.view("alice").decision.options
+    older = table.move("alice", options[0].id)  # written, never sent: she sent another move instead
+    submit(table.dir, table.move("alice", options[1].id), table.referee)
+    refusal = refusal_of(table, older)
+    assert refusal is not None and refusal.reason == "stale"
+    assert refusal.rejection is not None and Path(refusal.rejection).name == "000001-alice.json"
+    verify(table.dir)
