@@ -69,6 +69,10 @@ class MailRecord:
         """The address recorded for the key ``fingerprint`` holding ``player``'s seat, if any."""
         return self._addresses().get(game_id, {}).get(player, {}).get(fingerprint)
 
+    def addresses_of(self, game_id: str) -> list[str]:
+        """Every address recorded for a holder of a seat of this game."""
+        return [address for by_key in self._addresses().get(game_id, {}).values() for address in by_key.values()]
+
     def set_address(self, game_id: str, player: str, fingerprint: str, address: str) -> None:
         """Record where the holder of ``player``'s seat with key ``fingerprint`` gets mail."""
         addresses = self._addresses()

@@ -25,7 +25,10 @@ address is only where the answer goes. When it is not the address
 configured for the file's seat (a forwarded copy, a second address, or
 somebody else), the file is still judged on its signature alone, the answer
 says so, and a copy goes to the seat's address, so that a player always
-learns what was done in their name.
+learns what was done in their name. A From address that no served game
+knows is answered only when a file of its mail was applied
+(:func:`known_addresses`): the referee must not mail whatever address a
+spammer writes.
 
 Mails that are themselves automatic (``Auto-Submitted``, bounces, bulk
 mail, the referee's own) are processed but never answered (RFC 3834), so
@@ -211,14 +214,25 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
     summary = "; ".join(f"{o.what}: {o.status}" + (f" ({o.reason})" if o.reason else "") for o in text.outcomes)
     summary = summary or ("HTML only, no file" if text.html_only else "no pbem file")
     answered: list[str] = []
+    unanswered = "automatic mail"
     if mail.sender and not is_automatic(mail.message) and mail.sender.lower() != (config.address or "").lower():
-        subject = str(mail.message.get("Subject", "") or "").strip() or "your mail"
-        answer = compose.new_message(
-            config.address, [mail.sender], subject if subject.lower().startswith("re:") else f"Re: {subject}",
-            compose.answer_body(text), cc=copies, automatic="auto-replied", answering=mail.message,
-        )
-        outbox.queue(answer)
-        answered = [mail.sender, *copies]
+        if mail.sender.lower() in known_addresses(games, record) or any(o.status == "applied" for o in text.outcomes):
+            subject = str(mail.message.get("Subject", "") or "").strip() or "your mail"
+            outbox.queue(compose.new_message(
+                config.address, [mail.sender], subject if subject.lower().startswith("re:") else f"Re: {subject}",
+                compose.answer_body(text), cc=copies, automatic="auto-replied", answering=mail.message,
+            ))
+            answered = [mail.sender, *copies]
+        elif copies:
+            # the seats named by the files still learn what was done in their name, in a mail of the
+            # referee's own words: neither the stranger's Subject nor a thread of their mail
+            outbox.queue(compose.new_message(
+                config.address, copies, "pbem: a mail from another address, about your seat",
+                compose.answer_body(text), automatic="auto-replied",
+            ))
+            answered = copies
+        else:
+            unanswered = "an address no game here knows, and nothing applied"
     record.add_mail(mail.identity, {
         "source": mail.incoming.source,
         "from": mail.sender,
@@ -228,7 +242,24 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
     })
     record.add_source(mail.incoming.source, mail.identity)
     box.mark_done(mail.incoming)
-    return f"{head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered else "; not answered (automatic mail)")
+    return f"{head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered else f"; not answered ({unanswered})")
+
+
+def known_addresses(games: dict[str, ServedGame], record: MailRecord) -> set[str]:
+    """Every address a served game knows, in lower case: the seats' configured addresses, the addresses
+    recorded for holders of a seat (``pbem takeover --address``) and the spectators'.
+
+    Only these get an answer whatever their mail held: a From address proves
+    nothing, and answering every one would make the referee mail any address
+    a spammer names (backscatter). Any other address is answered when one of
+    its mail's files was applied, which only a fresh move of a seat's key
+    can be (a replayed public file is "already in the game" or stale)."""
+    known: set[str] = set()
+    for game in games.values():
+        known.update(game.entry.players.values())
+        known.update(game.entry.spectators)
+        known.update(record.addresses_of(game.gamefile.game_id))
+    return {address.lower() for address in known}
 
 
 def _not_here(file: PbemFile, games: dict[str, ServedGame]) -> str:

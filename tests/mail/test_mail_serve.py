@@ -1,7 +1,9 @@
 """The referee's mail loop against a real SMTP server and a Maildir (issue 10, e-mail transport).
 
-Every mail is answered: applied, already applied, or refused with the
-referee's reason and exit code. A mail is matched to its game and player by
+Every mail from an address a game knows, and every mail that applied a
+file, is answered: applied, already applied, or refused with the referee's
+reason and exit code; a stranger's mail that applied nothing is not
+(no backscatter). A mail is matched to its game and player by
 the signed file inside; the From address is only where the answer goes.
 """
 
@@ -217,18 +219,59 @@ def test_a_move_sent_from_another_address_is_judged_on_its_signature_with_a_note
     assert [m["Message-ID"] for m in answers(post, ADDRESSES["alice"])] == [answer["Message-ID"]]
 
 
-def test_a_forged_move_from_a_stranger_is_refused_and_the_seat_is_told(post, tmp_path):
+def test_a_forged_move_from_a_stranger_is_refused_and_the_seat_is_told_not_the_stranger(post, tmp_path):
     keys, _ = make_keys(tmp_path / "eve", ["alice"])  # eve made a key named alice
     view = post.table.view("alice")
     from pbem.referee import make_move
 
     forged = make_move(view, keys["alice"], ["1"])
     post.mail_to_referee(file_mail(forged, "move.json", REFEREE, "eve@elsewhere.test"))
-    post.serve()
-    [answer] = post.inbox("eve@elsewhere.test")
+    report = post.serve()
+    assert not post.inbox("eve@elsewhere.test")
+    [answer] = answers(post, ADDRESSES["alice"])
+    assert answer["To"] == ADDRESSES["alice"] and answer["Cc"] is None
     assert "REFUSED (exit code 14, bad-signature)" in body(answer)
-    assert answer["Cc"] == ADDRESSES["alice"]
+    assert "this mail came from eve@elsewhere.test, not from alice's address (alice@pbem.test)" in body(answer)
+    assert "eve@elsewhere.test" not in answer["Subject"] and "In-Reply-To" not in answer
+    assert "answered to alice@pbem.test" in report.mails[0]
     assert status(post.table.dir).turn == 0
+
+
+# --- no backscatter: the referee does not answer a From address anyone can write ----------------
+
+
+def test_a_strangers_mail_that_applied_nothing_is_not_answered(post):
+    """Anyone can write any From: a referee that answered every mail would send, to any address a spammer
+    names, a mail with the spammer's Subject. A mail from an address no served game knows (a seat, a
+    recorded holder of a seat, a spectator) is answered only when one of its files was applied, which
+    only the key holder's fresh move can be; a replay of a public file is not."""
+    post.serve()
+    post.mail_to_referee(text_mail("Cheap watches", "buy now", sender="victim@elsewhere.test"))
+    with_file = text_mail("Re: your order", "see attached", sender="victim2@elsewhere.test")
+    attach(with_file, "turn.json", (post.table.dir / "turns" / "000000.json").read_bytes())  # the public archive
+    post.mail_to_referee(with_file)
+    report = post.serve()
+    assert not post.inbox("victim@elsewhere.test") and not post.inbox("victim2@elsewhere.test")
+    assert all("not answered (an address no game here knows, and nothing applied)" in line
+               for line in report.mails)
+
+
+def test_a_replayed_move_of_alice_from_a_stranger_goes_to_alice_only(post):
+    data = post.table.move("alice", "1")
+    post.mail_to_referee(file_mail(data, "move.json", REFEREE, ADDRESSES["alice"]))
+    post.serve()
+    post.mail_to_referee(file_mail(data, "move.json", REFEREE, "victim@elsewhere.test"))
+    post.serve()
+    assert not post.inbox("victim@elsewhere.test")
+    assert "already in the game" in body(answers(post, ADDRESSES["alice"])[-1])
+
+
+def test_spectators_and_seats_are_answered_whatever_their_mail_holds(post):
+    post.spectators = [SPECTATOR]
+    for sender in (SPECTATOR, ADDRESSES["bob"]):
+        post.mail_to_referee(text_mail("hello", "Is the game on?", sender=sender))
+    post.serve()
+    assert answers(post, SPECTATOR) and answers(post, ADDRESSES["bob"])
 
 
 def test_automatic_mails_are_processed_but_never_answered(post):
