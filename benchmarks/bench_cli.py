@@ -18,6 +18,8 @@ process started as a user starts it (``python -m pbem ...``):
   move (on a fresh copy of the game directory each time, not timed).
 
 Prints each command's median wall time and its ratio to the floor's.
+The commands run the pbem of the tree this script is in (first on the
+path), not another the interpreter may have installed.
 pbem's modules are byte-compiled first (``compileall``), as an installed
 package's are and as typer's and cryptography's in the floor are: with
 ``PYTHONDONTWRITEBYTECODE`` set, a source tree would otherwise be compiled
@@ -95,10 +97,13 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
-    trees = {"": None}
+    here = Path(__file__).resolve().parents[1]
+    # this tree first on the path too: the interpreter may have another pbem installed (an editable install
+    # of another checkout), which ``python -m pbem`` run from the root directory would import instead
+    trees = {"": {**os.environ, "PYTHONPATH": str(here)}}
     if args.baseline is not None:
         trees["baseline "] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
-    for tree in [Path(__file__).resolve().parents[1], *([args.baseline] if args.baseline is not None else [])]:
+    for tree in [here, *([args.baseline] if args.baseline is not None else [])]:
         compileall.compile_dir(str(tree / "pbem"), quiet=1)
     pbem = [sys.executable, "-m", "pbem"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,7 +112,7 @@ def main() -> None:
         move_file = where / "move.json"
         state = where / "state"
         subprocess.run([*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
-                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL, cwd="/")
+                        "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL, cwd="/", env=trees[""])
         commands = {
             "import floor": FLOOR,
             "pbem status": [*pbem, "status", str(directory)],

@@ -755,7 +755,7 @@ def view(
     """
     from pbem.cli import text
     from pbem.crypto.keys import load_private_key
-    from pbem.engine.registry import find_game
+    from pbem.engine.registry import find_screen
     from pbem.engine.screen import cards_on_screen, describe_card
     from pbem.referee import formats
     from pbem.referee.player import read_view, view_cards
@@ -795,7 +795,7 @@ def view(
             "test_seed": seen.gamefile.test_seed is not None,
         })
         return
-    game = find_game(seen.gamefile.game)
+    game = find_screen(seen.gamefile.game)  # the drawing of the screen, without the rules
     rendered = _guard(lambda: game.render(seen.public, seen.private, cards))
     screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards)
     if with_cards:

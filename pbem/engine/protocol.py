@@ -331,6 +331,41 @@ class Game(Protocol):
         ...
 
 
+class GameScreen(Protocol):
+    """What reading a game needs of it, without its rules: its scenarios as set up, their card data, the
+    drawing of a view (``pbem view``, ``pbem card``).
+
+    Each method is the :class:`Game` method of the same name, and gives what
+    it gives; every :class:`Game` is a screen. A game offers its screen from
+    a module that imports none of its rules
+    (:func:`pbem.engine.registry.find_screen`), so that a reader does not load
+    the turn machine to draw a screen. Its :meth:`load_scenario` may leave out
+    a check only the rules can make (whether a card file's effects are ones
+    the rules know), since a game directory's set-up was checked by the rules
+    when it was dealt, and ``game.toml`` pins it by its hash, which the reader
+    checks. Optional, as for a :class:`Game`: ``declared_options()``,
+    ``card_text(facts)``.
+    """
+
+    name: str
+
+    def scenarios(self) -> Sequence[str]:
+        """:meth:`Game.scenarios`."""
+        ...
+
+    def load_scenario(self, name: str, cards: str | None = None) -> JSON:
+        """:meth:`Game.load_scenario`."""
+        ...
+
+    def cards(self, scenario: JSON) -> JSON:
+        """:meth:`Game.cards`."""
+        ...
+
+    def render(self, public: JSON, private: JSON | None, cards: JSON) -> str:
+        """:meth:`Game.render`."""
+        ...
+
+
 def decision_for(game: Game, state: State, player: str) -> Decision:
     """The decision awaited from ``player``; raise if none is."""
     for decision in game.awaiting(state):

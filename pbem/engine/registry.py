@@ -1,7 +1,9 @@
 """The explicit list of games (like python-chess's ``VARIANTS``).
 
 A new game is one subpackage under :mod:`pbem.games` exposing ``GAME`` and
-one line here.
+one line here; and, for reading a view without importing its rules, a
+module exposing ``SCREEN`` (:class:`~pbem.engine.protocol.GameScreen`) and
+one line in :data:`SCREENS`.
 """
 
 from __future__ import annotations
@@ -12,12 +14,18 @@ from typing import TYPE_CHECKING
 from pbem.engine.errors import UnknownGameError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pbem.engine.protocol import Game
+    from pbem.engine.protocol import Game, GameScreen
 
 #: registry name -> module that defines ``GAME``
 GAMES: dict[str, str] = {
     "nightfall": "pbem.games.nightfall",
     "nightlancer": "pbem.games.nightlancer",
+}
+
+#: registry name -> module that defines ``SCREEN``: what reading the game needs, without its rules
+SCREENS: dict[str, str] = {
+    "nightfall": "pbem.games.nightfall.screen",
+    "nightlancer": "pbem.games.nightlancer.screen",
 }
 
 #: extra games registered at run time (tests register a toy game here)
@@ -42,3 +50,16 @@ def find_game(name: str) -> Game:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     module = importlib.import_module(module_name)
     return module.GAME
+
+
+def find_screen(name: str) -> GameScreen:
+    """The screen of the game registered as ``name``: its scenarios, card data and drawing, without its rules.
+
+    A game registered at run time, or without a screen module, is its own
+    screen (:func:`find_game`).
+    """
+    module_name = SCREENS.get(name) if name not in _EXTRA else None
+    if module_name is None:
+        return find_game(name)
+    module = importlib.import_module(module_name)
+    return module.SCREEN

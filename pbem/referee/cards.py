@@ -3,8 +3,9 @@
 Card data is public and static (:meth:`Game.cards` of a scenario), so no key
 is needed: the look-up reads a game directory's own card data (the set-up
 ``game.toml`` pins, an owner's ``--cards`` file included), one game's
-scenario, or the standard scenario of every installed game. Matching is
-:func:`pbem.engine.screen.find_cards`; a card is described by the game's
+scenario, or the standard scenario of every installed game, through each
+game's screen (:func:`pbem.engine.registry.find_screen`: no rules). Matching
+is :func:`pbem.engine.screen.find_cards`; a card is described by the game's
 ``card_text`` (:func:`pbem.engine.screen.describe_card`).
 """
 
@@ -15,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import EngineError
-from pbem.engine.protocol import Game
-from pbem.engine.registry import find_game, game_names
+from pbem.engine.protocol import GameScreen
+from pbem.engine.registry import find_screen, game_names
 from pbem.engine.screen import describe_card, find_cards
 from pbem.referee.errors import SetupError, UsageError
 from pbem.referee.public import game_cards
@@ -55,30 +56,30 @@ def look_up_card(query: str, game: str | None = None, scenario: str | None = Non
     hits: list[CardHit] = []
     suggestions: list[str] = []
     ambiguous = False
-    for rules, cards in sources:
+    for screen, cards in sources:
         found = find_cards(cards, query)
-        hits += [CardHit(rules.name, key, describe_card(rules, key, cards[key])) for key in found.keys]
+        hits += [CardHit(screen.name, key, describe_card(screen, key, cards[key])) for key in found.keys]
         suggestions += found.suggestions
         ambiguous = ambiguous or found.ambiguous
-    return CardLookup(query=query, games=[rules.name for rules, _ in sources], hits=hits,
+    return CardLookup(query=query, games=[screen.name for screen, _ in sources], hits=hits,
                       suggestions=[] if hits else list(dict.fromkeys(suggestions)), ambiguous=ambiguous and not hits)
 
 
-def _installed(name: str | None, scenario: str | None) -> list[tuple[Game, Any]]:
-    """``(game, card data)`` of the game named (its ``scenario``), or of every installed game."""
+def _installed(name: str | None, scenario: str | None) -> list[tuple[GameScreen, Any]]:
+    """``(screen, card data)`` of the game named (its ``scenario``), or of every installed game."""
     sources = []
     for game_name in [name] if name is not None else game_names():
         try:
-            rules = find_game(game_name)
+            screen = find_screen(game_name)
         except (ImportError, AttributeError, EngineError) as error:
             if name is not None:
                 raise SetupError(str(error)) from error
             continue  # a registered game that is not installed has no cards to search
-        if scenario is not None and scenario not in rules.scenarios():
-            raise SetupError(f"{rules.name} has no scenario {scenario!r} (scenarios: {', '.join(rules.scenarios())})")
+        if scenario is not None and scenario not in screen.scenarios():
+            raise SetupError(f"{screen.name} has no scenario {scenario!r} (scenarios: {', '.join(screen.scenarios())})")
         try:
-            setup = rules.load_scenario(scenario or rules.scenarios()[0])
+            setup = screen.load_scenario(scenario or screen.scenarios()[0])
         except EngineError as error:
-            raise SetupError(f"{rules.name}: {error}") from error
-        sources.append((rules, rules.cards(setup)))
+            raise SetupError(f"{screen.name}: {error}") from error
+        sources.append((screen, screen.cards(setup)))
     return sources

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pbem.crypto.canonical import canonical_json, sha256_ref
 from pbem.engine.errors import EngineError
 from pbem.engine.options import set_up_options
-from pbem.engine.protocol import Game
-from pbem.engine.registry import find_game
+from pbem.engine.protocol import Game, GameScreen
+from pbem.engine.registry import find_game, find_screen
 from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
@@ -44,8 +44,9 @@ def cards_path(gamedir: GameDir, gamefile: GameFile) -> Path | None:
     return path
 
 
-def load_setup(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
-    """The scenario as ``game.toml`` describes it: name, card file and options."""
+def load_setup(game: GameScreen, gamedir: GameDir, gamefile: GameFile) -> Any:
+    """The scenario as ``game.toml`` describes it: name, card file and options; refused unless it is the
+    set-up ``game.toml`` pins by its hash (``setup``), when it pins one."""
     cards = cards_path(gamedir, gamefile)
     try:
         setup = game.load_scenario(gamefile.scenario, cards=str(cards) if cards is not None else None)
@@ -90,16 +91,23 @@ def static_of(game: Game, setup: Any) -> StaticMembers:
     return StaticMembers.of(game.static_state(setup))
 
 
-def card_data(game: Game, gamedir: GameDir, gamefile: GameFile) -> Any:
+def card_data(game: GameScreen, gamedir: GameDir, gamefile: GameFile) -> Any:
     """The public, static card data of this game (:meth:`Game.cards` of its set-up), for reading a view."""
     return game.cards(load_setup(game, gamedir, gamefile))
 
 
-def game_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[Game, Any]:
-    """The game ``game.toml`` names and its card data (:func:`card_data`); a game not installed here is a
-    :class:`GameDirError`."""
+def screen_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[GameScreen, Any]:
+    """The screen of the game ``game.toml`` names (:func:`~pbem.engine.registry.find_screen`) and its card
+    data (:func:`card_data`); a game not installed here is a :class:`GameDirError`.
+
+    The screen reads the set-up without the rules, which checked it when
+    the game was dealt: ``game.toml`` pins that set-up by its hash, and
+    :func:`load_setup` refuses any other. A ``game.toml`` that pins none (a
+    game set up by an older pbem) is read through the rules, which check
+    the card data in full.
+    """
     try:
-        game = find_game(gamefile.game)
+        game = find_screen(gamefile.game) if gamefile.setup is not None else find_game(gamefile.game)
     except EngineError as error:
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     return game, card_data(game, gamedir, gamefile)

@@ -156,9 +156,9 @@ def view_cards(directory: str | Path, view: PlayerView) -> Any:
     Read from the set-up that ``game.toml`` pins, as the referee does; it is
     public and the same for every turn, so no turn file carries it.
     """
-    from pbem.referee.deal import game_and_cards  # the game's rules module and set-up: for the screen only
+    from pbem.referee.deal import screen_and_cards  # the game's screen and set-up: for the screen only
 
-    return game_and_cards(GameDir.at(directory), view.gamefile)[1]
+    return screen_and_cards(GameDir.at(directory), view.gamefile)[1]
 
 
 #: how ``pbem move`` tells an option number from an option id (no game names an option by a bare number)

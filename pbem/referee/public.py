@@ -17,7 +17,7 @@ from pbem.referee.records import current_turn, read_game_file, read_turn
 from pbem.referee.reveal import read_reveal
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pbem.engine.protocol import Game
+    from pbem.engine.protocol import GameScreen
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -175,14 +175,14 @@ def event_lines(part: Any) -> list[str]:
     return [e.get("text", str(e)) if isinstance(e, dict) else str(e) for e in events]
 
 
-def game_cards(directory: str | Path) -> tuple[Game, Any]:
-    """A game directory's game and its card data (:meth:`Game.cards` of the set-up ``game.toml`` pins,
-    an owner's ``--cards`` file included): public, static, and no key needed."""
-    from pbem.referee.deal import game_and_cards  # the game's rules module: for log, not for status
+def game_cards(directory: str | Path) -> tuple[GameScreen, Any]:
+    """A game directory's game (its screen) and its card data (:meth:`Game.cards` of the set-up ``game.toml``
+    pins, an owner's ``--cards`` file included): public, static, and no key needed."""
+    from pbem.referee.deal import screen_and_cards  # the game's screen: for pbem card, not for status
 
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
-    return game_and_cards(gamedir, GameFile.read(gamedir.game_toml))
+    return screen_and_cards(gamedir, GameFile.read(gamedir.game_toml))
 
 
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:

@@ -25,11 +25,13 @@ TESTS = Path(__file__).resolve().parents[1]
 RUNNER = (
     "import runpy, sys\n"
     "sys.argv = ['pbem', *sys.argv[1:]]\n"
+    "code = 0\n"
     "try:\n"
     "    runpy.run_module('pbem', run_name='__main__')\n"
     "except SystemExit as done:\n"
     "    code = done.code\n"
     "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    "sys.exit(code)\n"
 )
 #: modules of other commands, and the schema library; pydantic, which typer converts values with, is
 #: never needed for pbem's plain values (pbem.cli.values); nor secrets, with random, for a temporary
@@ -38,12 +40,16 @@ NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.
               "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic", "secrets")
 
 
-def imported(tmp_path: Path, *args: object, games: str = "toygame") -> set[str]:
+def run(tmp_path: Path, *args: object, games: str = "toygame") -> subprocess.CompletedProcess[str]:
+    """pbem run with ``args``: what it printed, and the modules it imported last on its standard error."""
     env = {**os.environ, "PBEM_GAMES": games,
            "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], env=env, cwd=tmp_path,
+    return subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], env=env, cwd=tmp_path,
                           capture_output=True, text=True)
-    return set(done.stderr.split())
+
+
+def imported(tmp_path: Path, *args: object, games: str = "toygame") -> set[str]:
+    return set(run(tmp_path, *args, games=games).stderr.split())
 
 
 @pytest.mark.parametrize("command", ["status", "view"])
@@ -97,3 +103,45 @@ def test_commands_that_open_or_seal_do_not_load_openssls_backend_module(tmp_path
     modules = imported(tmp_path, *args[command])
     assert "pbem.referee.records" in modules  # it did read the game
     assert "cryptography.hazmat.backends.openssl.backend" not in modules
+
+
+#: the rules of each shipped game: modules that reading a view, or a card, needs none of (the turn machine,
+#: the typed state, the effects, the phases); its screen is the card data, the options and the drawing
+RULES = {
+    "nightfall": ("pbem.engine.machine", "pbem.games.nightfall.game", "pbem.games.nightfall.state",
+                  "pbem.games.nightfall.effects", "pbem.games.nightfall.chain", "pbem.games.nightfall.combat",
+                  "pbem.games.nightfall.damage", "pbem.games.nightfall.drafts", "pbem.games.nightfall.turn",
+                  "pbem.games.nightfall.flow", "pbem.games.nightfall.setup", "pbem.games.nightfall.abilities",
+                  "pbem.games.nightfall.scoring", "pbem.games.nightfall.invariants", "pbem.games.nightfall.view"),
+    "nightlancer": ("pbem.engine.machine", "pbem.games.nightlancer.game", "pbem.games.nightlancer.state",
+                    "pbem.games.nightlancer.effects", "pbem.games.nightlancer.tokens", "pbem.games.nightlancer.zones",
+                    "pbem.games.nightlancer.agendas", "pbem.games.nightlancer.challenges",
+                    "pbem.games.nightlancer.missions", "pbem.games.nightlancer.prep", "pbem.games.nightlancer.streets",
+                    "pbem.games.nightlancer.setup", "pbem.games.nightlancer.scoring", "pbem.games.nightlancer.flow",
+                    "pbem.games.nightlancer.view"),
+}
+#: a card of each game's standard card data, by its printed name
+A_CARD = {"nightfall": "Koi Jiang", "nightlancer": "Beat Cop"}
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+@pytest.mark.parametrize("command", ["view", "card"])
+def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path, game: str, command: str) -> None:
+    """``pbem view`` (with ``--cards``) and ``pbem card --dir`` draw a real game's screen from its screen module
+    (the scenario's card data as set up, its options, the rendering), not from the rules: the turn machine,
+    the state and the effects are the referee's to run, not the reader's to import."""
+    from pbem.crypto.keys import generate, write_keypair
+    from pbem.referee import new_game
+
+    keys = {name: generate(name) for name in ("referee", "ann", "bob")}
+    files = {name: write_keypair(key, tmp_path / "keys")[0] for name, key in keys.items()}
+    directory = tmp_path / "game"
+    new_game(directory, game, [(p, keys[p].public) for p in ("ann", "bob")], keys["referee"], seed=bytes(32))
+    args = {"view": ["view", directory, "--as", "ann", "--key", files["ann"], "--cards",
+                     "--state-dir", tmp_path / "state"],
+            "card": ["card", A_CARD[game].lower(), "--dir", directory]}[command]
+    done = run(tmp_path, *args, games="")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert ("Cards on this screen:" if command == "view" else A_CARD[game]) in done.stdout  # it drew the screen
+    modules = set(done.stderr.split())
+    assert not [name for name in RULES[game] if name in modules]

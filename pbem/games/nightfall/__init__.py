@@ -7,11 +7,21 @@ engine's turn machine), :mod:`.setup` and :mod:`.drafts` (set-up),
 :mod:`.damage`, :mod:`.effects` (the effect vocabulary of card texts),
 :mod:`.abilities` (the in-play abilities), :mod:`.scoring`, :mod:`.view`
 (hidden information), :mod:`.invariants` and :mod:`.game` (the protocol
-object, which builds the turn machine).
+object, which builds the turn machine). Without the rules: :mod:`.scenarios`
+(a scenario as set up, its options), :mod:`.cards` and :mod:`.screen` (what
+reading a view needs: the card data, the screen, the card texts).
+
+``GAME`` and ``Nightfall`` are imported when first used, so that reading a
+view imports :mod:`.screen` without the rules.
 """
 
-from pbem.games.nightfall.game import Nightfall
+from typing import TYPE_CHECKING
 
-GAME = Nightfall()
+from pbem.lazy import lazy_package
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.games.nightfall.game import GAME, Nightfall
+
+lazy_package(__name__, {"GAME": "game", "Nightfall": "game"})
 
 __all__ = ["GAME", "Nightfall"]

@@ -4,16 +4,21 @@ Cards are data (``scenarios/nightfall/cards.toml``) plus the effect functions
 of :mod:`.effects`, which the data names. The catalogue travels inside the
 state, so a game set up from an owner's own card file (``--cards FILE``)
 keeps playing by that file.
+
+This module is data alone: it imports no rule, so that drawing a screen
+(:mod:`.screen`) reads the card data without the rules. The effect names a
+card file uses are checked against the rules' vocabulary by whoever holds
+it (:func:`check_effect_names`, when a game is set up).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_format, check_schema, read_toml
-from pbem.games.nightfall.effects import EFFECTS
 from pbem.resources import scenario_dir
 
 #: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets)
@@ -26,7 +31,7 @@ def default_cards_path() -> Path:
 
 
 def read_cards(path: str | Path | None = None) -> dict[str, Any]:
-    """Read and validate a card file; return it as plain data."""
+    """Read a card file and check what its data alone tells (:func:`validate_cards`); return it as plain data."""
     path = Path(path) if path is not None else default_cards_path()
     data = read_toml(path, "Nightfall card file")
     validate_cards(data, str(path))
@@ -34,19 +39,12 @@ def read_cards(path: str | Path | None = None) -> dict[str, Any]:
 
 
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
-    """Check a card file against ``schemas/cards-nightfall.schema.json`` and
-    against the effect names this package knows."""
+    """Check a card file against ``schemas/cards-nightfall.schema.json``, its colours and its Quick Start
+    sets (the effect names it uses: :func:`check_effect_names`)."""
     check_format(data, CARDS_FORMAT, where,
                  "in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\"")
     check_schema(data, "cards-nightfall", where)
     for card in data["card"]:
-        for part in ("chain", "your_chain", "kicker"):
-            for step in card.get(part, []):
-                if step["effect"] not in EFFECTS:
-                    raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
-        for ability in card.get("in_play", []):
-            if "effect" in ability and ability["effect"] not in EFFECTS:
-                raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:
                 raise ScenarioError(f"{where}: {card['key']}: unknown colour {colour!r}")
@@ -55,6 +53,19 @@ def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
         for key in quick_start_set:
             if key not in drafted:
                 raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
+
+
+def check_effect_names(data: dict[str, Any], where: str, effects: Collection[str]) -> None:
+    """Refuse a card file that names an effect outside ``effects`` (the rules' vocabulary,
+    :data:`pbem.games.nightfall.effects.EFFECTS`), in a card text or an in-play ability."""
+    for card in data["card"]:
+        for part in ("chain", "your_chain", "kicker"):
+            for step in card.get(part, []):
+                if step["effect"] not in effects:
+                    raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
+        for ability in card.get("in_play", []):
+            if "effect" in ability and ability["effect"] not in effects:
+                raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
 
 
 def quick_start_sets(data: dict[str, Any]) -> list[list[str]]:

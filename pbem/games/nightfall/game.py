@@ -11,13 +11,11 @@ from pbem.engine.machine import MachineGame, TurnMachine
 from pbem.engine.options import OptionTable
 from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
-from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scoring, turn, view
-from pbem.games.nightfall.cards import read_cards
+from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scenarios, scoring, screen, turn, view
+from pbem.games.nightfall.cards import check_effect_names, read_cards
 from pbem.games.nightfall.invariants import check_invariants
-from pbem.games.nightfall.setup import empty_state, game_options, option_table, pinned_setup, start_game, static_members
+from pbem.games.nightfall.setup import empty_state, pinned_setup, start_game, static_members
 from pbem.games.nightfall.state import State, begin_step
-from pbem.resources import scenario_dir
 
 
 def turn_machine(take_public_singles: bool = True) -> TurnMachine[State]:
@@ -29,8 +27,11 @@ def turn_machine(take_public_singles: bool = True) -> TurnMachine[State]:
     return machine
 
 
-#: the format of a Nightfall scenario file
-SCENARIO_FORMAT = "nightfall-scenario/1"
+def read_playable_cards(path: Path) -> dict[str, Any]:
+    """A card file (:func:`.cards.read_cards`) whose every effect is one the rules know (:data:`.effects.EFFECTS`)."""
+    data = read_cards(path)
+    check_effect_names(data, str(path), effects.EFFECTS)
+    return data
 
 
 class Nightfall(MachineGame[State]):
@@ -46,20 +47,14 @@ class Nightfall(MachineGame[State]):
         self.machine = turn_machine(take_public_singles)
 
     def scenarios(self) -> Sequence[str]:
-        return scenario_names(scenario_dir("nightfall"), SCENARIO_FORMAT)
+        return scenarios.scenarios()
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
-        path = Path(name) if name.endswith(".toml") else scenario_dir("nightfall") / f"{name}.toml"
-        scenario = read_toml(path, "Nightfall scenario")
-        check_schema(scenario, "scenario-nightfall", str(path))
-        scenario["options"] = game_options(scenario, where=str(path))
-        card_file = cards if cards is not None else scenario_dir("nightfall") / scenario.get("cards", "cards.toml")
-        scenario["card_data"] = read_cards(card_file)
-        return scenario
+        return scenarios.load_scenario(name, cards, read_playable_cards)
 
     def declared_options(self) -> OptionTable:
         """The options a scenario or ``pbem new --option`` may set (``scenarios/nightfall/options.toml``)."""
-        return option_table()
+        return scenarios.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         if not self.min_players <= len(players) <= self.max_players:
@@ -85,7 +80,7 @@ class Nightfall(MachineGame[State]):
         return static_members(scenario)
 
     def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
-        return view.card_facts(scenario)
+        return screen.card_facts(scenario)
 
     def public(self, state: State) -> Any:
         return view.public(state)
@@ -100,11 +95,11 @@ class Nightfall(MachineGame[State]):
         return scoring.result(state)
 
     def render(self, public: Any, private: Any, cards: Any) -> str:
-        return view.render(public, private, cards)
+        return screen.render(public, private, cards)
 
     def card_text(self, facts: Any) -> str:
         """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
-        return view.card_text(facts)
+        return screen.card_text(facts)
 
     def hidden_zones(self, state: State) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""
@@ -116,3 +111,6 @@ class Nightfall(MachineGame[State]):
     def check_invariants(self, state: State) -> None:
         check_invariants(state)
 
+
+#: the rules of Nightfall, for the registry (:data:`pbem.games.nightfall.GAME`)
+GAME = Nightfall()

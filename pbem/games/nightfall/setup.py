@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.engine.errors import ScenarioError
-from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
+from pbem.games.nightfall.scenarios import game_options
 from pbem.games.nightfall.state import (
     Archive,
     State,
@@ -27,25 +26,9 @@ from pbem.games.nightfall.state import (
     new_id,
 )
 from pbem.games.nightfall.turn import begin_turn
-from pbem.resources import scenario_dir
 
 FACE_UP_PER_PLAYER = 10
 STARTER_COPIES = 2
-
-
-
-def option_table() -> OptionTable:
-    """The options of Nightfall, declared in ``scenarios/nightfall/options.toml``."""
-    return read_option_table("nightfall", scenario_dir("nightfall") / "options.toml")
-
-
-def game_options(scenario: dict[str, Any], players: Sequence[str] | None = None,
-                 where: str | None = None) -> dict[str, Any]:
-    """Every option, as the scenario sets it (checked against the declaration) or by default."""
-    options = option_table().settle(scenario.get("options", {}), players, where)
-    if "open-archives" in options["variants"] and "common-ground" in options["variants"]:
-        raise ScenarioError(f"{where + ': ' if where else ''}Open Archives and Common Ground cannot be combined")
-    return options
 
 
 def static_members(scenario: dict[str, Any]) -> dict[str, Any]:

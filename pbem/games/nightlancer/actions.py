@@ -21,6 +21,7 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.flow import may_use_contacts
 from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard
 
 GIFTS = (1, 2, 5, 10)
@@ -61,7 +62,7 @@ def use_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]
             continue
         for n, effect in enumerate(data["self"], start=1):
             if effects.self_applies(effect, "anytime"):
-                offers.append((f"use:{c}:{n}", f"Play {data['name']}: {effects.describe(effect)}"))
+                offers.append((f"use:{c}:{n}", f"Play {data['name']}: {describe_effect(effect)}"))
     return offers
 
 
@@ -71,7 +72,7 @@ def use_apply(state: State, player: str, option: str, rng: Rng) -> None:
     tokens.seat(state, player)["hand"].remove(contact)
     discard(state, contact)
     effect = data["self"][int(n) - 1]
-    tokens.say(state, f"{player} plays {data['name']}: {effects.describe(effect)}.")
+    tokens.say(state, f"{player} plays {data['name']}: {describe_effect(effect)}.")
     effects.apply_self(state, player, effect, effects.new_mods(), rng)
 
 

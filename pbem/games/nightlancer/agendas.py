@@ -81,23 +81,3 @@ def fulfil(state: State, player: str, agenda: str, rng: Rng) -> None:
         tokens.gain_ideal(state, player)
     if reward.get("draw"):
         draw_contacts(state, player, reward["draw"], rng)
-
-
-NEED_NAMES = {"heat": "Heat", "kc": "KC", "ideals": "Ideals", "prospects": "Prospects", "loans": "Loans",
-              "missions": "missions completed", "skills": "Skills", "items": "Items", "contacts": "Contacts in hand"}
-
-
-def describe(data: dict[str, Any]) -> str:
-    """An Agenda card as text: what it needs, what it costs, what it gives."""
-    needs = []
-    for need in data["requires"]:
-        what = f"{need['of'].title()} cards" if need["need"] == "cards" else NEED_NAMES.get(need["need"], need["need"])
-        if "at_least" in need:
-            needs.append(f"{what} at least {need['at_least']}")
-        if "at_most" in need:
-            needs.append(f"{what} at most {need['at_most']}")
-    costs = tokens.amounts(data["cost"])
-    names = {"kc": "KC", "prospects": "Prospects", "ideals": "Ideal(s)", "heal": "Health and Resolve recovered", "cool": "lose Heat", "draw": "Contact draw(s)", "max_resolve": "max Resolve"}
-    gives = [f"{n} {names.get(k, k)}" if k != "cool" else f"lose {n} Heat" for k, n in data["reward"].items() if n]
-    return (f"needs {', '.join(needs) or 'nothing'}; costs {costs or 'nothing'}; "
-            f"gives {', '.join(gives) or 'nothing'}")

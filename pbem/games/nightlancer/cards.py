@@ -10,12 +10,16 @@ shuffle, so an id says nothing about where a card lies in a deck.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.plain import copy_plain
 from pbem.engine.scenario_files import check_format, check_schema, read_toml
-from pbem.games.nightlancer.state import Catalogue
+
+if TYPE_CHECKING:  # pragma: no cover
+    # a type only: card data imports no rule (the state module is the turn machine's), so that reading a
+    # view (:mod:`.screen`) loads the card data without the rules
+    from pbem.games.nightlancer.state import Catalogue
 
 #: the card file format this package reads (v2: a Skill names only what 5.1 says Skills do)
 CARDS_FORMAT = "pbem-nightlancer-cards-v2"

@@ -33,6 +33,7 @@ from pbem.games.nightlancer.cards import (
 from pbem.games.nightlancer.crews import crew_by_label, slot_by_card
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard, draw
 
 
@@ -235,7 +236,7 @@ def automatic_contact(state: State, player: str, trigger: str, mods: dict[str, A
     data = card(state, drawn)
     applies = effects.against_applies(data["against"], trigger, ctype)
     tokens.say(state, f"{player} draws the Contact {data['name']}: "
-               + (f"{effects.describe(data['against'])} applies." if applies else "it does not apply."))
+               + (f"{describe_effect(data['against'])} applies." if applies else "it does not apply."))
     discard(state, drawn)
     if applies:
         effects.apply_against(state, player, data["against"], mods)
@@ -304,7 +305,7 @@ def attempt_options(state: State, decision: PendingDecision) -> list[tuple[str, 
         data = card(state, c)
         for n, effect in enumerate(data["self"], start=1):
             if effects.self_applies(effect, "challenge", frame["ctype"]):
-                options.append((f"play:{c}:{n}", f"Play {data['name']}: {effects.describe(effect)}"))
+                options.append((f"play:{c}:{n}", f"Play {data['name']}: {describe_effect(effect)}"))
     options.append(("roll", "Roll the die"))
     return options
 
@@ -330,7 +331,7 @@ def reaction_options(state: State, decision: PendingDecision) -> list[tuple[str,
     for c in tokens.contacts_in_hand(state, decision["player"]):
         data = card(state, c)
         if effects.against_applies(data["against"], frame["trigger"], frame["ctype"]):
-            options.append((f"play:{c}", f"Play {data['name']} on {frame['target']}: {effects.describe(data['against'])}"))
+            options.append((f"play:{c}", f"Play {data['name']} on {frame['target']}: {describe_effect(data['against'])}"))
     options.append(("pass", "Pass"))
     return options
 
@@ -353,11 +354,11 @@ def window_answer(state: State, rng: Rng, frame: dict[str, Any], player: str, op
     frame["passes"] = 0
     if len(parts) == 3:
         effect = data["self"][int(parts[2]) - 1]
-        tokens.say(state, f"{player} plays {data['name']} on themselves: {effects.describe(effect)}.")
+        tokens.say(state, f"{player} plays {data['name']} on themselves: {describe_effect(effect)}.")
         effects.apply_self(state, player, effect, frame["mods"], rng)
     else:
         effect = data["against"]
-        tokens.say(state, f"{player} plays {data['name']} on {frame['target']}: {effects.describe(effect)}.")
+        tokens.say(state, f"{player} plays {data['name']} on {frame['target']}: {describe_effect(effect)}.")
         effects.apply_against(state, frame["target"], effect, frame["mods"])
 
 

@@ -210,45 +210,6 @@ def apply_against(state: State, target: str, effect: Effect, mods: dict[str, Any
         raise ValueError(f"unknown against effect {name!r}")
 
 
-#: the short text of each effect but heal and drain; ``{amount}`` and the lists ``{challenges}``,
-#: ``{abilities}`` and ``{types}`` are the effect's own (:class:`_Fields`)
-_TEXTS = {
-    "bonus": "+{amount} {challenges}", "enables": "provides {challenges}", "armour": "Armour {amount}",
-    "steady": "ignore a Resolve symbol", "gain_kc": "take {amount} KC", "cool": "lose {amount} Heat",
-    "draw": "draw {amount} Contact", "deal": "place your Deal token on a First Crew",
-    "penalty": "-{amount} {challenges}", "heat": "target gains {amount} Heat",
-    "cancel_buy": "cancel a black market buy (card discarded)", "skim": "-{amount} KC mission reward",
-    "payment_heat": "+{amount} Heat on mission payment", "income": "+{amount} KC in Downtime",
-    "extra_contacts": "+{amount} Contact draw", "max_health": "+{amount} max Health",
-    "max_resolve": "+{amount} max Resolve", "ability": "+{amount} {abilities} rating",
-    "discount": "-{amount} KC on {types}",
-}
-
-
-class _Fields:
-    """An effect's fields as an effect text names them, each written only when the text asks for it."""
-
-    def __init__(self, effect: Effect) -> None:
-        self._effect = effect
-
-    def __getitem__(self, key: str) -> object:
-        if key == "amount":
-            return self._effect.get("amount")
-        if key == "types":
-            return "/".join(self._effect.get("types", []))
-        return "/".join(c.title() for c in self._effect.get(key, []))
-
-
-def describe(effect: Effect) -> str:
-    """A short readable text of one effect."""
-    name: str = effect["effect"]
-    if name in ("heal", "drain"):
-        parts = [f"{effect[k]} {k.title()}" for k in ("health", "resolve") if effect.get(k)]
-        return ("recover " if name == "heal" else "target discards ") + " and ".join(parts)
-    text = _TEXTS.get(name)
-    return name if text is None else text.format_map(_Fields(effect))
-
-
 def draw_contacts(state: State, player: str, count: int, rng: Rng) -> None:
     p = tokens.seat(state, player)
     for _ in range(count):

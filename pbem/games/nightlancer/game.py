@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import MachineGame, TurnMachine
 from pbem.engine.options import OptionTable
 from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
-from pbem.engine.scenario_files import check_schema, read_toml, scenario_names
 from pbem.games.nightlancer import (
     actions,
     challenges,
@@ -19,18 +16,16 @@ from pbem.games.nightlancer import (
     invariants,
     missions,
     prep,
+    scenarios,
     scoring,
+    screen,
     setup,
     streets,
     view,
     zones,
 )
-from pbem.games.nightlancer.cards import catalogue, read_card_file
+from pbem.games.nightlancer.cards import catalogue
 from pbem.games.nightlancer.zones import State
-from pbem.resources import scenario_dir
-
-#: the format of a Nightlancer scenario file
-SCENARIO_FORMAT = "pbem-nightlancer-scenario-v1"
 
 
 def turn_machine() -> TurnMachine[State]:
@@ -52,23 +47,14 @@ class Nightlancer(MachineGame[State]):
         self.machine = turn_machine()
 
     def scenarios(self) -> Sequence[str]:
-        return scenario_names(scenario_dir("nightlancer"), SCENARIO_FORMAT)
+        return scenarios.scenarios()
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
-        path = scenario_dir("nightlancer") / f"{name}.toml"
-        if not path.is_file():
-            path = Path(name)
-            if not path.is_file():
-                raise ScenarioError(f"unknown Nightlancer scenario {name!r}; shipped: {', '.join(self.scenarios())}")
-        scenario = read_toml(path, "Nightlancer scenario")
-        check_schema(scenario, "scenario-nightlancer", str(path))
-        scenario["options"] = setup.option_table().settle(scenario.get("options", {}), where=str(path))
-        card_path = Path(cards) if cards else path.parent / scenario.get("cards", "cards.toml")
-        return {**scenario, "card_data": read_card_file(card_path)}
+        return scenarios.load_scenario(name, cards)
 
     def declared_options(self) -> OptionTable:
         """The options a scenario or ``pbem new --option`` may set (``scenarios/nightlancer/options.toml``)."""
-        return setup.option_table()
+        return scenarios.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         state = setup.new_state(scenario, players, rng)
@@ -83,7 +69,7 @@ class Nightlancer(MachineGame[State]):
         return {"catalogue": catalogue(scenario["card_data"])}
 
     def cards(self, scenario: Any) -> dict[str, Any]:
-        return view.card_facts(scenario)
+        return screen.card_facts(scenario)
 
     def public(self, state: State) -> Any:
         return view.public(state)
@@ -98,11 +84,11 @@ class Nightlancer(MachineGame[State]):
         return scoring.result(state)
 
     def render(self, public: Any, private: Any, cards: Any) -> str:
-        return view.render(public, private, cards)
+        return screen.render(public, private, cards)
 
     def card_text(self, facts: Any) -> str:
         """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
-        return view.card_text(facts)
+        return screen.card_text(facts)
 
     def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
@@ -113,3 +99,7 @@ class Nightlancer(MachineGame[State]):
 
     def check_invariants(self, state: State) -> None:
         invariants.check_invariants(state)
+
+
+#: the rules of Nightlancer, for the registry (:data:`pbem.games.nightlancer.GAME`)
+GAME = Nightlancer()

@@ -30,9 +30,10 @@ from pbem.games.nightlancer.crews import (
     slot_by_card,
     slot_of,
 )
-from pbem.games.nightlancer.effects import describe, new_mods
+from pbem.games.nightlancer.effects import new_mods
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard, draw
 
 LOADOUT = 3
@@ -469,7 +470,7 @@ def skill_options(state: State, decision: PendingDecision) -> list[tuple[str, st
     cost = skill_cost(state, player)
     options = []
     if tokens.seat(state, player)["kc"] >= cost:
-        options = [(f"buy:{c}", f"Buy {card(state, c)['name']} ({'; '.join(describe(e) for e in card(state, c)['effects'])}) for {cost} KC")
+        options = [(f"buy:{c}", f"Buy {card(state, c)['name']} ({'; '.join(describe_effect(e) for e in card(state, c)['effects'])}) for {cost} KC")
                    for c in frame["drawn"]]
     options.append(("none", "Buy none"))
     return options

@@ -25,6 +25,7 @@ from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.setup import table_size
 from pbem.games.nightlancer.state import Crew, State
+from pbem.games.nightlancer.texts import amounts
 from pbem.games.nightlancer.zones import card, current_event, discard, draw
 
 MAX_CREW = 4
@@ -383,10 +384,10 @@ def apply_losses(state: State, player: str, losses: dict[str, int]) -> None:
 def describe_part(part: dict[str, Any]) -> str:
     """One part of an Event as the player reads it."""
     if "challenge" in part:
-        losses = tokens.amounts(part["on_fail"])
+        losses = amounts(part["on_fail"])
         return f"{part['challenge'].title()} {part['difficulty']}" + (f" or lose {losses}" if losses else "")
     if "lose" in part:
-        return f"lose {tokens.amounts(part['lose'])}"
+        return f"lose {amounts(part['lose'])}"
     return f"gain {part['heat']} Heat"
 
 

@@ -15,19 +15,13 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
-from pbem.engine.options import OptionTable, read_option_table
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import catalogue, instances
 from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.scenarios import option_table
 from pbem.games.nightlancer.state import Seat, State
 from pbem.games.nightlancer.zones import all_cards, card, draw, tableau_zone
-from pbem.resources import scenario_dir
-
-
-def option_table() -> OptionTable:
-    """The options of Nightlancer (mode, hardened), declared in ``scenarios/nightlancer/options.toml``."""
-    return read_option_table("nightlancer", scenario_dir("nightlancer") / "options.toml")
 
 
 def table_size(state: State) -> int:

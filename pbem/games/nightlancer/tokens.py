@@ -21,11 +21,6 @@ from pbem.games.nightlancer.zones import card
 MAX_IDEALS = 6
 
 
-def amounts(tokens: dict[str, int]) -> str:
-    """Token amounts as text: ``{"kc": 6, "health": 1}`` -> ``"6 KC, 1 Health"`` (zeros left out)."""
-    return ", ".join(f"{n} {'KC' if k == 'kc' else k.title()}" for k, n in tokens.items() if n)
-
-
 def seat(state: State, player: str) -> Seat:
     return state["seats"][player]
 
