@@ -20,7 +20,8 @@ Types: ``boolean``; ``integer`` (within ``minimum``/``maximum``); ``text``
 default is unset, ``None``, until chosen).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them.
 
 import copy
 import re
