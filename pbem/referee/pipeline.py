@@ -66,7 +66,6 @@ from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.player import BINDING
 from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
@@ -423,7 +422,7 @@ def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], 
     problem = formats.format_problem(payload, formats.CHOICES, quote=False)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
-    mismatched = [name for name in BINDING if payload[name] != doc[name]]
+    mismatched = [name for name in formats.CHOICES_BINDING if payload[name] != doc[name]]
     if mismatched:
         # names the members only: their values in the payload are the sealer's secret
         raise SchemaInvalidMove(

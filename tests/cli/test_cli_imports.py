@@ -108,15 +108,16 @@ def test_commands_that_open_or_seal_do_not_load_openssls_backend_module(tmp_path
 
 
 #: what one referee step on a move of a dealt game without deadlines does not use: the joins (before the
-#: deal only), the deadlines (a game with deadlines only), pickle (the static members are copied with marshal)
-NOT_IN_A_STEP = ("pbem.referee.joins", "pbem.referee.deadlines", "pickle")
+#: deal only), the deadlines (a game with deadlines only), pickle (the static members are copied with
+#: marshal), the player's side (the members that bind sealed choices to their move are in formats)
+NOT_IN_A_STEP = ("pbem.referee.joins", "pbem.referee.deadlines", "pickle", "pbem.referee.player")
 
 
 @pytest.mark.parametrize("game, players", [("highcard", 2), ("nightfall", 2), ("nightlancer", 4)])
 def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no_dataclass(tmp_path: Path, game: str,
                                                                                             players: int) -> None:
     """``pbem submit`` of an ordinary move (the game dealt, without deadlines) imports what its step uses
-    only: not the joins, the deadlines, nor pickle; and none of pbem's classes on its path is a dataclass,
+    only: not the joins, the deadlines, pickle, nor the player's side; and none of pbem's classes on its path is a dataclass,
     each of which Python 3.11 builds by compiling its methods, about a millisecond each (issue 9)."""
     seated = ["alice", "bob", "cyd", "dee"][:players]
     keys, files = make_keys(tmp_path / "keys", ["referee", *seated])
