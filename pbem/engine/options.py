@@ -20,15 +20,15 @@ Types: ``boolean``; ``integer`` (within ``minimum``/``maximum``); ``text``
 default is unset, ``None``, until chosen).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them.
 
 import copy
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.scenario_files import check_schema, read_toml
@@ -44,8 +44,12 @@ class OptionError(ScenarioError):
     """An option a game does not declare, or a value its declaration does not allow."""
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+# OptionSpec and OptionTable are NamedTuples, immutable and equal by value like frozen dataclasses, and a
+# fraction of their cost to define when the module is imported: Python 3.11 compiles every method a dataclass
+# generates, and every referee step imports this module (the deal's options are set up again; issue 9).
+
+
+class OptionSpec(NamedTuple):
     """One declared option of a game."""
 
     name: str
@@ -162,8 +166,7 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class OptionTable:
+class OptionTable(NamedTuple):
     """The options one game declares, in the order of its declaration file."""
 
     game: str

@@ -27,25 +27,29 @@ nonce for a player.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pbem.referee.clock import after, format_time, is_canonical, parse_duration, read_recorded, referee_now
 from pbem.referee.errors import UsageError
 
 #: a kind's duration that exempts it from the default deadline
 OFF = "off"
+#: an empty mapping that nobody can fill: the default of a record's mapping, shared by every record without one
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+# The records here are NamedTuples, immutable and equal by value like frozen dataclasses, and a fraction of
+# their cost to define when the module is imported: Python 3.11 compiles every method a dataclass generates
+# (issue 9: a step of a game with deadlines imports this module).
 
 
-@dataclass(frozen=True)
-class DeadlineRules:
+class DeadlineRules(NamedTuple):
     """The ``[deadlines]`` table of ``game.toml``."""
 
     default: str | None = None
-    kinds: Mapping[str, str] = field(default_factory=dict)
+    kinds: Mapping[str, str] = _EMPTY
     remind: tuple[str, ...] = ()
 
     @classmethod
@@ -110,8 +114,7 @@ class DeadlineRules:
         return sorted(((text, parse_duration(text)) for text in self.remind), key=lambda r: -r[1])
 
 
-@dataclass(frozen=True)
-class StepClock:
+class StepClock(NamedTuple):
     """The referee's clock at one step of a game with deadlines (``None`` in a game without).
 
     ``time`` is the step's time (canonical, :mod:`pbem.referee.clock`);
@@ -120,7 +123,7 @@ class StepClock:
     """
 
     time: str
-    previous: Mapping[str, str] = field(default_factory=dict)
+    previous: Mapping[str, str] = _EMPTY
 
 
 def deal_clock(rules: DeadlineRules | None, now: datetime | None) -> StepClock | None:
@@ -159,8 +162,7 @@ def overdue(awaiting: list[dict[str, Any]], now: datetime) -> list[dict[str, Any
     return [a for a in awaiting if "deadline" in a and read_recorded(a["deadline"]) <= now]
 
 
-@dataclass(frozen=True)
-class Reminder:
+class Reminder(NamedTuple):
     """A reminder whose time has come: ``before`` (as written in ``game.toml``) before ``deadline``."""
 
     player: str
@@ -172,7 +174,7 @@ class Reminder:
     due: str
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return self._asdict()
 
 
 def reminders_due(rules: DeadlineRules, awaiting: list[dict[str, Any]], now: datetime) -> list[Reminder]:

@@ -46,6 +46,10 @@ CLI_TICK = "pbem-cli-tick/1"
 #: the key of the referee's own section in a turn's ``sealed`` map (the players' are their names, which
 #: may never be ``referee``)
 REFEREE_SECTION = "referee"
+#: the members of a move (``pbem-move/1``) that its sealed choices (``pbem-choices/2``) repeat, binding them to
+#: that very move: anyone can copy a move's opaque ``sealed_choices`` into another, and the referee refuses a
+#: payload that names another move
+CHOICES_BINDING = ("game_id", "player", "turn", "base")
 
 #: format string -> schema name under ``schemas/``
 SCHEMAS: dict[str, str] = {

@@ -30,13 +30,11 @@ A refusal changes nothing but ``rejected/``, where a signed notice says why.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError
@@ -50,7 +48,6 @@ from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import clock, formats, keying, orders, sealing, seats
 from pbem.referee.admission import admit_sender
-from pbem.referee.deadlines import StepClock, previous_deadlines
 from pbem.referee.deal import static_members
 from pbem.referee.errors import (
     AlreadyApplied,
@@ -67,10 +64,8 @@ from pbem.referee.errors import (
 )
 from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
-from pbem.referee.joins import complete_deal, submit_join
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.player import BINDING
 from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
@@ -89,6 +84,9 @@ from pbem.referee.turns import (
     write_views,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.deadlines import StepClock
+
 #: a move file larger than this is refused unread
 MOVE_MAX_BYTES = 1 << 20
 #: and so is one nested deeper than this
@@ -101,8 +99,12 @@ UNKNOWN_SENDER = "_unknown"
 NOTICE_MESSAGE_MAX = 1000
 
 
-@dataclass(frozen=True)
-class Step:
+# Step and StepContext are a NamedTuple and a plain class, not dataclasses: Python 3.11 compiles every
+# method a dataclass generates when its module is imported, about a millisecond a class, which a one-shot
+# ``pbem submit`` pays on every run (issue 9).
+
+
+class Step(NamedTuple):
     """What one applied move did."""
 
     turn: int
@@ -112,7 +114,8 @@ class Step:
     auto_choices: list[dict[str, str]]
     awaiting: list[str]
     result: dict[str, Any] | None
-    repaired: list[str] = field(default_factory=list)
+    #: what a crashed step had left behind and this one undid (:func:`recover`, :func:`stale_views`)
+    repaired: Sequence[str] = ()
     #: "move", or "join" for a join file (then ``dealt`` says whether it completed the deal)
     kind: str = "move"
     dealt: bool = False
@@ -123,10 +126,10 @@ class Step:
     unapplied: dict[str, int] | None = None
 
 
-@dataclass
 class StepContext:
     """What one step works on: the game directory, the game, its current turn and the referee's position."""
 
+    __slots__ = ("current", "game", "gamedir", "gamefile", "leftovers", "position", "referee_key", "static")
     gamedir: GameDir
     #: ``game.toml`` with the seat records in force at the current turn
     gamefile: GameFile
@@ -138,7 +141,18 @@ class StepContext:
     static: StaticMembers
     #: the move files, timeout records and seat records of the next turn found when the game was opened:
     #: a crashed step's, which :func:`recover` removes
-    leftovers: list[Path] = field(default_factory=list)
+    leftovers: list[Path]
+
+    def __init__(self, gamedir: GameDir, gamefile: GameFile, game: Game, current: Record, position: Position,
+                 referee_key: PrivateKey, static: StaticMembers, leftovers: list[Path] | None = None) -> None:
+        self.gamedir = gamedir
+        self.gamefile = gamefile
+        self.game = game
+        self.current = current
+        self.position = position
+        self.referee_key = referee_key
+        self.static = static
+        self.leftovers = [] if leftovers is None else leftovers
 
     @property
     def since_before(self) -> dict[str, int]:
@@ -154,6 +168,8 @@ class StepContext:
         """
         if self.gamefile.deadlines is None:
             return None
+        from pbem.referee.deadlines import StepClock, previous_deadlines  # a game with deadlines only
+
         moment = clock.referee_now(now)
         clock.check_forward(self.current.doc.get("time"), moment, f"the time of turn {self.current.doc['turn']}")
         return StepClock(clock.format_time(moment), previous_deadlines(self.current.doc["awaiting"]))
@@ -288,8 +304,11 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
-            if not complete_deal(gamedir, gamefile, referee_key, now) and not gamedir.has_turns():
-                return submit_join(gamedir, gamefile, data, referee_key, now)
+            if not gamedir.has_turns():  # not dealt yet: the joins' module, which no step after the deal needs
+                from pbem.referee.joins import complete_deal, submit_join
+
+                if not complete_deal(gamedir, gamefile, referee_key, now):
+                    return submit_join(gamedir, gamefile, data, referee_key, now)
         ctx = open_game(gamedir, referee_key, gamefile)
         repaired = recover(ctx, views=False)
         try:
@@ -302,7 +321,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             repair_views(ctx)
             raise
         write_turn(ctx.gamedir, files, move=(step.player, data))
-        return dataclasses.replace(step, repaired=repaired + stale)
+        return step._replace(repaired=repaired + stale)
 
 
 def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> tuple[Step, TurnFiles]:
@@ -403,7 +422,7 @@ def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], 
     problem = formats.format_problem(payload, formats.CHOICES, quote=False)
     if problem:
         raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
-    mismatched = [name for name in BINDING if payload[name] != doc[name]]
+    mismatched = [name for name in formats.CHOICES_BINDING if payload[name] != doc[name]]
     if mismatched:
         # names the members only: their values in the payload are the sealer's secret
         raise SchemaInvalidMove(

@@ -16,83 +16,135 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass, field
-from functools import cached_property
+import marshal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game, Result
 from pbem.referee import commitments, formats, keying, sealing
-from pbem.referee.deadlines import StepClock, set_deadlines
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
 from pbem.referee.storage import dump_json, write_file
 
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.deadlines import StepClock
+
 REFEREE_SECTION = formats.REFEREE_SECTION
 
 
-@dataclass(frozen=True)
+# The classes of a step are plain classes and NamedTuples rather than dataclasses: Python 3.11 compiles
+# every method a dataclass generates when its module is imported, about a millisecond a class, which a
+# one-shot ``pbem submit`` pays on every run (issue 9).
+
+
 class StaticMembers:
     """The members of a game's states that are a pure function of its set-up (:meth:`Game.static_state`).
 
     Kept as canonical JSON: every opened state gets fresh objects
     (:meth:`fresh`), and what the game hands back is compared with an
     untouched copy (:meth:`matches`), so a game that changed one is caught
-    rather than sealed without the change.
+    rather than sealed without the change. Immutable, and equal to (and
+    hashed as) another of the same canonical JSON.
     """
 
+    __slots__ = ("_marshalled", "_pristine", "canonical")
     canonical: bytes
+    #: the members as JSON values, never handed out (:meth:`matches`), and as :mod:`marshal` bytes (:meth:`fresh`)
+    _pristine: dict[str, Any]
+    _marshalled: bytes
+
+    def __init__(self, canonical: bytes) -> None:
+        pristine = json.loads(canonical)
+        for member, value in (("canonical", canonical), ("_pristine", pristine),
+                              ("_marshalled", marshal.dumps(pristine))):
+            object.__setattr__(self, member, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"StaticMembers are immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other.canonical == self.canonical  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+    def __repr__(self) -> str:
+        return f"StaticMembers(canonical={self.canonical!r})"
 
     @classmethod
     def of(cls, members: dict[str, Any]) -> StaticMembers:
         return cls(canonical_json(members))
-
-    @cached_property
-    def _pristine(self) -> dict[str, Any]:
-        return json.loads(self.canonical)
-
-    @cached_property
-    def _pickled(self) -> bytes:
-        # the quickest way to make new objects of the same JSON values (a card catalogue:
-        # some tens of KiB, once per step); pickle is imported here, not by the commands that only read turns
-        import pickle
-
-        return pickle.dumps(json.loads(self.canonical), protocol=pickle.HIGHEST_PROTOCOL)
 
     @property
     def names(self) -> frozenset[str]:
         return frozenset(self._pristine)
 
     def fresh(self) -> dict[str, Any]:
-        """The members as new objects, for a state the game may work on."""
-        import pickle
+        """The members as new objects, for a state the game may work on.
 
-        return pickle.loads(self._pickled)
+        Loaded from :mod:`marshal` bytes (in memory only: the format may
+        change between Python versions) of the JSON values: the quickest
+        deep copy of a card catalogue of some tens of KiB, once per step,
+        and, unlike pickle, nothing a one-shot process must import. Its
+        back-references share nothing here: marshal shares on loading only
+        an object it met twice when writing, and a JSON parse holds no list
+        or dict twice.
+        """
+        return marshal.loads(self._marshalled)
 
     def matches(self, name: str, value: Any) -> bool:
         return self._pristine[name] == value
 
 
-@dataclass
-class Position:
-    """What the referee knows after a step: the content of its sealed section."""
+#: the members of a :class:`Position`, in the order its constructor takes them
+_POSITION = ("turn", "state", "seed", "entropy", "standing_orders", "step", "unapplied")
 
+
+class Position:
+    """What the referee knows after a step: the content of its sealed section.
+
+    Equal to another of the same members (unhashable: they are lists and dicts).
+    """
+
+    __slots__ = _POSITION
     turn: int
     state: dict[str, Any]
     seed: bytes
-    entropy: list[bytes] = field(default_factory=list)
+    entropy: list[bytes]
     #: player -> {"auto_pass": {kind: mode}}
-    standing_orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    standing_orders: dict[str, dict[str, Any]]
     #: the choices applied in the step that produced this turn
-    step: list[dict[str, str]] = field(default_factory=list)
+    step: list[dict[str, str]]
     #: the choices of that step's move that were not applied, ``{"player", "from", "to"}``
     #: (1-based positions in the move's list), or ``None`` when every choice was
-    unapplied: dict[str, Any] | None = None
+    unapplied: dict[str, Any] | None
+
+    def __init__(self, turn: int, state: dict[str, Any], seed: bytes, entropy: list[bytes] | None = None,
+                 standing_orders: dict[str, dict[str, Any]] | None = None, step: list[dict[str, str]] | None = None,
+                 unapplied: dict[str, Any] | None = None) -> None:
+        self.turn = turn
+        self.state = state
+        self.seed = seed
+        self.entropy = [] if entropy is None else entropy
+        self.standing_orders = {} if standing_orders is None else standing_orders
+        self.step = [] if step is None else step
+        self.unapplied = unapplied
+
+    def _members(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, member) for member in _POSITION)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other._members() == self._members()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Position({', '.join(f'{member}={getattr(self, member)!r}' for member in _POSITION)})"
 
     def to_section(self, game_id: str, static: StaticMembers) -> dict[str, Any]:
         """The referee's section: the state without its ``static`` members (they come back from the set-up)."""
@@ -238,8 +290,7 @@ def player_section_doc(
     }
 
 
-@dataclass(frozen=True)
-class TurnFiles:
+class TurnFiles(NamedTuple):
     """A turn ready to be written: the signed turn and each player's signed view wrapper."""
 
     turn: dict[str, Any]
@@ -364,6 +415,8 @@ def assemble_turn(
     awaiting = [{"player": d.player, "kind": d.kind, "since": since[d.player]} for d in decisions]
     extra: dict[str, Any] = {}
     if clock is not None:
+        from pbem.referee.deadlines import set_deadlines  # a game with deadlines only
+
         rules = gamefile.deadline_rules
         assert rules is not None, "a step clock in a game without deadlines"
         set_deadlines(rules, awaiting, number, clock.time, clock.previous)

@@ -18,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers_referee import make_table
+from helpers_referee import TEST_SEED, Table, make_keys, make_table
+from pbem.referee import new_game, status
 
 TESTS = Path(__file__).resolve().parents[1]
-#: runs pbem with the arguments given, then prints the modules it imported
+#: runs pbem with the arguments given, then prints the modules it imported, and as ``dataclass:MODULE.NAME``
+#: every dataclass that a module of pbem's defines among them
 RUNNER = (
     "import runpy, sys\n"
     "sys.argv = ['pbem', *sys.argv[1:]]\n"
@@ -31,6 +33,12 @@ RUNNER = (
     "except SystemExit as done:\n"
     "    code = done.code\n"
     "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    "for name, module in sorted(sys.modules.items()):\n"
+    "    if name.startswith('pbem'):\n"
+    "        for value in list(vars(module).values()):\n"
+    "            if (isinstance(value, type) and value.__module__ == name\n"
+    "                    and '__dataclass_fields__' in vars(value)):\n"
+    "                print(f'dataclass:{name}.{value.__qualname__}', file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
 #: modules of other commands, and the schema library; pydantic, which typer converts values with, is
@@ -145,3 +153,28 @@ def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path
     assert ("Cards on this screen:" if command == "view" else A_CARD[game]) in done.stdout  # it drew the screen
     modules = set(done.stderr.split())
     assert not [name for name in RULES[game] if name in modules]
+
+
+#: what one referee step on a move of a dealt game without deadlines does not use: the joins (before the
+#: deal only), the deadlines (a game with deadlines only), pickle (the static members are copied with
+#: marshal), the player's side (the members that bind sealed choices to their move are in formats)
+NOT_IN_A_STEP = ("pbem.referee.joins", "pbem.referee.deadlines", "pickle", "pbem.referee.player")
+
+
+@pytest.mark.parametrize("game, players", [("highcard", 2), ("nightfall", 2), ("nightlancer", 4)])
+def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no_dataclass(tmp_path: Path, game: str,
+                                                                                            players: int) -> None:
+    """``pbem submit`` of an ordinary move (the game dealt, without deadlines) imports what its step uses
+    only: not the joins, the deadlines, pickle, nor the player's side; and none of pbem's classes on its path is a dataclass,
+    each of which Python 3.11 builds by compiling its methods, about a millisecond each (issue 9)."""
+    seated = ["alice", "bob", "cyd", "dee"][:players]
+    keys, files = make_keys(tmp_path / "keys", ["referee", *seated])
+    new_game(tmp_path / "game", game, [(p, keys[p].public) for p in seated], keys["referee"], seed=TEST_SEED)
+    table = Table(dir=tmp_path / "game", keys=keys, key_files=files)
+    player = status(table.dir).awaiting[0]["player"]
+    (tmp_path / "move.json").write_bytes(table.move(player, table.view(player).decision.options[0].id))
+    modules = imported(tmp_path, "submit", table.dir, tmp_path / "move.json", "--referee-key", files["referee"],
+                       games="toygame" if game == "highcard" else "")
+    assert status(table.dir).turn == 1  # it made the step
+    assert not [name for name in (*NOT_NEEDED, *NOT_IN_A_STEP) if name in modules]
+    assert not [name for name in modules if name.startswith("dataclass:")]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from helpers_referee import Table, make_table, snapshot
-from pbem.referee import formats, sealing, submit, verify
+from pbem.referee import formats, player, sealing, submit, verify
 from pbem.referee.errors import SchemaInvalidMove
 from pbem.referee.player import CHOICES_SIZE
 from trust_helpers import forge_move, play
@@ -62,6 +62,14 @@ def test_the_sealed_payload_names_its_move(table: Table) -> None:
     assert payload["format"] == formats.CHOICES == "pbem-choices/2"
     assert {k: payload[k] for k in ("game_id", "player", "turn", "base")} == {
         k: doc[k] for k in ("game_id", "player", "turn", "base")}
+
+
+def test_the_player_seals_the_members_the_referee_checks() -> None:
+    """The referee checks the binding by :data:`pbem.referee.formats.CHOICES_BINDING` (a step does not import
+    the player's module); the player's side names the same members (``player.BINDING``)."""
+    assert player.BINDING == formats.CHOICES_BINDING == ("game_id", "player", "turn", "base")
+    payload = player.choices_payload("0123456789abcdef", "alice", 3, "sha256:" + "0" * 64, ["pass"])
+    assert set(formats.CHOICES_BINDING) < set(payload)
 
 
 def test_an_unbound_payload_of_the_old_version_is_refused_by_name(table: Table) -> None:
