@@ -153,11 +153,28 @@ _ZERO_NONCE = bytes(12)
 
 
 def _aead(key: bytes) -> ChaCha20Poly1305:
-    """ChaCha20-Poly1305 under ``key``. Its module (cryptography's ciphers) is imported when first
-    sealing or opening, so that reading a key, as ``pbem status`` does for ``game.toml``, does not load it."""
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    """ChaCha20-Poly1305 under ``key``."""
+    return _chacha20poly1305()(key)
 
-    return ChaCha20Poly1305(key)
+
+@functools.cache
+def _chacha20poly1305() -> type[ChaCha20Poly1305]:
+    """cryptography's ChaCha20-Poly1305 class, looked up when first sealing or opening (reading a key, as
+    ``pbem status`` does for ``game.toml``, needs none).
+
+    Its public module only names the bindings' class
+    (``ChaCha20Poly1305 = rust_openssl.aead.ChaCha20Poly1305``), but importing
+    it imports the whole ``ciphers`` package first (the cipher base, its
+    algorithms and modes: some 4 ms of a command's start-up); so the class is
+    taken from the bindings, the very same object, when they have it."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as bindings
+
+        return bindings.aead.ChaCha20Poly1305
+    except (ImportError, AttributeError):  # a release of cryptography laid out otherwise
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+        return ChaCha20Poly1305
 
 
 def _wrap(key: bytes, file_key: bytes) -> bytes:

@@ -258,8 +258,9 @@ def resolve_choices(view: PlayerView, texts: list[str]) -> list[Choice]:
     return chosen
 
 
-#: the members of a move that its sealed payload repeats, binding the payload to that move
-BINDING = ("game_id", "player", "turn", "base")
+#: the members of a move that its sealed payload repeats, binding the payload to that move (one list, in
+#: formats, which the referee checks without importing this module)
+BINDING = formats.CHOICES_BINDING
 
 
 def choices_payload(game_id: str, player: str, turn: int, base: str, choices: list[str],

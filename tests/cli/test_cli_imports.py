@@ -111,6 +111,7 @@ def test_commands_that_open_or_seal_do_not_load_openssls_backend_module(tmp_path
     modules = imported(tmp_path, *args[command])
     assert "pbem.referee.records" in modules  # it did read the game
     assert "cryptography.hazmat.backends.openssl.backend" not in modules
+    assert "cryptography.hazmat.primitives.ciphers" not in modules  # ChaCha20-Poly1305 from the bindings
 
 
 #: the rules of each shipped game: modules that reading a view, or a card, needs none of (the turn machine,

@@ -66,3 +66,13 @@ def test_without_the_bindings_the_classmethods_build_the_key(monkeypatch: pytest
     finally:
         monkeypatch.undo()
         x25519._builders.cache_clear()
+
+
+def test_the_aead_class_is_cryptographys_own() -> None:
+    """age's ChaCha20-Poly1305 is taken from cryptography's bindings without importing its ciphers package:
+    the very class its public module names."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from pbem.crypto import age
+
+    assert age._chacha20poly1305() is ChaCha20Poly1305
