@@ -17,7 +17,10 @@ process started as a user starts it (``python -m pbem ...``):
   move for them, written to a temporary file) and ``pbem submit`` of that
   move (on a fresh copy of the game directory each time, not timed).
 
-Prints each command's median wall time and its ratio to the floor's.
+Prints each command's median wall time and its ratio to the floor's, and
+the same of its CPU time (user and system), which the machine's load
+touches less than the wall time (a process waiting for a core or the disk
+uses none).
 The commands run the pbem of the tree this script is in (first on the
 path), not another the interpreter may have installed.
 pbem's modules are byte-compiled first (``compileall``), as an installed
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -78,14 +82,27 @@ def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict
     return directory, files, status(directory).awaiting[0]["player"]
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> float:
+#: the CPU time (user and system) of each process timed, beside its wall time, by the same name
+CPU: dict[str, list[float]] = {}
+
+
+def children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def timed(command: list[str], env: dict[str, str] | None = None, name: str | None = None) -> float:
     """Run ``command`` from the root directory, so that ``python -m pbem`` finds pbem where ``env`` says
-    (``-m`` puts the working directory first on the path)."""
+    (``-m`` puts the working directory first on the path); its wall time (its CPU time goes to
+    :data:`CPU` under ``name``)."""
+    cpu = children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/")
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    if name is not None:
+        CPU.setdefault(name, []).append(children_cpu() - cpu)
     return elapsed
 
 
@@ -123,23 +140,27 @@ def main() -> None:
         }
         found: dict[str, list[float]] = {"import floor": [], **{name: [] for name in LIBRARIES}}
         for _ in range(args.runs):
-            found["import floor"].append(timed(FLOOR))
+            found["import floor"].append(timed(FLOOR, name="import floor"))
             for name, command in LIBRARIES.items():
-                found[name].append(timed(command))
+                found[name].append(timed(command, name=name))
             for tree, env in trees.items():
                 for name, command in commands.items():
                     if name != "import floor":
-                        found.setdefault(tree + name, []).append(timed(command, env))
+                        found.setdefault(tree + name, []).append(timed(command, env, tree + name))
                 copy = where / "copy"
                 shutil.rmtree(copy, ignore_errors=True)
                 shutil.copytree(directory, copy)
                 found.setdefault(tree + "pbem submit", []).append(timed(
-                    [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])], env))
+                    [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])], env,
+                    tree + "pbem submit"))
     floor = statistics.median(found["import floor"])
-    print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs")
+    cpu_floor = statistics.median(CPU["import floor"])
+    print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs "
+          "(wall time, and CPU time: user and system)")
     for name, times in found.items():
-        median = statistics.median(times)
-        print(f"  {name:23} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor")
+        median, cpu = statistics.median(times), statistics.median(CPU[name])
+        print(f"  {name:23} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor   "
+              f"CPU {cpu * 1000:6.1f} ms  {cpu / cpu_floor:5.2f}x")
 
 
 if __name__ == "__main__":
