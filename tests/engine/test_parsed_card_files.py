@@ -1,4 +1,4 @@
-"""A shipped card file is read from its parsed form, which gives exactly what parsing its TOML gives (issue 9).
+"""A shipped card or options file is read from its parsed form, which gives exactly what parsing its TOML gives (issue 9).
 
 ``pbem view`` reads the game's card data on every run; Python's TOML parser
 took 6 ms for Nightfall's and 19 ms for Nightlancer's. The parsed form
@@ -26,11 +26,12 @@ def _exact(value: object) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def test_each_game_ships_its_card_file_with_a_parsed_form() -> None:
-    assert {p.parent.name for p in SHIPPED} == {"nightfall", "nightlancer"}
+def test_each_game_ships_its_card_file_and_its_options_with_a_parsed_form() -> None:
+    assert {(p.parent.name, p.name) for p in SHIPPED} == {
+        (game, name) for game in ("nightfall", "nightlancer") for name in ("cards.toml", "options.toml")}
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_the_committed_parsed_form_is_up_to_date_with_its_card_file(path: Path) -> None:
     """Rewrite them with ``python -c 'from pbem.engine.scenario_files import write_parsed_forms as w; w()'``."""
     committed = json.loads(path.with_name(path.name + PARSED_SUFFIX).read_text(encoding="utf-8"))
