@@ -8,7 +8,6 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import MachineGame, TurnMachine
-from pbem.engine.options import OptionTable
 from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scenarios, scoring, screen, turn, view
@@ -34,8 +33,9 @@ def read_playable_cards(path: Path) -> dict[str, Any]:
     return data
 
 
-class Nightfall(MachineGame[State]):
-    """The rules of Nightfall: Martial Law, for 2 to 5 players."""
+class Nightfall(screen.NightfallScreen, MachineGame[State]):
+    """The rules of Nightfall: Martial Law, for 2 to 5 players; its screen (scenarios, options, card data,
+    drawing) is :class:`.screen.NightfallScreen`'s."""
 
     name = "nightfall"
     min_players = 2
@@ -46,15 +46,9 @@ class Nightfall(MachineGame[State]):
         would let the machine take is asked (the rules before issue 10, for comparisons)."""
         self.machine = turn_machine(take_public_singles)
 
-    def scenarios(self) -> Sequence[str]:
-        return scenarios.scenarios()
-
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
+        """The screen's, with the one check only the rules make: every effect a card names is theirs."""
         return scenarios.load_scenario(name, cards, read_playable_cards)
-
-    def declared_options(self) -> OptionTable:
-        """The options a scenario or ``pbem new --option`` may set (``scenarios/nightfall/options.toml``)."""
-        return scenarios.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         if not self.min_players <= len(players) <= self.max_players:
@@ -79,9 +73,6 @@ class Nightfall(MachineGame[State]):
         """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""
         return static_members(scenario)
 
-    def cards(self, scenario: Any) -> dict[str, dict[str, Any]]:
-        return screen.card_facts(scenario)
-
     def public(self, state: State) -> Any:
         return view.public(state)
 
@@ -93,13 +84,6 @@ class Nightfall(MachineGame[State]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
-
-    def render(self, public: Any, private: Any, cards: Any) -> str:
-        return screen.render(public, private, cards)
-
-    def card_text(self, facts: Any) -> str:
-        """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
-        return screen.card_text(facts)
 
     def hidden_zones(self, state: State) -> dict[str, list[str]]:
         """Every hidden zone by name (the optional protocol method behind per-zone commitments)."""

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.engine.machine import MachineGame, TurnMachine
-from pbem.engine.options import OptionTable
 from pbem.engine.protocol import Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import (
@@ -16,7 +15,6 @@ from pbem.games.nightlancer import (
     invariants,
     missions,
     prep,
-    scenarios,
     scoring,
     screen,
     setup,
@@ -36,8 +34,9 @@ def turn_machine() -> TurnMachine[State]:
     return machine
 
 
-class Nightlancer(MachineGame[State]):
-    """Nightlancer, 1 to 4 players: competitive, cooperative, solitaire, Hardened."""
+class Nightlancer(screen.NightlancerScreen, MachineGame[State]):
+    """Nightlancer, 1 to 4 players: competitive, cooperative, solitaire, Hardened; its screen (scenarios,
+    options, card data, drawing) is :class:`.screen.NightlancerScreen`'s."""
 
     name = "nightlancer"
     min_players = 1
@@ -45,16 +44,6 @@ class Nightlancer(MachineGame[State]):
 
     def __init__(self) -> None:
         self.machine = turn_machine()
-
-    def scenarios(self) -> Sequence[str]:
-        return scenarios.scenarios()
-
-    def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
-        return scenarios.load_scenario(name, cards)
-
-    def declared_options(self) -> OptionTable:
-        """The options a scenario or ``pbem new --option`` may set (``scenarios/nightlancer/options.toml``)."""
-        return scenarios.option_table()
 
     def new_state(self, scenario: Any, players: Sequence[str], rng: Rng) -> State:
         state = setup.new_state(scenario, players, rng)
@@ -68,9 +57,6 @@ class Nightlancer(MachineGame[State]):
         """The card catalogue: built from the scenario's card data alone, and never changed."""
         return {"catalogue": catalogue(scenario["card_data"])}
 
-    def cards(self, scenario: Any) -> dict[str, Any]:
-        return screen.card_facts(scenario)
-
     def public(self, state: State) -> Any:
         return view.public(state)
 
@@ -82,13 +68,6 @@ class Nightlancer(MachineGame[State]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
-
-    def render(self, public: Any, private: Any, cards: Any) -> str:
-        return screen.render(public, private, cards)
-
-    def card_text(self, facts: Any) -> str:
-        """One card of :meth:`cards` in full (optional protocol method: ``pbem card``, ``pbem view --cards``)."""
-        return screen.card_text(facts)
 
     def conceal(self, state: State, player: str, rng: Rng) -> State:
         return view.conceal(state, player, rng)
