@@ -43,6 +43,7 @@ from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.edwards import ed25519_public_to_x25519
 from pbem.crypto.errors import AgeError, KeyFileError, MalformedError
 from pbem.durable import atomic_write
+from pbem.immutable import Immutable
 
 PUBLIC_FORMAT = "pbem-public-key/1"
 PRIVATE_FORMAT = "pbem-private-key/1"
@@ -88,7 +89,7 @@ def _b64decode(text: object, what: str, size: int) -> bytes:
     return data
 
 
-class PublicKey:
+class PublicKey(Immutable):
     """What everyone may know of a key: its name, Ed25519 verifying key and age recipient.
 
     Checked when made: a key that cannot verify or be sealed to is never
@@ -99,6 +100,7 @@ class PublicKey:
     """
 
     __slots__ = ("ed25519", "fingerprint", "name", "recipient")
+    _key = ("name", "ed25519", "recipient")
     name: str
     ed25519: bytes
     recipient: str
@@ -122,22 +124,7 @@ class PublicKey:
             raise KeyFileError(f"key {name!r} has an unusable recipient: {exc}") from None
         if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != ed25519:
             raise KeyFileError(f"key {name!r}: its ssh-ed25519 recipient is not its signing key")
-        for member, value in (("name", name), ("ed25519", ed25519), ("recipient", recipient),
-                              ("fingerprint", fingerprint_of(ed25519))):
-            object.__setattr__(self, member, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a PublicKey is immutable: cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return (other.__class__ is self.__class__
-                and (other.name, other.ed25519, other.recipient) == (self.name, self.ed25519, self.recipient))  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.ed25519, self.recipient))
-
-    def __repr__(self) -> str:
-        return f"PublicKey(name={self.name!r}, ed25519={self.ed25519!r}, recipient={self.recipient!r})"
+        self._set(name=name, ed25519=ed25519, recipient=recipient, fingerprint=fingerprint_of(ed25519))
 
     def __reduce__(self) -> tuple[type[PublicKey], tuple[str, bytes, str]]:
         return PublicKey, (self.name, self.ed25519, self.recipient)  # a copy is made, and checked, anew

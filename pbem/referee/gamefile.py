@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
+from pbem.immutable import Immutable
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.layout import read_file
@@ -54,7 +55,7 @@ _MEMBERS = ("game_id", "game", "scenario", "players", "referee", "game_recipient
             "test_seed", "entropy", "setup", "deadlines", "handovers")
 
 
-class GameFile:
+class GameFile(Immutable):
     """The parsed ``game.toml``.
 
     Immutable, and equal to another of the same members; :meth:`replace`
@@ -65,6 +66,7 @@ class GameFile:
 
     __slots__ = ("_hash", "cards", "commitment", "deadlines", "entropy", "game", "game_id", "game_recipient",
                  "handovers", "options", "players", "referee", "scenario", "setup", "test_seed")
+    _key = _MEMBERS
     game_id: str
     game: str
     scenario: str
@@ -95,22 +97,9 @@ class GameFile:
                  handovers: tuple[Handover, ...] = ()) -> None:
         values = (game_id, game, scenario, players, referee, game_recipient, commitment,
                   {} if options is None else options, cards, test_seed, entropy, setup, deadlines, handovers)
-        for member, value in zip(_MEMBERS, values, strict=True):
-            object.__setattr__(self, member, value)
-
-    def _members(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, member) for member in _MEMBERS)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a GameFile is immutable: cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and other._members() == self._members()  # type: ignore[attr-defined]
+        self._set(**dict(zip(_MEMBERS, values, strict=True)))
 
     __hash__ = None  # type: ignore[assignment]  # equal by members, some of them dicts: unhashable, as they are
-
-    def __repr__(self) -> str:
-        return f"GameFile({', '.join(f'{member}={getattr(self, member)!r}' for member in _MEMBERS)})"
 
     def __reduce__(self) -> tuple[type[GameFile], tuple[Any, ...]]:
         return GameFile, self._members()

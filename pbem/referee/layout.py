@@ -35,6 +35,7 @@ import stat
 from functools import cached_property
 from pathlib import Path
 
+from pbem.immutable import Immutable
 from pbem.referee.errors import GameDirError
 
 TURN_DIGITS = 6
@@ -56,7 +57,7 @@ def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
     return sorted(found)
 
 
-class GameDir:
+class GameDir(Immutable):
     """The paths of one game directory (nothing here touches the disk but listing).
 
     Immutable, and equal to another of the same root. A plain class: a
@@ -65,21 +66,10 @@ class GameDir:
     """
 
     root: Path
+    _key = ("root",)
 
     def __init__(self, root: Path) -> None:
-        object.__setattr__(self, "root", root)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a GameDir is immutable: cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and other.root == self.root  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self.root)
-
-    def __repr__(self) -> str:
-        return f"GameDir(root={self.root!r})"
+        self._set(root=root)
 
     @classmethod
     def at(cls, path: str | Path | GameDir) -> GameDir:

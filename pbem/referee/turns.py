@@ -24,6 +24,7 @@ from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game, Result
+from pbem.immutable import Immutable
 from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
@@ -42,7 +43,7 @@ REFEREE_SECTION = formats.REFEREE_SECTION
 # one-shot ``pbem submit`` pays on every run (issue 9).
 
 
-class StaticMembers:
+class StaticMembers(Immutable):
     """The members of a game's states that are a pure function of its set-up (:meth:`Game.static_state`).
 
     Kept as canonical JSON: every opened state gets fresh objects
@@ -53,6 +54,7 @@ class StaticMembers:
     """
 
     __slots__ = ("_marshalled", "_pristine", "canonical")
+    _key = ("canonical",)
     canonical: bytes
     #: the members as JSON values, never handed out (:meth:`matches`), and as :mod:`marshal` bytes (:meth:`fresh`)
     _pristine: dict[str, Any]
@@ -60,21 +62,7 @@ class StaticMembers:
 
     def __init__(self, canonical: bytes) -> None:
         pristine = json.loads(canonical)
-        for member, value in (("canonical", canonical), ("_pristine", pristine),
-                              ("_marshalled", marshal.dumps(pristine))):
-            object.__setattr__(self, member, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"StaticMembers are immutable: cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and other.canonical == self.canonical  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self.canonical)
-
-    def __repr__(self) -> str:
-        return f"StaticMembers(canonical={self.canonical!r})"
+        self._set(canonical=canonical, _pristine=pristine, _marshalled=marshal.dumps(pristine))
 
     @classmethod
     def of(cls, members: dict[str, Any]) -> StaticMembers:
