@@ -45,6 +45,15 @@ class Rng:
         # label -> (counter, unread bytes)
         self._streams: dict[str, tuple[int, bytes]] = {}
 
+    def __getstate__(self) -> tuple[bytes, dict[str, tuple[int, bytes]]]:
+        """The key and the streams, for :mod:`copy` and :mod:`pickle`: the keyed HMAC context, which neither
+        can copy, is made again at the next draw."""
+        return self._key, self._streams
+
+    def __setstate__(self, state: tuple[bytes, dict[str, tuple[int, bytes]]]) -> None:
+        self._key, self._streams = state
+        self._mac = None
+
     @classmethod
     def from_seed(cls, seed: int | str | bytes) -> Rng:
         """An Rng for tests, bots and simulations, from any small seed."""

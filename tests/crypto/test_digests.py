@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
+import pickle
 import random
 
 import pytest
@@ -95,3 +97,13 @@ def test_step_rng_key_and_from_seed_are_the_hmacs_and_hashes_they_state() -> Non
     mac.update(step.to_bytes(8, "big"))
     assert step_rng(seed, entropy, step).token(64) == Rng(mac.digest()).token(64)
     assert Rng.from_seed("x").token(16) == Rng(hashlib.sha256(b"pbem-seed\x00x").digest()).token(16)
+
+
+def test_an_rng_that_has_drawn_still_copies_and_pickles_and_goes_on_alike() -> None:
+    """The keyed HMAC context an Rng keeps cannot be pickled; a copy or a pickle carries the key and the streams."""
+    rng = Rng.from_seed("copies")
+    rng.randbelow(1000, "deal")
+    twins = [copy.deepcopy(rng), pickle.loads(pickle.dumps(rng))]
+    expected = [rng.randbelow(1000, "deal") for _ in range(40)] + [rng.randbelow(7, "other")]
+    for twin in twins:
+        assert [twin.randbelow(1000, "deal") for _ in range(40)] + [twin.randbelow(7, "other")] == expected
