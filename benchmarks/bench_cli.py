@@ -9,7 +9,7 @@ process started as a user starts it (``python -m pbem ...``):
 
 * the **import floor**: ``python -c "import typer, cryptography"``;
 * the libraries a command that reads a game needs beyond it (cryptography's
-  compiled primitives, TOML, JSON, hashes): what pbem's own modules and
+  compiled primitives and hashes, TOML, JSON): what pbem's own modules and
   work add is what a command costs above these; and those with
   ``jsonschema``, which ``move`` and ``submit`` imported before they checked
   a valid move without it (``pbem.schema_subset``), for comparison;
@@ -55,8 +55,10 @@ from pbem.referee.demo import bot_move
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 FLOOR = [sys.executable, "-c", "import typer, cryptography"]
 #: the libraries a command that reads a game cannot do without, beyond the floor: cryptography's
-#: primitives (``import cryptography`` alone does not load its compiled bindings), TOML, JSON, hashes
-READING = ("import typer, cryptography, tomllib, json, hashlib, hmac, secrets, datetime; "
+#: primitives (``import cryptography`` alone does not load its compiled bindings) and hashes, TOML, JSON; not
+#: hashlib, hmac nor secrets, which no command imports (pbem.crypto.digests)
+READING = ("import typer, cryptography, tomllib, json, datetime; "
+           "from cryptography.hazmat.primitives import hashes, hmac; "
            "from cryptography.hazmat.primitives.asymmetric import ed25519, x25519; "
            "from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305; "
            "from cryptography.hazmat.primitives.kdf.hkdf import HKDF")

@@ -13,12 +13,12 @@ nobody computes it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.bots.bot import Bot
 from pbem.bots.random_bot import RandomBot
+from pbem.crypto.digests import sha256
 from pbem.engine.protocol import Game, Result, State, apply_choice
 from pbem.engine.rng import Rng, step_rng
 
@@ -45,7 +45,7 @@ def play(
     check: Check | None = None,
 ) -> Playout:
     """Play one game with random bots; ``check`` runs on every state (invariants)."""
-    seed_bytes = hashlib.sha256(f"pbem-sim-{seed}".encode()).digest()
+    seed_bytes = sha256(f"pbem-sim-{seed}".encode())
     if scenario is None:
         scenario = game.load_scenario(game.scenarios()[0])
     state = game.new_state(scenario, list(players), step_rng(seed_bytes, [], 0))

@@ -31,8 +31,6 @@ import base64
 import binascii
 import contextlib
 import functools
-import hashlib
-import hmac
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,6 +42,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import armor as armor_module
 from pbem.crypto import bech32, openssh, x25519
+from pbem.crypto.digests import hmac_sha256, hmac_sha256_matches, sha256, sha512
 from pbem.crypto.edwards import P, ed25519_public_to_x25519
 from pbem.crypto.errors import (
     AgeArmorError,
@@ -226,7 +225,11 @@ class Header(NamedTuple):
 
 def header_mac(file_key: bytes, header_bytes: bytes) -> bytes:
     """HMAC-SHA256 of the header under HKDF(file key, info "header")."""
-    return hmac.new(_hkdf(file_key, b"", b"header"), header_bytes, hashlib.sha256).digest()
+    return hmac_sha256(_header_key(file_key), header_bytes)
+
+
+def _header_key(file_key: bytes) -> bytes:
+    return _hkdf(file_key, b"", b"header")
 
 
 def parse_header(data: bytes) -> tuple[Header, int]:
@@ -367,7 +370,7 @@ class X25519Identity:
 
 
 def _ssh_tag(ed25519_public: bytes) -> str:
-    return b64encode_raw(hashlib.sha256(openssh.public_blob(ed25519_public)).digest()[:4])
+    return b64encode_raw(sha256(openssh.public_blob(ed25519_public))[:4])
 
 
 def _ssh_tweak(ed25519_public: bytes) -> bytes:
@@ -415,7 +418,7 @@ class SshEd25519Identity:
         self.ed25519_public = ed25519_public
         # RFC 8032: the Ed25519 secret scalar is the first half of SHA-512(seed);
         # X25519 clamps it the same way, so it is the matching X25519 secret.
-        self.secret = hashlib.sha512(seed).digest()[:32]
+        self.secret = sha512(seed)[:32]
         self._private = x25519.private_key(self.secret)
         self.public = _x25519_base(self._private)
         self.tag = _ssh_tag(ed25519_public)
@@ -619,7 +622,8 @@ def iter_decrypt(ciphertext: bytes, identities: Iterable[object], armored: bool 
         types = sorted({s.type for s in header.stanzas} - {"X25519", "ssh-ed25519"})
         unsupported = f" (this file also has stanzas of unsupported types: {', '.join(types)})" if types else ""
         raise AgeNoMatchError("no identity matched any of the recipients" + unsupported)
-    if not hmac.compare_digest(header_mac(file_key, header.without_mac()), header.mac):
+    # compared in constant time: how long a refusal takes tells nothing of how much of the MAC was right
+    if not hmac_sha256_matches(_header_key(file_key), header.without_mac(), header.mac):
         raise AgeHMACError("bad age header MAC: the header was altered")
     nonce = data[offset : offset + NONCE_SIZE]
     if len(nonce) != NONCE_SIZE:

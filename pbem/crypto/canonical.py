@@ -15,7 +15,6 @@ canonical form.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -24,6 +23,7 @@ from itertools import accumulate
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
+from pbem.crypto.digests import sha256_hex
 from pbem.crypto.errors import MalformedError
 
 # I-JSON (RFC 7493 section 2.2): integers outside this range are not exactly
@@ -238,7 +238,7 @@ def document_hash(doc: dict, exclude: Iterable[str] = ("signature",)) -> str:
 
 def sha256_ref(data: bytes) -> str:
     """``"sha256:"`` and the hex SHA-256 of ``data``: how the records name a file or a canonical form by its hash."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256_hex(data)
 
 
 # --- the strict reader ----------------------------------------------------

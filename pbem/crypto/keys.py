@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import os
 import re
@@ -40,6 +39,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import age, openssh
 from pbem.crypto.canonical import parse_json_strict
+from pbem.crypto.digests import sha256
 from pbem.crypto.edwards import ed25519_public_to_x25519
 from pbem.crypto.errors import AgeError, KeyFileError, MalformedError
 from pbem.durable import atomic_write
@@ -65,7 +65,7 @@ def check_name(name: str) -> str:
 
 def fingerprint_of(ed25519_public: bytes) -> str:
     """``pbem:`` + the first 16 lower-case base32 characters of SHA-256(Ed25519 public key)."""
-    digest = hashlib.sha256(ed25519_public).digest()
+    digest = sha256(ed25519_public)
     return FINGERPRINT_PREFIX + base64.b32encode(digest).decode().lower()[:16]
 
 

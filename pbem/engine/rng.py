@@ -16,10 +16,13 @@ stream and counter, so a draw for one purpose never shifts another.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from pbem.crypto.digests import hmac_sha256_context, sha256
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cryptography.hazmat.primitives.hmac import HMAC
 
 T = TypeVar("T")
 
@@ -30,14 +33,26 @@ _PREFIX = ALGORITHM.encode() + b"\x00"
 class Rng:
     """A replayable stream of random numbers, keyed by 32 bytes."""
 
-    __slots__ = ("_key", "_streams")
+    __slots__ = ("_key", "_mac", "_streams")
 
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, (bytes, bytearray)) or len(key) < 16:
             raise ValueError("an Rng key must be at least 16 bytes")
         self._key = bytes(key)
+        # the HMAC context keyed once, at the first draw, and copied for each block: keying costs more than a
+        # block's HMAC itself (pbem.crypto.digests)
+        self._mac: HMAC | None = None
         # label -> (counter, unread bytes)
         self._streams: dict[str, tuple[int, bytes]] = {}
+
+    def __getstate__(self) -> tuple[bytes, dict[str, tuple[int, bytes]]]:
+        """The key and the streams, for :mod:`copy` and :mod:`pickle`: the keyed HMAC context, which neither
+        can copy, is made again at the next draw."""
+        return self._key, self._streams
+
+    def __setstate__(self, state: tuple[bytes, dict[str, tuple[int, bytes]]]) -> None:
+        self._key, self._streams = state
+        self._mac = None
 
     @classmethod
     def from_seed(cls, seed: int | str | bytes) -> Rng:
@@ -46,18 +61,20 @@ class Rng:
             seed = seed.to_bytes(16, "big", signed=True)
         elif isinstance(seed, str):
             seed = seed.encode()
-        return cls(hashlib.sha256(b"pbem-seed\x00" + seed).digest())
+        return cls(sha256(b"pbem-seed\x00" + seed))
 
     def _bytes(self, count: int, label: str) -> bytes:
         counter, buffer = self._streams.get(label, (0, b""))
-        while len(buffer) < count:
-            block = hmac.new(
-                self._key,
-                _PREFIX + label.encode() + b"\x00" + counter.to_bytes(8, "big"),
-                hashlib.sha256,
-            ).digest()
-            buffer += block
-            counter += 1
+        if len(buffer) < count:
+            keyed = self._mac
+            if keyed is None:
+                keyed = self._mac = hmac_sha256_context(self._key)
+            head = _PREFIX + label.encode() + b"\x00"
+            while len(buffer) < count:
+                mac = keyed.copy()
+                mac.update(head + counter.to_bytes(8, "big"))
+                buffer += mac.finalize()
+                counter += 1
         self._streams[label] = (counter, buffer[count:])
         return buffer[:count]
 
@@ -107,8 +124,9 @@ def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
     step number, so that nobody who lacks the seed can predict a draw and the
     referee, committed to the seed before the entropy arrives, cannot steer one.
     """
-    h = hmac.new(seed, b"pbem-step\x00", hashlib.sha256)
+    h = hmac_sha256_context(seed)
+    h.update(b"pbem-step\x00")
     for part in entropy:
         h.update(len(part).to_bytes(4, "big") + part)
     h.update(step.to_bytes(8, "big"))
-    return Rng(h.digest())
+    return Rng(h.finalize())

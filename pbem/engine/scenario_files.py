@@ -7,13 +7,13 @@ is a :class:`~pbem.engine.errors.ScenarioError` naming the file and the place.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.crypto.digests import sha256_hex
 from pbem.engine.errors import ScenarioError
 from pbem.resources import data_dir, schema_path
 
@@ -61,7 +61,7 @@ def parsed_form(data: bytes) -> dict[str, Any]:
     :data:`PARSED_NAMES` (:func:`write_parsed_forms`); the tests check that
     each is up to date.
     """
-    return {"toml_sha256": hashlib.sha256(data).hexdigest(), "data": tomllib.loads(data.decode("utf-8"))}
+    return {"toml_sha256": sha256_hex(data), "data": tomllib.loads(data.decode("utf-8"))}
 
 
 def write_parsed_forms() -> list[Path]:
@@ -89,7 +89,7 @@ def _parsed_form_of(path: Path, data: bytes) -> dict[str, Any] | None:
             twin = json.load(handle)
     except FileNotFoundError:
         return None
-    if twin.get("toml_sha256") != hashlib.sha256(data).hexdigest():
+    if twin.get("toml_sha256") != sha256_hex(data):
         return None  # a card file edited since: read as TOML (the tests ask for the form to be rewritten)
     return twin["data"]  # type: ignore[no-any-return]
 

@@ -19,7 +19,6 @@ only the files I sent you".
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -27,6 +26,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import collapse_rfc2231_value
 from typing import Any
+
+from pbem.crypto.digests import sha256_hex
 
 #: the files pbem itself writes for others to read, set aside with the reason; every other
 #: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
@@ -70,7 +71,7 @@ class PbemFile:
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+        return sha256_hex(self.data)
 
     def describe(self) -> str:
         who = f"{self.player}'s " if self.player else ""
@@ -97,7 +98,7 @@ class Extracted:
     @property
     def digest(self) -> str:
         """One digest of the files carried, in any order (a re-delivered mail has the same)."""
-        return hashlib.sha256("\n".join(sorted(f.digest for f in self.files)).encode()).hexdigest()
+        return sha256_hex("\n".join(sorted(f.digest for f in self.files)).encode())
 
 
 def extract(message: Message) -> Extracted:

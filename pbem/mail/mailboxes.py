@@ -14,7 +14,6 @@ directory, not the flag, decides what is done).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import imaplib
 import mailbox
 import re
@@ -27,6 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
+from pbem.crypto.digests import sha256_hex
 from pbem.mail.config import Mailbox, Server
 from pbem.mail.errors import MailConfigError, MailServerError
 
@@ -92,7 +92,7 @@ class MboxSource(MailSource):
     def incoming(self, done: Callable[[str], bool]) -> Iterator[Incoming]:
         for key in self.box.keys():  # noqa: SIM118 - iterating a Mailbox yields its messages, not its keys
             raw = self.box.get_bytes(key)
-            source = "mbox:" + hashlib.sha256(raw).hexdigest()
+            source = "mbox:" + sha256_hex(raw)
             if not done(source):
                 yield Incoming(source, raw)
 

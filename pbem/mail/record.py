@@ -26,20 +26,20 @@ file again rather than a second mail, and each reminder is mailed once.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from pbem.crypto.digests import sha256_hex
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked
 from pbem.referee.storage import atomic_write, dump_json
 
 
 def _name(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return sha256_hex(key.encode("utf-8"))
 
 
 class MailRecord:

@@ -15,13 +15,13 @@ mailed once even if a run dies in between.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pbem.crypto.digests import sha256_hex
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError
@@ -69,7 +69,7 @@ def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: Mai
                                         referee=config.address or "")
             message = compose.new_message(config.address, [address], compose.reminder_subject(text),
                                           compose.reminder_body(text, f"game-{gid}"), automatic="auto-generated")
-            once = hashlib.sha256(reminder_identity(gid, urgent).encode()).hexdigest()[:24]
+            once = sha256_hex(reminder_identity(gid, urgent).encode())[:24]
             queued = outbox.queue(message, once=once)
             lines.append(f"game {gid}: queued for {player} <{address}>: {message['Subject']}")
         try:

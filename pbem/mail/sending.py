@@ -13,7 +13,6 @@ mail again.
 
 from __future__ import annotations
 
-import hashlib
 import smtplib
 import ssl
 import time
@@ -25,6 +24,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
+from pbem.crypto.digests import sha256_hex
 from pbem.mail.compose import message_bytes
 from pbem.mail.config import Server
 from pbem.mail.errors import MailServerError
@@ -106,7 +106,7 @@ class Outbox:
             if kept is not None:
                 return kept
         # the time of queueing orders the queue; the digest keeps names unique
-        name = f"{time.time_ns():020d}-{once or hashlib.sha256(data).hexdigest()[:12]}.eml"
+        name = f"{time.time_ns():020d}-{once or sha256_hex(data)[:12]}.eml"
         path = self.dir / name
         atomic_write(path, data, mode=0o600)
         return path

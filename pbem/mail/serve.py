@@ -37,7 +37,6 @@ that two robots cannot mail each other for ever.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,6 +46,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.crypto.digests import sha256_hex
 from pbem.crypto.errors import CryptoError
 from pbem.engine.errors import EngineError
 from pbem.mail import compose
@@ -166,7 +166,7 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
 def _read(incoming: Incoming) -> _Mail:
     message = message_from_bytes(incoming.raw, policy=policy.default)
     extracted = extract(message)
-    mid = message_id(message) or "sha256:" + hashlib.sha256(incoming.raw).hexdigest()
+    mid = message_id(message) or "sha256:" + sha256_hex(incoming.raw)
     return _Mail(incoming, message, extracted, f"{mid} {extracted.digest}", address_of(message.get("From")))  # type: ignore[arg-type]
 
 

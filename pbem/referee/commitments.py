@@ -21,20 +21,20 @@ commitment, so a player can prove what a deck or a hand held at any step.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
 from pbem.crypto.canonical import canonical_json
+from pbem.crypto.digests import hmac_sha256, sha256_hex
 
 ALGORITHM = "pbem-commit-v1"
 SALT_BYTES = 32
+_PREFIX = ALGORITHM.encode() + b"\x00"
 
 
 def salt(seed: bytes, turn: int, move_hash: str | None, name: str) -> bytes:
     """The salt of the commitment called ``name`` in turn ``turn``."""
     message = b"\x00".join([b"commit", str(turn).encode(), (move_hash or "").encode(), name.encode()])
-    return hmac.new(seed, message, hashlib.sha256).digest()[:SALT_BYTES]
+    return hmac_sha256(seed, message)[:SALT_BYTES]
 
 
 def commit(salt_bytes: bytes, value: Any) -> str:
@@ -44,8 +44,7 @@ def commit(salt_bytes: bytes, value: Any) -> str:
 
 def commit_canonical(salt_bytes: bytes, data: bytes) -> str:
     """:func:`commit` for a value already in canonical form (``canonical_json(value)``)."""
-    digest = hashlib.sha256(ALGORITHM.encode() + b"\x00" + salt_bytes + data)
-    return "sha256:" + digest.hexdigest()
+    return "sha256:" + sha256_hex(_PREFIX + salt_bytes + data)
 
 
 def hidden_zones(game: Any, state: dict[str, Any]) -> dict[str, Any] | None:

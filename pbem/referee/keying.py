@@ -19,24 +19,23 @@ game) and kept in the referee's sealed section of every turn. From it:
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Callable, Sequence
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from pbem.crypto.digests import hmac_sha256, sha256_hex
 from pbem.engine.rng import Rng, step_rng
 
 SEED_BYTES = 32
 
 
 def commitment(seed: bytes) -> str:
-    return "sha256:" + hashlib.sha256(b"pbem-commitment\x00" + seed).hexdigest()
+    return "sha256:" + sha256_hex(b"pbem-commitment\x00" + seed)
 
 
 def game_id(seed: bytes) -> str:
-    return hmac.new(seed, b"pbem-game-id", hashlib.sha256).hexdigest()[:16]
+    return hmac_sha256(seed, b"pbem-game-id").hex()[:16]
 
 
 def game_key_bytes(seed: bytes) -> bytes:
@@ -53,7 +52,7 @@ def seal_stream(seed: bytes, turn: int, move_hash: str | None, section: str) -> 
     (that would expose the XOR of two plaintexts to whoever kept the first).
     """
     message = b"\x00".join([b"seal", str(turn).encode(), (move_hash or "").encode(), section.encode()])
-    key = hmac.new(seed, message, hashlib.sha256).digest()
+    key = hmac_sha256(seed, message)
     rng = Rng(key)
     return lambda nbytes: rng.token(nbytes, label="seal")
 

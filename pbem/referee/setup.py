@@ -9,12 +9,12 @@ player's view.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from pbem.crypto.digests import sha256_hex
 from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.engine.errors import EngineError
 from pbem.engine.options import OptionError, options_of, set_up_options
@@ -88,7 +88,7 @@ def new_game(
         cards_path = Path(cards)
         if not cards_path.is_file() or cards_path.name.startswith("."):
             raise SetupError(f"--cards {cards}: not a card file")
-        digest = hashlib.sha256(cards_path.read_bytes()).hexdigest()
+        digest = sha256_hex(cards_path.read_bytes())
         cards_record = {"file": cards_path.name, "sha256": "sha256:" + digest}
 
     secret = seed if seed is not None else os.urandom(keying.SEED_BYTES)

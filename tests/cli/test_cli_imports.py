@@ -46,6 +46,9 @@ RUNNER = (
 #: file's name (os.urandom gives it)
 NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.replay", "pbem.referee.demo",
               "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic", "secrets")
+#: Python's hashes and HMAC: ``hashlib`` loads ``_hashlib``, a second copy of OpenSSL's libcrypto beside the one
+#: cryptography's bindings carry, which every command loads anyway (:mod:`pbem.crypto.digests`)
+HASHLIB = ("hashlib", "hmac", "_hashlib")
 
 
 def run(tmp_path: Path, *args: object, games: str = "toygame") -> subprocess.CompletedProcess[str]:
@@ -153,7 +156,7 @@ def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path
     assert done.returncode == 0, done.stderr[-2000:]
     assert ("Cards on this screen:" if command == "view" else A_CARD[game]) in done.stdout  # it drew the screen
     modules = set(done.stderr.split())
-    assert not [name for name in RULES[game] if name in modules]
+    assert not [name for name in (*RULES[game], *HASHLIB) if name in modules]
 
 
 #: what one referee step on a move of a dealt game without deadlines does not use: the joins (before the
@@ -177,5 +180,27 @@ def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no
     modules = imported(tmp_path, "submit", table.dir, tmp_path / "move.json", "--referee-key", files["referee"],
                        games="toygame" if game == "highcard" else "")
     assert status(table.dir).turn == 1  # it made the step
-    assert not [name for name in (*NOT_NEEDED, *NOT_IN_A_STEP) if name in modules]
+    assert not [name for name in (*NOT_NEEDED, *NOT_IN_A_STEP, *HASHLIB) if name in modules]
     assert not [name for name in modules if name.startswith("dataclass:")]
+
+
+@pytest.mark.parametrize("command", ["status", "view", "move", "submit"])
+def test_commands_that_read_a_game_import_no_hashlib_nor_hmac(tmp_path: Path, command: str) -> None:
+    """``pbem status``, ``view``, ``move`` and ``submit`` hash and authenticate with cryptography's primitives
+    (:mod:`pbem.crypto.digests`), not with ``hashlib`` and ``hmac``, whose ``_hashlib`` loads a second copy of
+    OpenSSL's libcrypto: about 3 ms of each command's start-up that the import floor does not pay (issue 9)."""
+    table = make_table(tmp_path)
+    (tmp_path / "move.json").write_bytes(table.move("alice", table.view("alice").decision.options[0].id))
+    args = {"status": ["status", table.dir],
+            "view": ["view", table.dir, "--as", "alice", "--key", table.key_files["alice"],
+                     "--state-dir", tmp_path / "state"],
+            "move": ["move", table.dir, "--as", "alice", "--key", table.key_files["alice"], "--choose", "1",
+                     "--out", tmp_path / "again.json"],
+            "submit": ["submit", table.dir, tmp_path / "move.json", "--referee-key", table.key_files["referee"]]}
+    done = run(tmp_path, *args[command])
+    assert done.returncode == 0, done.stderr[-2000:]
+    modules = set(done.stderr.split())
+    assert "pbem.referee.records" in modules  # it did read the game
+    assert not [name for name in HASHLIB if name in modules]
+    if command == "submit":
+        assert status(table.dir).turn == 1  # it made the step
