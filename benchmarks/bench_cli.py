@@ -56,7 +56,7 @@ NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 FLOOR = [sys.executable, "-c", "import typer, cryptography"]
 #: the libraries a command that reads a game cannot do without, beyond the floor: cryptography's
 #: primitives (``import cryptography`` alone does not load its compiled bindings) and hashes, TOML, JSON; not
-#: hashlib, hmac nor secrets, which no command imports (pbem.crypto.digests)
+#: hashlib, hmac nor secrets, which no command imports (pbem.digests)
 READING = ("import typer, cryptography, tomllib, json, datetime; "
            "from cryptography.hazmat.primitives import hashes, hmac; "
            "from cryptography.hazmat.primitives.asymmetric import ed25519, x25519; "

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pbem.bots.bot import Bot
 from pbem.bots.random_bot import RandomBot
-from pbem.crypto.digests import sha256
+from pbem.digests import sha256
 from pbem.engine.protocol import Game, Result, State, apply_choice
 from pbem.engine.rng import Rng, step_rng
 

@@ -42,7 +42,6 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import armor as armor_module
 from pbem.crypto import bech32, openssh, x25519
-from pbem.crypto.digests import hmac_sha256, hmac_sha256_matches, sha256, sha512
 from pbem.crypto.edwards import P, ed25519_public_to_x25519
 from pbem.crypto.errors import (
     AgeArmorError,
@@ -52,6 +51,7 @@ from pbem.crypto.errors import (
     AgeNoMatchError,
     AgePayloadError,
 )
+from pbem.digests import hmac_sha256, hmac_sha256_matches, sha256, sha512
 
 if TYPE_CHECKING:  # pragma: no cover
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305

@@ -23,8 +23,8 @@ from itertools import accumulate
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from pbem.crypto.digests import sha256_hex
 from pbem.crypto.errors import MalformedError
+from pbem.digests import sha256_hex
 
 # I-JSON (RFC 7493 section 2.2): integers outside this range are not exactly
 # representable as IEEE 754 doubles, so they have no reliable canonical form.

@@ -39,9 +39,9 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto import age, openssh
 from pbem.crypto.canonical import parse_json_strict
-from pbem.crypto.digests import sha256
 from pbem.crypto.edwards import ed25519_public_to_x25519
 from pbem.crypto.errors import AgeError, KeyFileError, MalformedError
+from pbem.digests import sha256
 from pbem.durable import atomic_write
 from pbem.immutable import Immutable
 

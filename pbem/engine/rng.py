@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from pbem.crypto.digests import hmac_sha256_context, sha256
+from pbem.digests import hmac_sha256_context, sha256
 
 if TYPE_CHECKING:  # pragma: no cover
     from cryptography.hazmat.primitives.hmac import HMAC
@@ -40,7 +40,7 @@ class Rng:
             raise ValueError("an Rng key must be at least 16 bytes")
         self._key = bytes(key)
         # the HMAC context keyed once, at the first draw, and copied for each block: keying costs more than a
-        # block's HMAC itself (pbem.crypto.digests)
+        # block's HMAC itself (pbem.digests)
         self._mac: HMAC | None = None
         # label -> (counter, unread bytes)
         self._streams: dict[str, tuple[int, bytes]] = {}

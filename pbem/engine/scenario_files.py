@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 from pbem.engine.errors import ScenarioError
 from pbem.resources import data_dir, schema_path
 

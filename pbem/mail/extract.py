@@ -27,7 +27,7 @@ from email.message import EmailMessage, Message
 from email.utils import collapse_rfc2231_value
 from typing import Any
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 
 #: the files pbem itself writes for others to read, set aside with the reason; every other
 #: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to

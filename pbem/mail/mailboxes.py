@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 from pbem.mail.config import Mailbox, Server
 from pbem.mail.errors import MailConfigError, MailServerError
 

@@ -32,7 +32,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked
 from pbem.referee.storage import atomic_write, dump_json

@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError

@@ -24,7 +24,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
-from pbem.crypto.digests import sha256_hex
+from pbem.digests import sha256_hex
 from pbem.mail.compose import message_bytes
 from pbem.mail.config import Server
 from pbem.mail.errors import MailServerError

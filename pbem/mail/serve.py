@@ -46,8 +46,8 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.crypto.digests import sha256_hex
 from pbem.crypto.errors import CryptoError
+from pbem.digests import sha256_hex
 from pbem.engine.errors import EngineError
 from pbem.mail import compose
 from pbem.mail.config import GameEntry, MailConfig

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.crypto.canonical import canonical_json
-from pbem.crypto.digests import hmac_sha256, sha256_hex
+from pbem.digests import hmac_sha256, sha256_hex
 
 ALGORITHM = "pbem-commit-v1"
 SALT_BYTES = 32

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.crypto.digests import hmac_sha256, sha256_hex
+from pbem.digests import hmac_sha256, sha256_hex
 from pbem.engine.rng import Rng, step_rng
 
 SEED_BYTES = 32

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pbem.crypto.digests import sha256_hex
 from pbem.crypto.keys import PrivateKey, PublicKey
+from pbem.digests import sha256_hex
 from pbem.engine.errors import EngineError
 from pbem.engine.options import OptionError, options_of, set_up_options
 from pbem.engine.registry import find_game

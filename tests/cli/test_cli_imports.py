@@ -47,7 +47,7 @@ RUNNER = (
 NOT_NEEDED = ("jsonschema", "referencing", "pbem.referee.verify", "pbem.referee.replay", "pbem.referee.demo",
               "pbem.mail.serve", "pbem.mail.config", "pbem.bots.random_bot", "pbem.cli.mail", "pydantic", "secrets")
 #: Python's hashes and HMAC: ``hashlib`` loads ``_hashlib``, a second copy of OpenSSL's libcrypto beside the one
-#: cryptography's bindings carry, which every command loads anyway (:mod:`pbem.crypto.digests`)
+#: cryptography's bindings carry, which every command loads anyway (:mod:`pbem.digests`)
 HASHLIB = ("hashlib", "hmac", "_hashlib")
 
 
@@ -187,7 +187,7 @@ def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no
 @pytest.mark.parametrize("command", ["status", "view", "move", "submit"])
 def test_commands_that_read_a_game_import_no_hashlib_nor_hmac(tmp_path: Path, command: str) -> None:
     """``pbem status``, ``view``, ``move`` and ``submit`` hash and authenticate with cryptography's primitives
-    (:mod:`pbem.crypto.digests`), not with ``hashlib`` and ``hmac``, whose ``_hashlib`` loads a second copy of
+    (:mod:`pbem.digests`), not with ``hashlib`` and ``hmac``, whose ``_hashlib`` loads a second copy of
     OpenSSL's libcrypto: about 3 ms of each command's start-up that the import floor does not pay (issue 9)."""
     table = make_table(tmp_path)
     (tmp_path / "move.json").write_bytes(table.move("alice", table.view("alice").decision.options[0].id))

@@ -1,4 +1,4 @@
-"""pbem.crypto.digests gives hashlib's and hmac's very digests, from cryptography's primitives."""
+"""pbem.digests gives hashlib's and hmac's very digests, from cryptography's primitives."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from pbem.crypto import digests
+from pbem import digests
 from pbem.engine.rng import Rng, step_rng
 
 #: lengths around SHA-256's and SHA-512's block sizes (64 and 128 bytes), HMAC keys longer than a block (which
