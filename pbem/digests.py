@@ -49,9 +49,7 @@ def sha256(data: bytes) -> bytes:
 
 def sha256_hex(data: bytes) -> str:
     """The SHA-256 digest of ``data`` in lower-case hex (64 characters), as ``hashlib``'s ``hexdigest``."""
-    context = (_empty_sha256 or _first_sha256()).copy()
-    context.update(data)
-    return context.finalize().hex()
+    return sha256(data).hex()
 
 
 def sha512(data: bytes) -> bytes:
@@ -63,7 +61,7 @@ def sha512(data: bytes) -> bytes:
 
 def hmac_sha256(key: bytes, data: bytes) -> bytes:
     """HMAC-SHA256 of ``data`` under ``key`` (RFC 2104; 32 bytes)."""
-    context = HMAC(key, SHA256)
+    context = hmac_sha256_context(key)
     context.update(data)
     return context.finalize()
 
@@ -77,7 +75,7 @@ def hmac_sha256_context(key: bytes) -> HMAC:
 def hmac_sha256_matches(key: bytes, data: bytes, mac: bytes) -> bool:
     """Whether ``mac`` is the HMAC-SHA256 of ``data`` under ``key``, compared in constant time (cryptography's
     ``verify``: how long it takes tells nothing of how much of ``mac`` was right)."""
-    context = HMAC(key, SHA256)
+    context = hmac_sha256_context(key)
     context.update(data)
     try:
         context.verify(mac)
