@@ -27,7 +27,7 @@ file again rather than a second mail, and each reminder is mailed once.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -69,9 +69,11 @@ class MailRecord:
         """The address recorded for the key ``fingerprint`` holding ``player``'s seat, if any."""
         return self._addresses().get(game_id, {}).get(player, {}).get(fingerprint)
 
-    def addresses_of(self, game_id: str) -> list[str]:
-        """Every address recorded for a holder of a seat of this game."""
-        return [address for by_key in self._addresses().get(game_id, {}).values() for address in by_key.values()]
+    def addresses_of(self, game_ids: Iterable[str]) -> list[str]:
+        """Every address recorded for a holder of a seat of these games (the record read once)."""
+        recorded = self._addresses()
+        return [address for game_id in game_ids for by_key in recorded.get(game_id, {}).values()
+                for address in by_key.values()]
 
     def set_address(self, game_id: str, player: str, fingerprint: str, address: str) -> None:
         """Record where the holder of ``player``'s seat with key ``fingerprint`` gets mail."""

@@ -216,7 +216,7 @@ def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: 
     answered: list[str] = []
     unanswered = "automatic mail"
     if mail.sender and not is_automatic(mail.message) and mail.sender.lower() != (config.address or "").lower():
-        if mail.sender.lower() in known_addresses(games, record) or any(o.status == "applied" for o in text.outcomes):
+        if any(o.status == "applied" for o in text.outcomes) or mail.sender.lower() in known_addresses(games, record):
             subject = str(mail.message.get("Subject", "") or "").strip() or "your mail"
             outbox.queue(compose.new_message(
                 config.address, [mail.sender], subject if subject.lower().startswith("re:") else f"Re: {subject}",
@@ -254,11 +254,10 @@ def known_addresses(games: dict[str, ServedGame], record: MailRecord) -> set[str
     a spammer names (backscatter). Any other address is answered when one of
     its mail's files was applied, which only a fresh move of a seat's key
     can be (a replayed public file is "already in the game" or stale)."""
-    known: set[str] = set()
+    known = set(record.addresses_of(games.keys()))
     for game in games.values():
         known.update(game.entry.players.values())
         known.update(game.entry.spectators)
-        known.update(record.addresses_of(game.gamefile.game_id))
     return {address.lower() for address in known}
 
 

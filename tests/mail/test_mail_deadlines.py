@@ -166,6 +166,14 @@ def test_the_new_holder_of_a_seat_gets_the_turn_at_a_new_address_and_plays_on(po
     assert "APPLIED" in body(answer) and "Note:" not in body(answer)  # carol's address is the seat's now
     assert status(post.table.dir).turn == 2
     assert verify(post.table.dir, replay=True).turns == 3
+    # an address recorded by the takeover is one the referee knows: a mail with no file is answered there too
+    question = EmailMessage()
+    question["From"], question["To"], question["Subject"] = ADDRESSES["carol"], REFEREE, "is it my turn?"
+    question.set_content("Is it my turn?")
+    post.mail_to_referee(question)
+    post.serve()
+    last = [m for m in post.inbox(ADDRESSES["carol"]) if m["Auto-Submitted"] == "auto-replied"][-1]
+    assert last["Subject"] == "Re: is it my turn?"
 
 
 def test_the_old_holders_move_after_a_takeover_is_answered_refused_saying_why(post, monkeypatch):
