@@ -217,10 +217,10 @@ def test_a_replayed_older_move_of_alice_does_not_replace_her_notice_of_this_turn
         play(table, steps=1)
     refusal_of(table, forge_move(table, "alice", ["card-of-nothing-now"]))
     slot = table.dir / "rejected" / f"{status(table.dir).turn:06d}-alice.json"
-    kept = slot.read_bytes()
+    kept, before = slot.read_bytes(), snapshot(table.dir, skip=())
     replayed = refusal_of(table, older)  # dropped again by bob, or by the mail
     assert replayed is not None and replayed.reason == "stale"
-    assert slot.read_bytes() == kept
+    assert slot.read_bytes() == kept and snapshot(table.dir, skip=()) == before  # nothing else changed either
     assert replayed.rejection is None and "kept" in replayed.message
     verify(table.dir)
 
