@@ -23,8 +23,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.crypto.keys import generate
 from pbem.engine import Decision, Option, Result, Rng, SealedSizes, register
@@ -55,7 +56,7 @@ class Rotation:
         deck = rng.shuffled(scenario["cards"], label="deal")
         return {"cards": list(scenario["cards"]), "players": list(players), "move": 0,
                 "hands": {p: sorted(deck[i * HAND:(i + 1) * HAND]) for i, p in enumerate(players)},
-                "deck": deck[2 * HAND:], "passed": {p: 0 for p in players}}
+                "deck": deck[2 * HAND:], "passed": dict.fromkeys(players, 0)}
 
     def awaiting(self, state: dict[str, Any]) -> list[Decision]:
         player = state["players"][state["move"] % 2]

@@ -24,13 +24,13 @@ import sys
 import time
 from collections import Counter
 
+from pbem.bots.playout import play
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng, step_rng
-from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME, effects, tokens
 from pbem.games.nightlancer.actions import sale_price
-from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_CHALLENGES, SPECIAL_CHALLENGES
+from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
 
 CONFIGS = [("solitaire", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("cooperative", 3),
            ("hardened", 4)]

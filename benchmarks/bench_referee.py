@@ -20,11 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from helpers_referee import make_keys, make_table  # noqa: E402  (registers the toy game)
-from pbem.bots.random_bot import RandomBot  # noqa: E402
-from pbem.engine.rng import Rng  # noqa: E402
-from pbem.referee import make_move, new_game, read_view, run_demo, submit  # noqa: E402
-from pbem.referee.public import status  # noqa: E402
+from helpers_referee import make_keys, make_table
+
+from pbem.bots.random_bot import RandomBot
+from pbem.engine.rng import Rng
+from pbem.referee import make_move, new_game, read_view, run_demo, submit
+from pbem.referee.public import status
 
 
 def time_steps(games: int) -> list[float]:

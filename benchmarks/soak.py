@@ -16,8 +16,8 @@ import sys
 import time
 import traceback
 
-from pbem.engine import ScenarioError, find_game, game_names
 from pbem.bots.playout import play
+from pbem.engine import ScenarioError, find_game, game_names
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers_referee import TEST_SEED  # registers the toy game
 from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED  # registers the toy game
 from pbem.cli.main import app
 
 runner = CliRunner()

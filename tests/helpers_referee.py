@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
-import os
 from pathlib import Path
 from typing import Any
+
+import toygame
 
 from pbem.crypto import age
 from pbem.crypto.canonical import parse_json_strict
@@ -16,8 +18,6 @@ from pbem.crypto.seal import open_sealed
 from pbem.engine import register
 from pbem.referee import formats, make_move, new_game, read_view, sealing
 from pbem.referee.layout import GameDir
-
-import toygame
 
 register(toygame.GAME)
 

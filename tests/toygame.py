@@ -24,11 +24,12 @@ sealed section.
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSizes
-from pbem.engine.options import OptionSpec, OptionTable
 from pbem.engine.errors import invariant
+from pbem.engine.options import OptionSpec, OptionTable
 from pbem.engine.scenario_files import read_toml
 
 #: the two decisions of the game
@@ -88,7 +89,7 @@ class HighCard:
             "deck": deck,
             "hands": hands,
             "discard": [],
-            "scores": {p: 0 for p in players},
+            "scores": dict.fromkeys(players, 0),
             "round": 1,
             "rounds": OPTIONS.settle(scenario["options"], players)["rounds"],
             "phase": "play",

@@ -11,10 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from typer.main import get_command
-
 from helpers_cli import keygen, new_game, pbem
 from helpers_referee import TEST_SEED, snapshot, validate_directory  # registers the toy game
+from typer.main import get_command
+
 from pbem.cli.main import app
 from pbem.referee import formats
 

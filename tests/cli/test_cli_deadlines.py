@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers_cli import keygen, new_game, pbem
+
 from pbem.referee import formats
+
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:

@@ -13,9 +13,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from helpers_cli import keygen, new_game, pbem
+
 from pbem.referee import formats
+
 
 @pytest.fixture
 def keys(tmp_path: Path) -> Path:

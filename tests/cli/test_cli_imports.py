@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import TEST_SEED, Table, make_keys, make_table
+
 from pbem.referee import new_game, status
 
 TESTS = Path(__file__).resolve().parents[1]

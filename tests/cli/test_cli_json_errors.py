@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers_referee import TEST_SEED, snapshot  # registers the toy game
 from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED, snapshot  # registers the toy game
 from pbem.cli.main import app
 from pbem.referee import formats
 from pbem.referee.lock import locked
@@ -47,7 +47,7 @@ def game(tmp_path: Path) -> Path:
     keys = tmp_path / "keys"
     for name in ("referee", "alice", "bob"):
         assert run("keygen", name, "--out", keys)[0] == 0
-    code, out, err = run("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
+    code, _out, err = run("new", tmp_path / "game", "--game", "highcard", "--player", f"alice={keys / 'alice.pub'}",
                          "--player", f"bob={keys / 'bob.pub'}", "--referee-key", keys / "referee.key",
                          "--seed", TEST_SEED.hex())
     assert code == 0, err

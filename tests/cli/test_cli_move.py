@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers_cli import keygen, new_game, pbem
+
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:

@@ -51,9 +51,9 @@ def _strings(path: Path) -> list[str]:
 def _code_of_markdown(text: str) -> list[str]:
     """The command lines of a Markdown file: fenced code blocks (continuation lines joined) and `code spans`."""
     pieces = []
-    for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M):
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
         pieces.extend(block.replace("\\\n", " ").splitlines())
-    outside = re.sub(r"^```[a-z]*\n.*?^```", "", text, flags=re.S | re.M)
+    outside = re.sub(r"^```[a-z]*\n.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
     pieces.extend(re.findall(r"`([^`\n]+)`", outside))
     return pieces
 

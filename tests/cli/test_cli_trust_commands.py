@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import helpers_referee  # noqa: F401  (registers the toy game)
 from typer.testing import CliRunner
 
-import helpers_referee  # noqa: F401  (registers the toy game)
 from pbem.cli.main import app
 
 runner = CliRunner()

@@ -27,7 +27,7 @@ CI_MARK = "# the CI job runs here"
 
 
 def blocks() -> list[str]:
-    return re.findall(r"^```sh\n(.*?)^```$", EXAMPLE.read_text(encoding="utf-8"), re.S | re.M)
+    return re.findall(r"^```sh\n(.*?)^```$", EXAMPLE.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
 
 
 def workflow_steps(text: str) -> tuple[dict[str, str], list[dict[str, object]]]:
@@ -131,7 +131,7 @@ def test_the_play_by_git_walkthrough_runs_as_written_with_the_ci_jobs_own_steps(
 
 def referee_step_script() -> str:
     """The script the walkthrough's CI job runs (referee-step.sh), as the walkthrough writes it."""
-    return re.search(r"cat > referee-step.sh <<'EOF'\n(.*?)^EOF$", EXAMPLE.read_text(encoding="utf-8"), re.S | re.M)[1]
+    return re.search(r"cat > referee-step.sh <<'EOF'\n(.*?)^EOF$", EXAMPLE.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)[1]
 
 
 def test_the_referee_step_takes_only_plain_files_with_plain_names_from_the_inbox(tmp_path: Path) -> None:

@@ -135,7 +135,7 @@ def test_an_openssh_key_writes_only_its_public_file(tmp_path, ssh_key):
 def test_a_passphrase_protected_openssh_key_is_refused_with_a_reason(tmp_path):
     path = tmp_path / "id_locked"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(path)], check=True)
-    with pytest.raises(KeyFileError, match="passphrase.*make a pbem key with `pbem keygen NAME`"):
+    with pytest.raises(KeyFileError, match=r"passphrase.*make a pbem key with `pbem keygen NAME`"):
         load_private_key(path)
 
 
@@ -230,7 +230,7 @@ def test_keys_are_written_where_hard_links_are_not_supported(tmp_path, monkeypat
         raise PermissionError("operation not permitted")
 
     monkeypatch.setattr(os, "link", no_links)
-    key_path, pub_path = write_keypair(generate("alice"), tmp_path)
+    key_path, _pub_path = write_keypair(generate("alice"), tmp_path)
     assert os.stat(key_path).st_mode & 0o777 == 0o600
     assert load_private_key(key_path).name == "alice"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.key", "alice.pub"]

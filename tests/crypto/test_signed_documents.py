@@ -22,7 +22,7 @@ def test_a_signed_document_verifies_with_its_signers_key():
     verify_document(signed, ALICE.public)
     assert signed["signature"]["alg"] == "ed25519"
     assert signed["signature"]["signer"] == ALICE.fingerprint == signer_of(signed)
-    assert MOVE == {k: v for k, v in signed.items() if k != "signature"}
+    assert {k: v for k, v in signed.items() if k != "signature"} == MOVE
     assert "signature" not in MOVE  # the input is not changed
 
 

@@ -18,11 +18,11 @@ import json
 from pathlib import Path
 
 import pytest
-
 import toygame
+
 from pbem.bots import RandomBot
-from pbem.engine import Rng, ScenarioError, apply_choice, find_game, game_names, register, step_rng
 from pbem.bots.playout import play
+from pbem.engine import Rng, ScenarioError, apply_choice, find_game, game_names, register, step_rng
 from pbem.games import nightfall
 from pbem.resources import schema_path
 from pbem.schemas import validator
@@ -53,7 +53,7 @@ def configurations(game):
 def test_the_decision_kinds_fit_the_standing_orders_schema(game_name: str) -> None:
     kinds = find_game(game_name).decision_kinds()
     assert isinstance(kinds, frozenset) and kinds
-    problems = [e.message for e in ORDERS.iter_errors({"auto_pass": {kind: "always" for kind in kinds}})]
+    problems = [e.message for e in ORDERS.iter_errors({"auto_pass": dict.fromkeys(kinds, "always")})]
     assert not problems, problems
 
 
@@ -70,7 +70,7 @@ def test_every_awaited_kind_is_a_decision_kind_and_every_option_fits_a_move(game
             for option in decision.options:
                 assert CHOICE.is_valid(option.id), f"{game_name}: option id {option.id!r} does not fit a move"
 
-    for scenario_name, scenario, players in configurations(game):
+    for _scenario_name, scenario, players in configurations(game):
         for seed in range(game_count(2)):
             play(game, players, seed, scenario=scenario, check=check)
     assert seen
@@ -89,7 +89,7 @@ def test_a_declared_pass_is_always_one_of_the_decisions_options(game_name: str, 
                     f"{game_name}: a {decision.kind} decision declares the pass {decision.pass_id!r} "
                     f"but offers {[o.id for o in decision.options]}")
 
-    for scenario_name, scenario, players in configurations(game):
+    for _scenario_name, scenario, players in configurations(game):
         for seed in range(game_count(1)):
             play(game, players, seed, scenario=scenario, check=check)
 
@@ -125,7 +125,7 @@ def test_no_option_id_is_a_bare_number(game_name: str, game_count) -> None:
             for option in decision.options:
                 assert not option.id.isdigit(), f"{game_name}: option id {option.id!r} reads as an option number"
 
-    for scenario_name, scenario, players in configurations(game):
+    for _scenario_name, scenario, players in configurations(game):
         for seed in range(game_count(1)):
             play(game, players, seed, scenario=scenario, check=check)
 

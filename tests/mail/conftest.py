@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mail_servers import dovecot, imap_post, post, smtp_server  # noqa: E402,F401 - fixtures
+from mail_servers import dovecot, imap_post, post, smtp_server  # noqa: F401 - fixtures
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -21,25 +21,25 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiosmtpd.controller import Controller  # noqa: E402
-from aiosmtpd.smtp import AuthResult, LoginPassword  # noqa: E402
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+from helpers_referee import TEST_SEED, Table, make_keys, make_table
 
-from helpers_referee import TEST_SEED, Table, make_keys, make_table  # noqa: E402
-from pbem.crypto.keys import PrivateKey  # noqa: E402
-from pbem.mail.compose import message_bytes  # noqa: E402
-from pbem.mail.config import MailConfig  # noqa: E402
-from pbem.mail.serve import ServeReport, serve_once  # noqa: E402
-from pbem.referee import new_game  # noqa: E402
+from pbem.crypto.keys import PrivateKey
+from pbem.mail.compose import message_bytes
+from pbem.mail.config import MailConfig
+from pbem.mail.serve import ServeReport, serve_once
+from pbem.referee import new_game
 
 REFEREE = "referee@pbem.test"
 ADDRESSES = {"alice": "alice@pbem.test", "bob": "bob@pbem.test", "carol": "carol@pbem.test"}
@@ -66,13 +66,13 @@ class PostOffice:
         self.refuse: set[str] = set()
         self.logins: list[str] = []
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802 - aiosmtpd's name
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.lower() in self.refuse:
             return "550 5.1.1 no such user here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
         for rcpt in envelope.rcpt_tos:
             target = self.deliver.get(rcpt.lower())
@@ -180,7 +180,7 @@ class Dovecot:
         imap = self.connect()
         try:
             imap.select(folder, readonly=True)
-            status, data = imap.fetch("1:*", "(FLAGS)")
+            _status, data = imap.fetch("1:*", "(FLAGS)")
             return [item for item in data if item]
         finally:
             imap.logout()

@@ -10,9 +10,9 @@ import sys
 from email import message_from_bytes, policy
 from pathlib import Path
 
+from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
 from typer.testing import CliRunner
 
-from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
 from pbem.cli.main import app
 from pbem.mail.compose import message_bytes
 from pbem.mail.player import file_mail
@@ -21,7 +21,7 @@ from pbem.referee import status
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def invoke(*args) -> "object":
+def invoke(*args) -> object:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 

@@ -45,7 +45,7 @@ def test_the_example_cron_line_and_systemd_service_run_a_valid_serve_command(uni
     assert result.exit_code == 30, result.output
     assert "no such mail configuration file" in result.output
     timer = (EXAMPLES / "pbem-mail.timer").read_text()
-    assert re.search(r"^OnUnitActiveSec=5min$", timer, re.M)
+    assert re.search(r"^OnUnitActiveSec=5min$", timer, re.MULTILINE)
 
 
 @pytest.mark.parametrize("text, message", [

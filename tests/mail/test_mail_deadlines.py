@@ -9,14 +9,14 @@ with the seat record, at their new address if the referee gave one.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
+from helpers_referee import make_table
+from mail_servers import ADDRESSES, REFEREE, Post, make_post
 from typer.testing import CliRunner
 
-from mail_servers import ADDRESSES, REFEREE, Post, make_post
-from helpers_referee import make_table
 from pbem.cli.main import app
 from pbem.crypto.keys import generate, write_keypair
 from pbem.mail.compose import message_bytes
@@ -26,7 +26,7 @@ from pbem.mail.reminders import tick_with_mail
 from pbem.referee import make_move, read_view, status, verify
 from pbem.referee.clock import NOW_ENV
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def at(monkeypatch, hours: float) -> None:
@@ -137,7 +137,7 @@ def test_the_new_holder_of_a_seat_gets_the_turn_at_a_new_address_and_plays_on(po
     post.serve()
     new = generate("bob")
     home = tmp_path / "carol-home"
-    key_file, pub_file = write_keypair(new, home)
+    _key_file, pub_file = write_keypair(new, home)
     runner = CliRunner()
     result = runner.invoke(app, ["takeover", str(post.table.dir), "--seat", "bob", "--key", str(pub_file),
                                  "--referee-key", str(post.table.key_files["referee"]), "--config",
@@ -182,7 +182,7 @@ def test_the_old_holders_move_after_a_takeover_is_answered_refused_saying_why(po
     stale = post.table.move("bob", post.table.view("bob").decision.options[0].id)
     runner = CliRunner()
     new = generate("bob")
-    key_file, pub_file = write_keypair(new, post.tmp / "newkey")
+    _key_file, pub_file = write_keypair(new, post.tmp / "newkey")
     assert runner.invoke(app, ["takeover", str(post.table.dir), "--seat", "bob", "--key", str(pub_file),
                                "--referee-key", str(post.table.key_files["referee"])]).exit_code == 0
     post.mail_to_referee(file_mail(stale, "move-000000-bob.json", REFEREE, ADDRESSES["bob"]))

@@ -16,8 +16,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import make_table
+
 from pbem.mail.compose import message_bytes
 from pbem.mail.extract import MAX_FILES_PER_MAIL, extract, is_automatic, unflow
 

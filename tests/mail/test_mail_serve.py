@@ -14,16 +14,16 @@ import mailbox
 from email.message import EmailMessage
 
 import pytest
-
-from mail_servers import ADDRESSES, REFEREE, SPECTATOR, Post, make_post
 from helpers_referee import make_keys, snapshot
+from mail_servers import ADDRESSES, REFEREE, SPECTATOR, Post, make_post
+
+from pbem.crypto.canonical import parse_json_strict
 from pbem.mail.compose import attach, message_bytes
 from pbem.mail.player import file_mail
 from pbem.mail.serve import serve_once
 from pbem.referee import status
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked
-from pbem.crypto.canonical import parse_json_strict
 from pbem.referee.player import Choice
 
 
@@ -337,9 +337,8 @@ def test_a_mail_for_a_busy_game_waits_unanswered_for_the_next_run(post):
 def test_one_serve_run_at_a_time(post):
     post.write_config()
     (post.tmp / "mail-state").mkdir()
-    with locked(post.tmp / "mail-state" / ".lock"):
-        with pytest.raises(LockBusy, match="another `pbem mail serve` is running"):
-            post.serve()
+    with locked(post.tmp / "mail-state" / ".lock"), pytest.raises(LockBusy, match="another `pbem mail serve` is running"):
+        post.serve()
 
 
 def test_a_recipient_refused_for_good_is_set_aside_and_does_not_block_the_queue(post):

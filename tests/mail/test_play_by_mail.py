@@ -13,9 +13,9 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
+from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
 from typer.testing import CliRunner
 
-from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
 from pbem.cli.main import app
 from pbem.crypto.seal import open_sealed
 from pbem.mail.compose import message_bytes
@@ -55,7 +55,7 @@ def test_a_whole_game_by_mail_with_joins_through_smtp_and_imap(tmp_path, smtp_se
         homes[player] = tmp_path / "home" / player
         homes[player].mkdir(parents=True)
     configs = {p: player_config(homes[p], p, smtp_server) for p in players}
-    read = {p: 0 for p in players}
+    read = dict.fromkeys(players, 0)
     finished: dict[str, EmailMessage] = {}
     sent = 0
     for _ in range(100):  # rounds of mail; the toy game ends well before

@@ -365,10 +365,10 @@ def test_bait_and_switch_kicker_makes_a_face_down_archive(table):
     chain(t, "lone-hound", "bait-and-switch")
     t.choose("janet", "stop")  # no feed
     t.play(("janet", "card:hysteria#1"), ("janet", "card:shining-cross#1"))
-    blind = [a for a in t.s["archives"] if a["hidden"]][0]
+    blind = next(a for a in t.s["archives"] if a["hidden"])
     assert sorted(c.split("#")[0] for c in blind["cards"]) == ["hysteria", "shining-cross"]
     from pbem.games.nightfall import GAME
-    shown = [a for a in GAME.public(t.s)["archives"] if a["id"] == blind["id"]][0]
+    shown = next(a for a in GAME.public(t.s)["archives"] if a["id"] == blind["id"])
     assert "top" not in shown and shown["count"] == 2 and blind["id"] not in GAME.private(t.s, "janet")["archive_tops"]
     top = blind["cards"][-1]
     t.choose("janet", f"claim:{blind['id']}")
@@ -381,7 +381,7 @@ def test_bait_and_switch_archive_top_too_dear_is_turned_up_and_stays(table):
     t = chain_table(table, ["lone-hound", "bait-and-switch", "headshot"])
     chain(t, "lone-hound", "bait-and-switch")  # one card in hand: no feed to pay
     t.choose("janet", "card:headshot#1")
-    blind = [a for a in t.s["archives"] if a["hidden"]][0]
+    blind = next(a for a in t.s["archives"] if a["hidden"])
     t.choose("janet", f"claim:{blind['id']}")  # Headshot costs 3; Janet has 2 influence
     assert blind["cards"] == ["headshot#1"] and t.s["turn"]["influence"] == 2
     assert any("turns up Headshot" in line for line in t.s["events"])

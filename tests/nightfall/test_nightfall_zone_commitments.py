@@ -78,7 +78,7 @@ def test_every_turn_file_commits_to_each_hidden_zone(tmp_path: Path) -> None:
 
 def test_a_zone_commitment_binds_the_deck_order(tmp_path: Path) -> None:
     game = _played_game(tmp_path, steps=2)
-    turn = json.loads(sorted((game / "turns").glob("*.json"))[-1].read_text())
+    turn = json.loads(max((game / "turns").glob("*.json")).read_text())
     state = sealing.open_with_seed(turn["sealed"]["referee"], SEED, compressed=True)["state"]
     deck = GAME.hidden_zones(state)["deck:alice"]
     salt = commitments.salt(SEED, turn["turn"], turn["move"], commitments.zone_key("deck:alice"))

@@ -213,7 +213,7 @@ def test_end_of_the_world_series_keeps_running_totals():
 
 
 def test_unknown_variant_is_refused():
-    with pytest.raises(ValueError, match="option variants: .*'moonlight' not allowed"):
+    with pytest.raises(ValueError, match=r"option variants: .*'moonlight' not allowed"):
         new(variants=["moonlight"])
 
 

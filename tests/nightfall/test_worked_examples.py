@@ -62,7 +62,7 @@ def test_w3_starting_a_chain_and_linking(table):
     """EN 176-180: "Lone Hound" (gold) takes only white and green cards."""
     t = table({"phase": "chain", "active": "janet",
                "players": {"janet": {"hand": ["lone-hound", "jerome-carceri", "nian-jiang", "tactical-prep"]}}})
-    assert set(o.split("#")[0] for o in t.options()) == {"play:lone-hound", "play:jerome-carceri", "play:nian-jiang",
+    assert {o.split("#")[0] for o in t.options()} == {"play:lone-hound", "play:jerome-carceri", "play:nian-jiang",
                                                           "play:tactical-prep", "pass"}
     t.choose("janet", "play:lone-hound")
     assert [o.split("#")[0] for o in t.options()] == ["link:jerome-carceri", "pass"]
@@ -215,7 +215,7 @@ def test_w10_claim(table):
     t.choose("brad", "claim:brad-1")
     assert t.keys("brad", "discard") == ["genesis-one", "roland-lefontaine"]  # not exiled: never in play
     assert t.s["turn"]["influence"] == 0
-    assert len([a for a in t.s["archives"] if a["id"] == "brad-1"][0]["cards"]) == 6
+    assert len(next(a for a in t.s["archives"] if a["id"] == "brad-1")["cards"]) == 6
     assert t.options() == ["done"]
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng
@@ -75,7 +76,7 @@ class Table:
         ids = [o.id for o in decision.options]
         return wanted if wanted in ids else ids[0]
 
-    def until(self, stop: Callable[["Table"], bool], script: dict | None = None, limit: int = 2000) -> None:
+    def until(self, stop: Callable[[Table], bool], script: dict | None = None, limit: int = 2000) -> None:
         """Answer decisions (``script`` maps (player, kind) or kind to an option or a function) until ``stop``."""
         script = script or {}
         for _ in range(limit):

@@ -112,7 +112,7 @@ def test_the_rules_name_no_card():
     root = Path(__file__).resolve().parents[2] / "pbem" / "games" / "nightlancer"
     code = "".join(path.read_text() for path in root.glob("*.py"))
     data = read_card_file(scenario_dir("nightlancer") / "cards.toml")
-    for section, entries in data.items():
+    for entries in data.values():
         for entry in entries if isinstance(entries, list) else []:
             assert f'"{entry["id"]}' not in code, entry["id"]
             assert entry["name"] not in code, entry["name"]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from helpers_referee import make_keys
+
 from pbem.bots import RandomBot
 from pbem.engine import Rng
 from pbem.games.nightlancer import GAME

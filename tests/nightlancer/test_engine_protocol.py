@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from pbem.bots.playout import play
 from pbem.engine.protocol import Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng, step_rng
-from pbem.bots.playout import play
 from pbem.games.nightlancer import GAME
 
 from .helpers import screen

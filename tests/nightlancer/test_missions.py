@@ -169,7 +169,7 @@ def test_skill_cards_cost_two_then_one_more_for_each_skill_owned():
     assert [o.id for o in d.options if o.id.startswith("buy:")] and "none" in [o.id for o in d.options]
     assert "skill_draw" in GAME.private(t.state, "ana") and "skill_draw" not in GAME.private(t.state, "ben")
     kc, prospects = t.seat("ana")["kc"], t.seat("ana")["prospects"]
-    t.choose("ana", [o.id for o in d.options if o.id.startswith("buy:")][0])
+    t.choose("ana", next(o.id for o in d.options if o.id.startswith("buy:")))
     assert t.seat("ana")["kc"] == kc - 3 and t.seat("ana")["prospects"] == prospects + 1
     assert len(t.seat("ana")["skills"]) == 2
 

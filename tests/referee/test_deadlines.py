@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
+import toygame
 from helpers_referee import TEST_SEED, Table, make_table, snapshot, validate_directory
+
 from pbem.crypto.canonical import parse_json_strict
 from pbem.engine import register
 from pbem.referee import clock, public_log, status, submit, verify
@@ -24,9 +25,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.pipeline import open_game
 from pbem.referee.tick import tick, time_out
 
-import toygame
-
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
 
 
@@ -144,7 +143,7 @@ def test_verify_names_a_turn_whose_recorded_time_goes_backwards(tmp_path, monkey
     submit(table.dir, table.move("alice", first_option(table, "alice")), table.referee, now=T0 + 2 * HOUR)
     monkeypatch.setattr(clock, "check_forward", lambda *args: None)
     submit(table.dir, table.move("bob", first_option(table, "bob")), table.referee, now=T0 + HOUR)
-    with pytest.raises(VerificationFailed, match="000002.json: its time 2025-03-01T13:00:00Z is earlier .* went "
+    with pytest.raises(VerificationFailed, match=r"000002.json: its time 2025-03-01T13:00:00Z is earlier .* went "
                                                  "backwards"):
         verify(table.dir)
 
@@ -251,6 +250,7 @@ class PatientHighCard(toygame.HighCard):
 def test_a_game_may_declare_a_bots_choice_where_a_pass_is_offered(tmp_path):
     register(PatientHighCard())
     from helpers_referee import make_keys
+
     from pbem.referee import new_game
 
     keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
@@ -309,7 +309,7 @@ def test_verify_names_a_timeout_record_changed_after_the_fact(tmp_path):
     doc = json.loads(path.read_text())
     doc["action"] = "pass"
     path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
-    with pytest.raises(VerificationFailed, match="000001-alice.json: bad signature"):
+    with pytest.raises(VerificationFailed, match=r"000001-alice.json: bad signature"):
         verify(table.dir)
 
 
@@ -355,9 +355,10 @@ def test_a_tick_that_dies_before_its_turn_is_written_leaves_the_game_as_it_was_a
 
 def test_a_game_that_waits_for_joins_records_the_time_of_its_deal_and_replays(tmp_path):
     from helpers_referee import make_keys
+
     from pbem.referee import make_join, new_game, reveal
 
-    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    keys, _files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
     game = tmp_path / "game"
     new_game(game, "highcard", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
              wait_for_joins=True, deadlines=["48h"], now=T0)

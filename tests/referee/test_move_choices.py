@@ -19,13 +19,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers_referee import TEST_SEED, Table, make_table
 
-from helpers_referee import Table, make_table
-from pbem.crypto.seal import open_sealed
+from pbem.crypto.canonical import parse_json_strict
 from pbem.referee import sealing, submit
 from pbem.referee.errors import UsageError
-from pbem.crypto.canonical import parse_json_strict
-from helpers_referee import TEST_SEED
 
 
 @pytest.fixture

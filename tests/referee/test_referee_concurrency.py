@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from helpers_referee import holds_open, make_table
+
 from pbem.referee import verify
 
 TESTS = Path(__file__).resolve().parents[1]

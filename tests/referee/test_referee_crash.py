@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers_referee import Table, make_table, snapshot, validate_directory
 
 import pbem.referee.turns as turns
-from helpers_referee import Table, make_table, snapshot, validate_directory
 from pbem.referee import status, submit, verify
 from pbem.referee.errors import VerificationFailed
 

@@ -11,8 +11,8 @@ import hashlib
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from helpers_referee import TEST_SEED, Table, snapshot
+
 from pbem.crypto import age
 from pbem.crypto.keys import PrivateKey
 from pbem.engine import Rng
@@ -47,7 +47,7 @@ def test_a_fixed_game_gives_the_same_bytes(tmp_path: Path) -> None:
         view = read_view(game, player, keys[player])
         stream = Rng.from_seed(f"golden-{number}")
         data = make_move(view, keys[player], [view.decision.options[0].id],
-                         rng=lambda n: stream.token(n, "seal"))
+                         rng=lambda n, stream=stream: stream.token(n, "seal"))
         submit(game, data, keys["referee"])
     assert table.view("alice").number == 3
     assert directory_digest(game) == GOLDEN["turn3"]

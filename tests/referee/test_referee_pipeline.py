@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import TEST_SEED, Table, make_keys, make_table, snapshot, validate_directory
+
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import generate
 from pbem.crypto.signing import sign_document
@@ -268,7 +268,7 @@ def test_a_later_choice_that_is_not_an_option_ends_the_move_there(table: Table) 
 
 def test_a_move_after_the_game_is_over_is_refused(table: Table) -> None:
     while (view := table.view("alice")).result is None:
-        awaited = [a["player"] for a in view.turn.doc["awaiting"]][0]
+        awaited = next(a["player"] for a in view.turn.doc["awaiting"])
         decision = table.view(awaited).decision
         submit(table.dir, table.move(awaited, decision.options[0].id), table.referee)
     error = refused(table, craft(table, "alice", ["pass"]), GameOverMove, "is over")

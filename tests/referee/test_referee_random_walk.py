@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from helpers_referee import TEST_SEED, make_table, snapshot, validate_directory
+
 from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
 from pbem.referee import formats, sealing, submit, verify

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import make_keys, validate_directory
+
 from pbem.bots import RandomBot
 from pbem.engine import Rng, find_game, game_names
 from pbem.referee import make_move, new_game, read_view, status, submit, verify

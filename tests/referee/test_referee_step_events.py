@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from helpers_referee import make_keys
+
 from pbem.referee import make_move, new_game, public_log, read_view, status, submit
 
 SEATS = ["ann", "bob"]

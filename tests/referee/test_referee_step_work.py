@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import UTC
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import make_table
+
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document
 from pbem.referee import submit
@@ -188,14 +189,14 @@ def test_the_steps_of_a_game_with_deadlines_and_takeovers_list_no_folder_that_gr
     """timeouts/ grows with every timeout and seats/ with every takeover: a move, a stale move's refusal,
     a tick and a takeover find what they need in them by name, as in turns/ and moves/ (a refusal
     counts the notices of rejected/, which holds at most MAX_NOTICES)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from pbem.crypto.keys import generate
     from pbem.referee.errors import StaleMove
     from pbem.referee.takeover import take_over
     from pbem.referee.tick import tick
 
-    t0, hour = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc), timedelta(hours=1)
+    t0, hour = datetime(2025, 3, 1, 12, 0, tzinfo=UTC), timedelta(hours=1)
     table = make_table(tmp_path, deadlines=["1h"], now=t0)
     options = [o.id for o in table.view("alice").decision.options]
     first, stale = table.move("alice", options[0]), table.move("alice", options[1])
@@ -204,9 +205,15 @@ def test_the_steps_of_a_game_with_deadlines_and_takeovers_list_no_folder_that_gr
     take_over(table.dir, "bob", generate("bob").public, table.referee, now=t0 + 2 * hour)  # seats/000003-bob.json
     growing = {"turns", "moves", "rejected", "timeouts", "seats"}
     data = table.move("alice", table.view("alice").decision.options[0].id)
+
+    def a_stale_move() -> pytest.ExceptionInfo[StaleMove]:
+        with pytest.raises(StaleMove) as refused:
+            submit(table.dir, stale, table.referee, now=t0 + 2 * hour)
+        return refused
+
     steps = {
         "a move": lambda: submit(table.dir, data, table.referee, now=t0 + 2 * hour),
-        "a stale move": lambda: pytest.raises(StaleMove, submit, table.dir, stale, table.referee, now=t0 + 2 * hour),
+        "a stale move": a_stale_move,
         "a tick": lambda: tick(table.dir, table.referee, now=t0 + 10 * hour).timeouts,
         "a takeover": lambda: take_over(table.dir, "bob", generate("bob").public, table.referee, now=t0 + 10 * hour),
     }
@@ -284,7 +291,7 @@ def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_s
     changed = toml.read_text().replace('scenario = "', 'scenario = "x', 1)
     assert changed != toml.read_text()
     toml.write_text(changed)
-    with pytest.raises(GameDirError, match="different game.toml"):
+    with pytest.raises(GameDirError, match=r"different game.toml"):
         submit(table.dir, following, table.referee)
 
 

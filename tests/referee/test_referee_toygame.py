@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 import toygame
-from pbem.engine import Rng, apply_choice
+
 from pbem.bots.playout import play
+from pbem.engine import Rng, apply_choice
 
 GAME = toygame.GAME
 

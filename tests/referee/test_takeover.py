@@ -9,12 +9,12 @@ check every seat record; ``game.toml`` is never rewritten.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import Table, make_table, snapshot, validate_directory
+
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import generate
 from pbem.crypto.seal import open_sealed
@@ -31,7 +31,7 @@ from pbem.referee.seats import record_doc
 from pbem.referee.storage import dump_json
 from pbem.referee.takeover import take_over
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def first_option(table: Table, player: str) -> str:
@@ -66,7 +66,7 @@ def hand_bob_over(table: Table) -> tuple[Table, object]:
 
 def test_a_takeover_mid_game_refuses_the_old_key_and_the_new_one_finishes_the_game(table):
     bob_old_move = table.move("bob", first_option(table, "bob"))
-    handed, old = hand_bob_over(table)
+    handed, _old = hand_bob_over(table)
     before = snapshot(table.dir)
     with pytest.raises(BadSignatureMove, match="held bob's seat until the referee handed it .* at turn 2 "
                                                r"\(pbem takeover\): the seat was taken over") as refused:
@@ -86,7 +86,7 @@ def test_the_old_key_reads_no_turn_after_the_takeover(table):
     with pytest.raises(CryptoError):
         open_sealed(turn["sealed"]["bob"], old)
     assert open_sealed(turn["sealed"]["bob"], handed.keys["bob"])["player"] == "bob"
-    with pytest.raises(KeyMismatch, match="handed bob's seat to that key at turn 2 .* this key reads no turn since"):
+    with pytest.raises(KeyMismatch, match=r"handed bob's seat to that key at turn 2 .* this key reads no turn since"):
         read_view(table.dir, "bob", old)
     # a move the old key signs from a turn it could read is refused like any other
     view = read_view(table.dir, "bob", handed.keys["bob"])
@@ -163,6 +163,7 @@ def test_a_finished_game_hands_no_seat_over(table):
 
 def test_a_game_not_dealt_yet_hands_no_seat_over(tmp_path):
     from helpers_referee import make_keys
+
     from pbem.referee import new_game
 
     keys, _ = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
@@ -193,12 +194,12 @@ def test_a_seat_record_not_signed_by_the_referee_stops_the_referee_and_fails_ver
     submit(table.dir, table.move("alice", first_option(table, "alice")), table.referee)
     path = forged_seat_record(table, table.keys["alice"])
     bob_move = None
-    with pytest.raises(GameDirError, match="000001-bob.json: bad signature"):
+    with pytest.raises(GameDirError, match=r"000001-bob.json: bad signature"):
         bob_move = table.move("bob", first_option(table, "bob"))
     assert bob_move is None
-    with pytest.raises(GameDirError, match="000001-bob.json: bad signature"):
+    with pytest.raises(GameDirError, match=r"000001-bob.json: bad signature"):
         submit(table.dir, b"{}", table.referee)
-    with pytest.raises(VerificationFailed, match="000001-bob.json"):
+    with pytest.raises(VerificationFailed, match=r"000001-bob.json"):
         verify(table.dir)
     path.unlink()
     assert verify(table.dir).turns == 2
@@ -210,7 +211,7 @@ def test_a_referee_signed_seat_record_that_no_turn_names_is_refused(table):
     forged_seat_record(table, table.referee)
     with pytest.raises(GameDirError, match="turn 1 was not produced by this seat record"):
         read_view(table.dir, "alice", table.keys["alice"])
-    with pytest.raises(VerificationFailed, match="000001-bob.json: a second file that produced turn 1"):
+    with pytest.raises(VerificationFailed, match=r"000001-bob.json: a second file that produced turn 1"):
         verify(table.dir)
 
 
@@ -273,5 +274,5 @@ def test_verify_names_a_turn_that_leaves_a_seat_record_in_force_out(table):
     doc = json.loads(path.read_text())
     del doc["seats"]
     path.write_bytes(dump_json(sign_document({k: v for k, v in doc.items() if k != "signature"}, table.referee)))
-    with pytest.raises(VerificationFailed, match="000003.json: names the seat records"):
+    with pytest.raises(VerificationFailed, match=r"000003.json: names the seat records"):
         verify(table.dir)

@@ -4,9 +4,8 @@ from pathlib import Path
 # the toy game and the shared helpers live in tests/
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pytest  # noqa: E402
-
-from screen_helpers import PlayedGame, play  # noqa: E402
+import pytest
+from screen_helpers import PlayedGame, play
 
 
 @pytest.fixture(scope="session")

@@ -53,14 +53,14 @@ class PlayedGame:
         return list(_private_events(self, number)[player])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _static(directory: Path, name: str) -> StaticMembers:
     game = find_game(name)
     gamedir = GameDir.at(directory)
     return static_of(game, load_setup(game, gamedir, GameFile.read(gamedir.game_toml)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _private_events(game: PlayedGame, number: int) -> dict[str, tuple[str, ...]]:
     state = game.state(number)
     rules = find_game(game.name)

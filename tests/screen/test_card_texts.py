@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from screen_helpers import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -15,7 +16,6 @@ from pbem.engine import find_game
 from pbem.engine.registry import GAMES
 from pbem.engine.screen import cards_on_screen, describe_card, find_cards
 from pbem.resources import scenario_dir
-from screen_helpers import PlayedGame
 
 runner = CliRunner()
 
@@ -121,4 +121,4 @@ def test_view_cards_adds_the_full_text_of_every_card_on_the_screen(which: str, r
         for key in shown:
             assert describe_card(rules, key, cards[key]) in tail
         for key in set(cards) - set(shown):
-            assert not re.search(r"^" + re.escape(describe_card(rules, key, cards[key])), tail, re.M), key
+            assert not re.search(r"^" + re.escape(describe_card(rules, key, cards[key])), tail, re.MULTILINE), key

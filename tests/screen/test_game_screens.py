@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+import toygame
+from screen_helpers import PlayedGame, view_at
 
 from pbem.crypto.keys import generate
 from pbem.engine.errors import UnknownGameError
@@ -26,9 +28,6 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.player import view_cards
 from pbem.resources import scenario_dir
-from screen_helpers import PlayedGame, view_at
-
-import toygame
 
 
 def test_every_shipped_game_has_a_screen_module() -> None:

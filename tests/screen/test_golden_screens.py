@@ -14,10 +14,10 @@ import os
 from pathlib import Path
 
 import pytest
+from screen_helpers import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from screen_helpers import PlayedGame
 
 GOLDEN = Path(__file__).parent / "golden"
 runner = CliRunner()

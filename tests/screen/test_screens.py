@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from screen_helpers import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.bots import RandomBot
@@ -23,7 +25,6 @@ from pbem.engine import Rng, ScenarioError, apply_choice, find_game, step_rng
 from pbem.engine.registry import GAMES
 from pbem.engine.screen import WIDTH, key_of
 from pbem.referee.since import SinceLastMove, StepEvents
-from screen_helpers import PlayedGame
 
 runner = CliRunner()
 
@@ -151,7 +152,7 @@ def test_the_archives_are_shown_one_line_each_with_name_cost_and_count() -> None
     start = next(i for i, line in enumerate(lines) if line.startswith("Archives"))
     rows = lines[start + 1:start + 1 + len(public["archives"])]
     assert len(public["archives"]) == 12
-    for archive, row in zip(public["archives"], rows):
+    for archive, row in zip(public["archives"], rows, strict=True):
         top = game.cards(scenario)[key_of(archive["top"])]
         assert row.startswith(f"  {archive['id']} ") and top["name"] in row
         assert f"cost {top['cost']}" in row and row.endswith(f"{archive['count']} left")

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import UTC
 from pathlib import Path
 
 import pytest
+from helpers_referee import make_table
+from screen_helpers import PlayedGame, view_at
 from typer.testing import CliRunner
 
-from helpers_referee import make_table
 from pbem.cli.main import app
+from pbem.cli.text import since_lines
 from pbem.referee import formats, read_view
 from pbem.referee.errors import GameDirError
 from pbem.referee.public import public_log
 from pbem.referee.since import SinceLastMove, since_last_move
-from pbem.cli.text import since_lines
-from screen_helpers import PlayedGame, view_at
 
 runner = CliRunner()
 
@@ -69,7 +70,7 @@ def test_the_players_own_private_events_of_those_steps_are_told(which: str, requ
 def test_the_since_section_never_shows_another_players_private_events(which: str, request) -> None:
     game: PlayedGame = request.getfixturevalue(which)
     others_lines = 0
-    for player, number, since in _sections(game):
+    for player, _number, since in _sections(game):
         shown = json.dumps(since.to_json())
         for step in since.steps:
             own = set(game.private_events(step.turn, player))
@@ -143,6 +144,7 @@ def test_an_earlier_turn_that_is_not_the_one_its_successor_names_is_refused(tmp_
     b_root = tmp_path / "b"
     shutil.copytree(tmp_path / "a", b_root)
     from helpers_referee import Table
+
     from pbem.referee import submit
 
     b = Table(dir=b_root / "game", keys=a.keys, key_files=a.key_files)
@@ -187,12 +189,12 @@ def test_a_seat_handed_to_a_new_key_reads_back_only_to_the_takeover(tmp_path: Pa
 
 
 def test_a_timeout_is_told_as_the_referees_step_never_as_the_deal(tmp_path: Path) -> None:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from pbem.referee import submit
     from pbem.referee.tick import tick
 
-    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
     table = make_table(tmp_path, deadlines=["48h"], now=t0)
     submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee,
            now=t0 + timedelta(hours=1))

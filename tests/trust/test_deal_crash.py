@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_race_and_crash import HERE, env, temp_files
+from trust_helpers import join, joining_table
 
 from pbem.referee import status, submit, verify
 from pbem.referee.errors import AlreadyApplied
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_turn
-from test_race_and_crash import HERE, env, temp_files
-from trust_helpers import join, joining_table
 
 #: files the last join's step renames into place: join, turn 0, then json + age view per player (2 players)
 WRITES_OF_THE_DEAL = 6

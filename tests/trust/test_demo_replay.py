@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from trust_helpers import flip
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
 from pbem.engine import find_game, game_names
 from pbem.referee import run_demo, verify
 from pbem.referee.errors import VerificationFailed
-from trust_helpers import flip
 
 #: a short demo: enough turns for draws, reactions and hidden cards to move
 DEMO_TURNS = 20

@@ -19,12 +19,12 @@ import stat
 from pathlib import Path
 
 import pytest
+from helpers_referee import make_table, snapshot
+from trust_helpers import hostile_game_toml, play
 from typer.testing import CliRunner
 
-from helpers_referee import make_table, snapshot
 from pbem.cli.main import app
 from pbem.referee import Refusal, formats, submit, verify
-from trust_helpers import hostile_game_toml, play
 
 runner = CliRunner()
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import zonegame
 from helpers_referee import make_keys
+from trust_helpers import Table, finished_table, play
+
 from pbem.crypto.seal import open_sealed
 from pbem.engine import register
 from pbem.referee import commitments, new_game, sealing, verify
-from trust_helpers import Table, finished_table, play
-
-import zonegame
 
 register(zonegame.GAME)
 
@@ -96,10 +96,10 @@ def test_pbem_prove_opens_the_deck_of_any_turn_after_the_reveal(tmp_path: Path) 
 
 
 def test_pbem_prove_refuses_before_the_reveal(tmp_path: Path) -> None:
+    from trust_helpers import joined_table
     from typer.testing import CliRunner
 
     from pbem.cli.main import app
-    from trust_helpers import joined_table
 
     table = joined_table(tmp_path)
     result = CliRunner().invoke(app, ["prove", str(table.dir), "--turn", "0"])

@@ -14,9 +14,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers_referee import Table, make_table, snapshot
+from trust_helpers import play
 from typer.testing import CliRunner
 
-from helpers_referee import Table, make_table, snapshot
 from pbem.cli.main import app
 from pbem.crypto.keys import generate
 from pbem.crypto.signing import sign_document
@@ -24,7 +25,6 @@ from pbem.referee import formats, read_view, sealing, submit, verify
 from pbem.referee.gamefile import GameFile
 from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
-from trust_helpers import play
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = tomllib.loads((CORPUS / "manifest.toml").read_text())["cases"]

@@ -20,9 +20,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers_referee import snapshot
+from trust_helpers import joining_table
 from typer.testing import CliRunner
 
-from helpers_referee import snapshot
 from pbem.cli.main import app
 from pbem.crypto.signing import sign_document
 from pbem.referee import sealing, status, submit, verify
@@ -31,7 +32,6 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import join_document, join_nonce, joined, make_join
 from pbem.referee.layout import GameDir
 from pbem.referee.storage import dump_json
-from trust_helpers import joining_table
 
 PLAYERS = ("alice", "bob")
 

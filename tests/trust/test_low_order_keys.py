@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from helpers_referee import make_keys
 from typer.testing import CliRunner
 
-from helpers_referee import make_keys
 from pbem.cli.main import app
 from pbem.crypto import age, bech32, openssh
 from pbem.crypto.errors import KeyFileError
@@ -73,7 +73,7 @@ def test_a_pub_file_with_a_low_order_x25519_recipient_is_refused(tmp_path: Path,
 def test_an_openssh_key_of_small_order_is_refused(tmp_path: Path, point: str) -> None:
     path = tmp_path / "bob.pub"
     path.write_text(openssh.format_public_key(bytes.fromhex(point), "bob@laptop") + "\n")
-    with pytest.raises(KeyFileError, match="small-order|identity"):
+    with pytest.raises(KeyFileError, match=r"small-order|identity"):
         load_public_key(path)
 
 
@@ -81,12 +81,12 @@ def test_an_openssh_key_of_small_order_is_refused(tmp_path: Path, point: str) ->
 def test_a_pub_file_with_a_small_order_signing_key_is_refused(tmp_path: Path, point: str) -> None:
     """Anyone can sign as the holder of a small-order key (the identity verifies every message with S = 0)."""
     path = pub_file(tmp_path, "bob", bytes.fromhex(point), str(generate("bob").public.recipient))
-    with pytest.raises(KeyFileError, match="small-order|identity"):
+    with pytest.raises(KeyFileError, match=r"small-order|identity"):
         load_public_key(path, name="bob")
 
 
 def test_pbem_new_refuses_a_low_order_recipient_with_exit_7_and_writes_nothing(tmp_path: Path) -> None:
-    keys, files = make_keys(tmp_path / "keys", ["referee", "alice"])
+    _keys, files = make_keys(tmp_path / "keys", ["referee", "alice"])
     bad = pub_file(tmp_path, "bob", generate("bob").public.ed25519, bech32.encode("age", bytes(32)))
     game = tmp_path / "game"
     result = CliRunner().invoke(app, ["new", str(game), "--game", "nightfall", "--player",

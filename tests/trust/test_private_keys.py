@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from trust_helpers import joined_table
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -16,7 +17,6 @@ from pbem.crypto import age
 from pbem.crypto.errors import KeyFileError
 from pbem.crypto.keys import load_private_key
 from pbem.referee import run_demo
-from trust_helpers import joined_table
 
 
 def test_keygen_writes_the_private_key_0600(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import holds_open, make_table
+
 from pbem.engine import Rng
 from pbem.referee import make_move, read_view, status, submit, verify
 from pbem.referee.errors import AlreadyApplied
-from pbem.referee.records import read_turn
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
+from pbem.referee.records import read_turn
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
@@ -30,7 +30,7 @@ def env() -> dict[str, str]:
 
 
 def temp_files(directory: Path) -> list[Path]:
-    return [p for p in directory.rglob(".tmp-*")]
+    return list(directory.rglob(".tmp-*"))
 
 
 def test_four_referee_processes_at_once_apply_exactly_one_move(tmp_path: Path) -> None:

@@ -10,9 +10,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import snapshot, validate_directory
+from trust_helpers import join, join_all, joined_table, joining_table, make_table
+
 from pbem.crypto.canonical import document_hash
+from pbem.crypto.signing import sign_document
 from pbem.engine.rng import step_rng
 from pbem.referee import keying, sealing, status, submit, verify
 from pbem.referee.errors import (
@@ -22,11 +24,9 @@ from pbem.referee.errors import (
     OtherGameMove,
     UnexpectedJoin,
 )
-from pbem.crypto.signing import sign_document
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import join_document, make_join
 from pbem.referee.storage import dump_json
-from trust_helpers import join, join_all, joined_table, joining_table, make_table
 
 NONCE_A, NONCE_B = b"\x0a" * 32, b"\x0b" * 32
 

@@ -7,6 +7,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from trust_helpers import finished_table, joined_table, make_table, play
 from typer.testing import CliRunner
 
 import pbem.referee.pipeline as pipeline
@@ -15,7 +16,6 @@ from pbem.crypto import age
 from pbem.referee import sealing, verify
 from pbem.referee.errors import VerificationFailed
 from pbem.referee.verify import NO_REPLAY_NOTE
-from trust_helpers import finished_table, joined_table, make_table, play
 
 
 def test_a_finished_game_replays_byte_for_byte(tmp_path: Path) -> None:

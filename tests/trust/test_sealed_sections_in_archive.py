@@ -8,17 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
+import zonegame
+from helpers_referee import make_keys
+from trust_helpers import Table, finished_table, play
 from typer.testing import CliRunner
 
-from helpers_referee import make_keys
 from pbem.cli.main import app
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.seal import open_sealed
 from pbem.engine import register
 from pbem.referee import new_game, sealing
-from trust_helpers import Table, finished_table, play
-
-import zonegame
 
 register(zonegame.GAME)
 
@@ -62,7 +61,7 @@ def test_the_public_record_never_holds_a_hidden_card(tmp_path: Path) -> None:
     assert len(entries) == len(docs)
     seed = b"\x33" * 32
     hidden_somewhere = 0
-    for turn, entry in zip(docs, entries):
+    for turn, entry in zip(docs, entries, strict=True):
         state = sealing.open_with_seed(turn["sealed"]["referee"], seed, compressed=True)["state"]
         hidden = zonegame.GAME.hidden_zones(state)
         public = json.dumps({k: v for k, v in turn.items() if k not in ("sealed", "commitments", "signature")})

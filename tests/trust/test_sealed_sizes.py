@@ -20,10 +20,11 @@ import json
 from pathlib import Path
 
 import pytest
-
 import toygame
 import zonegame
 from helpers_referee import make_keys
+from trust_helpers import joining_table
+
 from pbem.bots import RandomBot
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json
@@ -39,7 +40,6 @@ from pbem.referee.layout import GameDir
 from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.records import read_turn
 from pbem.referee.turns import Position, StaticMembers, dynamic_state, open_position, section_documents
-from trust_helpers import joining_table
 
 register(toygame.GAME)
 register(zonegame.GAME)

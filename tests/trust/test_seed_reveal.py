@@ -7,12 +7,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import snapshot
+from trust_helpers import finished_table, join, joined_table, joining_table, play
+
 from pbem.referee import keying, status, submit, verify
 from pbem.referee.errors import GameOverMove, RevealRefused
 from pbem.referee.reveal import reveal
-from trust_helpers import finished_table, join, joined_table, joining_table, play
 
 
 def turns(table) -> list[dict]:

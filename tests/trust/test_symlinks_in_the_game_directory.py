@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import UTC
 from pathlib import Path
 
 import pytest
+from helpers_referee import make_table, snapshot
+from trust_helpers import joining_table
 from typer.testing import CliRunner
 
 import pbem.durable as durable
-from helpers_referee import make_table, snapshot
 from pbem.cli.main import app
 from pbem.durable import atomic_write
 from pbem.referee import public_log, read_view, reveal, status, submit, verify
 from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.joins import make_join
-from trust_helpers import joining_table
 
 
 def outside_files(where: Path) -> dict[str, bytes]:
@@ -123,7 +124,7 @@ def test_reading_commands_refuse_a_turn_file_linked_elsewhere(tmp_path: Path) ->
     (table.dir / "turns" / "000001.json").symlink_to(secret)
     for read in (lambda: status(table.dir), lambda: list(public_log(table.dir)),
                  lambda: read_view(table.dir, "alice", table.keys["alice"])):
-        with pytest.raises(GameDirError, match="000001.json: a symbolic link"):
+        with pytest.raises(GameDirError, match=r"000001.json: a symbolic link"):
             read()
 
 
@@ -142,14 +143,14 @@ def test_verify_flags_a_symlink_anywhere_in_the_game_directory(tmp_path: Path) -
 
 
 def deadline_table(tmp_path: Path):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return make_table(tmp_path, deadlines=["1h"], now=datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc))
+    return make_table(tmp_path, deadlines=["1h"], now=datetime(2025, 3, 1, 12, 0, tzinfo=UTC))
 
 
 def test_tick_and_takeover_refuse_a_link_where_they_would_write_their_record(tmp_path: Path) -> None:
     """The next turn's timeout record and seat record are looked at by name before anything is written."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.crypto.keys import generate
     from pbem.referee.takeover import take_over
@@ -159,7 +160,7 @@ def test_tick_and_takeover_refuse_a_link_where_they_would_write_their_record(tmp
     outside = tmp_path / "outside"
     outside.mkdir()
     for folder, name, step in (
-        ("timeouts", "000001-alice.json", lambda: tick(table.dir, table.referee, now=datetime(2025, 3, 2, tzinfo=timezone.utc))),
+        ("timeouts", "000001-alice.json", lambda: tick(table.dir, table.referee, now=datetime(2025, 3, 2, tzinfo=UTC))),
         ("seats", "000001-bob.json", lambda: take_over(table.dir, "bob", generate("bob").public, table.referee)),
     ):
         (table.dir / folder).mkdir()
@@ -175,12 +176,12 @@ def test_tick_and_takeover_refuse_a_link_where_they_would_write_their_record(tmp
 def test_a_link_in_place_of_an_old_timeout_record_is_never_read_through(tmp_path: Path, monkeypatch) -> None:
     """A stale move's refusal looks for the timeout that answered its decision by name: a link there is
     not read (the message then does not name the timeout); verify names the link."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from pbem.referee.errors import StaleMove
     from pbem.referee.tick import tick
 
-    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
     table = deadline_table(tmp_path)
     late = table.move("bob", table.view("bob").decision.options[0].id)
     submit(table.dir, table.move("alice", table.view("alice").decision.options[0].id), table.referee, now=t0)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from trust_helpers import finished_table, flip
 
 from pbem.engine import Rng
 from pbem.referee import submit, verify
 from pbem.referee.errors import Refusal, VerificationFailed
 from pbem.referee.reveal import reveal
-from trust_helpers import finished_table, flip
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import make_keys, snapshot
-from pbem.referee import status, submit
+from trust_helpers import join, joining_table
+
+from pbem.referee import submit
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
-from trust_helpers import join, joining_table
 
 
 def swap_seat_key(table, player: str, tmp: Path) -> None:
@@ -33,7 +33,7 @@ def test_a_join_to_a_game_toml_changed_since_the_pending_seed_is_refused(tmp_pat
     swap_seat_key(table, "bob", tmp_path)
     before = snapshot(table.dir, skip=())
     for player in ("alice", "bob"):
-        with pytest.raises(GameDirError, match="pending.json.*game.toml"):
+        with pytest.raises(GameDirError, match=r"pending.json.*game.toml"):
             submit(table.dir, join(table, player), table.referee)
     assert snapshot(table.dir, skip=()) == before
 
@@ -48,7 +48,7 @@ def test_join_files_pushed_next_to_a_changed_game_toml_are_not_dealt_on(tmp_path
     for player in ("alice", "bob"):
         (table.dir / "joins" / f"{player}.reveal.json").write_bytes(join(table, player))
     before = snapshot(table.dir, skip=())
-    with pytest.raises(GameDirError, match="pending.json.*game.toml"):
+    with pytest.raises(GameDirError, match=r"pending.json.*game.toml"):
         submit(table.dir, (table.dir / "joins" / "bob.reveal.json").read_bytes(), table.referee)
     assert snapshot(table.dir, skip=()) == before
     assert not (table.dir / "turns" / "000000.json").exists()

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers_referee import TEST_SEED, make_keys
 from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED, make_keys
 from pbem.cli.main import app
 from pbem.referee import formats, new_game
 from pbem.referee.errors import SetupError

@@ -14,17 +14,16 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers_referee import TEST_SEED, Table, make_table, snapshot
+from toygame import HighCard
 from typer.testing import CliRunner
 
-from helpers_referee import TEST_SEED, Table, make_table, snapshot
 from pbem.cli.main import app
 from pbem.crypto.canonical import document_hash
 from pbem.engine import register
-from pbem.referee import formats, submit, verify
-from pbem.referee import errors
+from pbem.referee import errors, formats, submit, verify
 from pbem.referee.errors import GameDirError, SchemaInvalidMove, VerificationFailed
 from pbem.referee.storage import dump_json
-from toygame import HighCard
 
 
 @pytest.fixture
@@ -126,6 +125,7 @@ class CrashingHighCard(HighCard):
 
 def test_a_failure_inside_the_step_is_a_refusal_with_a_notice(tmp_path: Path) -> None:
     from helpers_referee import make_keys
+
     from pbem.referee import new_game
 
     register(CrashingHighCard())  # here, not at import: the random walks over every registered game skip it

@@ -22,17 +22,16 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers_referee import Table, make_table, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from trust_helpers import forge_move, play
 
-from helpers_referee import Table, make_table, snapshot
 from pbem.crypto import age
-from pbem.referee import read_view, status, submit, verify
-from pbem.referee import pipeline
+from pbem.referee import pipeline, read_view, status, submit, verify
 from pbem.referee.errors import Refusal
 from pbem.referee.player import choices_payload
 from pbem.referee.storage import dump_json
-from trust_helpers import forge_move, play
 
 MARK = "zqxmarkzqx"
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "30"))

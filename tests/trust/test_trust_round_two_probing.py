@@ -25,20 +25,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 import toygame
 from helpers_referee import Table, make_table, snapshot
+from test_views_leak_nothing import _positions as random_positions
+from trust_helpers import play
+from typer.testing import CliRunner
+
 from pbem.cli.main import app
 from pbem.crypto.canonical import canonical_json
 from pbem.engine import IllegalMoveError, NotAwaitedError, Rng, apply_choice, find_game, game_names, register, step_rng
 from pbem.referee import formats, submit, verify
-from pbem.referee.errors import IllegalMove
 from pbem.referee.deal import static_of
+from pbem.referee.errors import IllegalMove
 from pbem.referee.pipeline import advance
 from pbem.referee.turns import Position, section_documents
-from test_views_leak_nothing import _positions as random_positions
-from trust_helpers import play
 
 register(toygame.GAME)
 

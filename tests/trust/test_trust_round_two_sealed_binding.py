@@ -14,12 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers_referee import Table, make_table, snapshot
+from trust_helpers import forge_move, play
+
 from pbem.referee import formats, player, sealing, submit, verify
 from pbem.referee.errors import SchemaInvalidMove
 from pbem.referee.player import CHOICES_SIZE
-from trust_helpers import forge_move, play
 
 
 @pytest.fixture

@@ -11,16 +11,15 @@ sends.
 
 from __future__ import annotations
 
-import json
+import importlib
 from pathlib import Path
 
 import pytest
+from helpers_referee import Table, make_table, snapshot
+from trust_helpers import forge_move, play
 from typer.testing import CliRunner
 
-from helpers_referee import Table, make_table, snapshot
 from pbem.cli.main import app
-import importlib
-
 from pbem.crypto import age
 from pbem.crypto.canonical import canonical_json
 from pbem.crypto.errors import CryptoError, SealError
@@ -28,7 +27,6 @@ from pbem.engine import find_game
 from pbem.referee import formats, read_view, sealing, submit
 from pbem.referee.errors import IllegalMove, NotYourDecisionMove, Refusal, SchemaInvalidMove
 from pbem.referee.player import CHOICES_SIZE
-from trust_helpers import forge_move, play
 
 seal = importlib.import_module("pbem.crypto.seal")
 

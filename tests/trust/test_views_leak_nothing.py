@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from helpers_referee import make_keys
+
 from pbem.bots import RandomBot
 from pbem.engine import Game, Rng, ScenarioError, apply_choice, find_game, game_names, step_rng
 from pbem.referee.deal import static_of

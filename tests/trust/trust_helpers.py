@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from helpers_referee import Table, make_keys, make_table  # noqa: F401  (re-exported for the tests)
+from helpers_referee import Table, make_keys, make_table
+
 from pbem.crypto.canonical import canonical_json
 from pbem.crypto.signing import sign_document
 from pbem.engine import Rng
