@@ -376,15 +376,13 @@ class TurnMachine(Generic[S]):
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
         kind = self.decision_kind(pending["kind"])
-        return Decision(
-            player=pending["player"],
-            kind=kind.name,
-            options=tuple([Option(option_id, label, self.is_free_action(option_id))
-                           for option_id, label in self.options(state, pending)]),
-            prompt=pending.get("prompt", kind.prompt),
-            pass_id=pending.get("pass_id", kind.pass_id),
-            simultaneous=pending.get("simultaneous", False),
-        )
+        listed = self.options(state, pending)
+        if self._free:
+            options = tuple([Option(option_id, label, self.is_free_action(option_id)) for option_id, label in listed])
+        else:  # a game without free actions: no option is one, and none need be looked up
+            options = tuple([Option(option_id, label) for option_id, label in listed])
+        return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
+                        pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
 
     def decisions(self, state: S) -> list[Decision]:
         """Every decision awaited now; none once the game is over."""
