@@ -226,9 +226,8 @@ def ask(
     if options is not None:
         if not options:
             raise RulesError(f"a {kind} decision of {player} needs options")
-        ids = [option_id for option_id, _ in options]
-        if len(set(ids)) != len(ids):
-            raise RulesError(f"duplicate option ids in a {kind} decision: {ids}")
+        if len({option_id for option_id, _ in options}) != len(options):
+            raise RulesError(f"duplicate option ids in a {kind} decision: {[option_id for option_id, _ in options]}")
         pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
     if not isinstance(pass_id, _KindDefault):
         pending["pass_id"] = pass_id
@@ -417,7 +416,8 @@ class TurnMachine(Generic[S]):
     def _take_forced(self, state: S, rng: Rng) -> bool:
         """Take a decision with a single option that reveals nothing hidden; whether there was one."""
         for pending in state["pending"]:
-            if self._may_take(state, pending):
+            # asked with two options or more, it has more than one whatever its kind says (free actions only add)
+            if len(pending.get("options", ())) < 2 and self._may_take(state, pending):
                 options = self.options(state, pending)
                 if len(options) == 1:
                     option_id, label = options[0]
