@@ -375,11 +375,15 @@ class TurnMachine(Generic[S]):
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
         kind = self.decision_kind(pending["kind"])
-        listed = self.options(state, pending)
-        if self._free:
-            options = tuple([Option(option_id, label, self.is_free_action(option_id)) for option_id, label in listed])
-        else:  # a game without free actions: no option is one, and none need be looked up
-            options = tuple([Option(option_id, label) for option_id, label in listed])
+        free = self._free_by_prefix
+        if free:  # an option is a free action's when its prefix names one (is_free_action)
+            options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
+                             for option_id, label in self.options(state, pending)])
+        # a game without free actions: no option is one, and none need be looked up
+        elif "options" in pending:  # the options it was asked with, read as they are kept
+            options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
+        else:
+            options = tuple([Option(option_id, label) for option_id, label in self.options(state, pending)])
         return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
                         pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
 

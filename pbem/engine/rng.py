@@ -150,12 +150,13 @@ class StepRngs:
     __slots__ = ("_keyed",)
 
     def __init__(self, seed: bytes) -> None:
+        # keyed with the seed and fed the message's first part, which every step shares
         self._keyed = hmac_sha256_context(seed)
+        self._keyed.update(b"pbem-step\x00")
 
     def rng(self, entropy: Sequence[bytes], step: int) -> Rng:
         """:func:`step_rng` ``(seed, entropy, step)``."""
         h = self._keyed.copy()
-        h.update(b"pbem-step\x00")
         for part in entropy:
             h.update(len(part).to_bytes(4, "big") + part)
         h.update(step.to_bytes(8, "big"))
