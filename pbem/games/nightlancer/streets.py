@@ -39,11 +39,15 @@ def price(state: State, player: str, item: str) -> int:
 def prices(state: State, player: str, items: list[str]) -> dict[str, int]:
     """What ``player`` pays for each of ``items``: its cost less the discounts on its type (Skills, the
     Nightlancer's special), never below 0. The permanent effects are read once for all the items."""
-    discounts = [e for e in tokens.permanent_effects(state, player) if e["effect"] == "discount"]
+    discounts: dict[str, int] = {}
+    for effect in tokens.permanent_effects(state, player):
+        if effect["effect"] == "discount":
+            for item_type in set(effect["types"]):
+                discounts[item_type] = discounts.get(item_type, 0) + effect["amount"]
     paid = {}
     for item in items:
         data = card(state, item)
-        paid[item] = max(0, data["cost"] - sum(e["amount"] for e in discounts if data["type"] in e["types"]))
+        paid[item] = max(0, data["cost"] - discounts.get(data["type"], 0))
     return paid
 
 
