@@ -107,3 +107,14 @@ def test_an_rng_that_has_drawn_still_copies_and_pickles_and_goes_on_alike() -> N
     expected = [rng.randbelow(1000, "deal") for _ in range(40)] + [rng.randbelow(7, "other")]
     for twin in twins:
         assert [twin.randbelow(1000, "deal") for _ in range(40)] + [twin.randbelow(7, "other")] == expected
+
+
+def test_a_step_rng_copies_and_pickles_before_and_after_its_first_draw() -> None:
+    """A step's generator takes its key from the HMAC at its first draw; a copy or a pickle made before that
+    carries the key all the same."""
+    seed = b"\x05" * 32
+    expected = step_rng(seed, [b"n"], 3).token(64)
+    fresh = step_rng(seed, [b"n"], 3)
+    for twin in (copy.deepcopy(fresh), pickle.loads(pickle.dumps(fresh))):
+        assert twin.token(64) == expected
+    assert fresh.token(64) == expected

@@ -20,7 +20,7 @@ from pbem.bots.bot import Bot
 from pbem.bots.random_bot import RandomBot
 from pbem.digests import sha256
 from pbem.engine.protocol import Game, Result, State, apply_choice
-from pbem.engine.rng import Rng, step_rng
+from pbem.engine.rng import Rng, StepRngs
 
 
 @dataclass
@@ -45,10 +45,10 @@ def play(
     check: Check | None = None,
 ) -> Playout:
     """Play one game with random bots; ``check`` runs on every state (invariants)."""
-    seed_bytes = sha256(f"pbem-sim-{seed}".encode())
+    step_rngs = StepRngs(sha256(f"pbem-sim-{seed}".encode()))
     if scenario is None:
         scenario = game.load_scenario(game.scenarios()[0])
-    state = game.new_state(scenario, list(players), step_rng(seed_bytes, [], 0))
+    state = game.new_state(scenario, list(players), step_rngs.rng([], 0))
     bots: Mapping[str, Bot] = {p: RandomBot(Rng.from_seed(f"{seed}-{p}")) for p in players}
     choices: list[tuple[str, str]] = []
     step = 0
@@ -67,6 +67,6 @@ def play(
         option_id = bot.choose(private, decision)
         choices.append((decision.player, option_id))
         game.begin_step(state)
-        state = apply_choice(game, state, decision.player, option_id, step_rng(seed_bytes, [], step),
+        state = apply_choice(game, state, decision.player, option_id, step_rngs.rng([], step),
                              decision=decision)
     return Playout(state=state, result=game.result(state), steps=step, choices=choices)

@@ -226,9 +226,8 @@ def ask(
     if options is not None:
         if not options:
             raise RulesError(f"a {kind} decision of {player} needs options")
-        ids = [option_id for option_id, _ in options]
-        if len(set(ids)) != len(ids):
-            raise RulesError(f"duplicate option ids in a {kind} decision: {ids}")
+        if len({option_id for option_id, _ in options}) != len(options):
+            raise RulesError(f"duplicate option ids in a {kind} decision: {[option_id for option_id, _ in options]}")
         pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
     if not isinstance(pass_id, _KindDefault):
         pending["pass_id"] = pass_id
@@ -376,15 +375,17 @@ class TurnMachine(Generic[S]):
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
         kind = self.decision_kind(pending["kind"])
-        return Decision(
-            player=pending["player"],
-            kind=kind.name,
-            options=tuple([Option(option_id, label, self.is_free_action(option_id))
-                           for option_id, label in self.options(state, pending)]),
-            prompt=pending.get("prompt", kind.prompt),
-            pass_id=pending.get("pass_id", kind.pass_id),
-            simultaneous=pending.get("simultaneous", False),
-        )
+        free = self._free_by_prefix
+        if free:  # an option is a free action's when its prefix names one (is_free_action)
+            options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
+                             for option_id, label in self.options(state, pending)])
+        # a game without free actions: no option is one, and none need be looked up
+        elif "options" in pending:  # the options it was asked with, read as they are kept
+            options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
+        else:
+            options = tuple([Option(option_id, label) for option_id, label in self.options(state, pending)])
+        return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
+                        pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
 
     def decisions(self, state: S) -> list[Decision]:
         """Every decision awaited now; none once the game is over."""
@@ -419,7 +420,8 @@ class TurnMachine(Generic[S]):
     def _take_forced(self, state: S, rng: Rng) -> bool:
         """Take a decision with a single option that reveals nothing hidden; whether there was one."""
         for pending in state["pending"]:
-            if self._may_take(state, pending):
+            # asked with two options or more, it has more than one whatever its kind says (free actions only add)
+            if len(pending.get("options", ())) < 2 and self._may_take(state, pending):
                 options = self.options(state, pending)
                 if len(options) == 1:
                     option_id, label = options[0]

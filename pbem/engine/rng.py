@@ -38,7 +38,8 @@ class Rng:
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, (bytes, bytearray)) or len(key) < 16:
             raise ValueError("an Rng key must be at least 16 bytes")
-        self._key = bytes(key)
+        #: the key, or the HMAC context whose digest it is, finalized at the first draw (:meth:`keyed_by_hmac`)
+        self._key: bytes | HMAC = bytes(key)
         # the HMAC context keyed once, at the first draw, and copied for each block: keying costs more than a
         # block's HMAC itself (pbem.digests)
         self._mac: HMAC | None = None
@@ -48,7 +49,7 @@ class Rng:
     def __getstate__(self) -> tuple[bytes, dict[str, tuple[int, bytes]]]:
         """The key and the streams, for :mod:`copy` and :mod:`pickle`: the keyed HMAC context, which neither
         can copy, is made again at the next draw."""
-        return self._key, self._streams
+        return self._key_bytes(), self._streams
 
     def __setstate__(self, state: tuple[bytes, dict[str, tuple[int, bytes]]]) -> None:
         self._key, self._streams = state
@@ -63,12 +64,26 @@ class Rng:
             seed = seed.encode()
         return cls(sha256(b"pbem-seed\x00" + seed))
 
+    @classmethod
+    def keyed_by_hmac(cls, key: HMAC) -> Rng:
+        """An Rng keyed by the digest of the HMAC context ``key``, fed with its whole message: finalized at the
+        first draw only, since most steps of a game draw nothing and each step has its own generator (issue 9)."""
+        rng = cls.__new__(cls)
+        rng._key, rng._mac, rng._streams = key, None, {}
+        return rng
+
+    def _key_bytes(self) -> bytes:
+        key = self._key
+        if not isinstance(key, bytes):
+            key = self._key = key.finalize()
+        return key
+
     def _bytes(self, count: int, label: str) -> bytes:
         counter, buffer = self._streams.get(label, (0, b""))
         if len(buffer) < count:
             keyed = self._mac
             if keyed is None:
-                keyed = self._mac = hmac_sha256_context(self._key)
+                keyed = self._mac = hmac_sha256_context(self._key_bytes())
             head = _PREFIX + label.encode() + b"\x00"
             while len(buffer) < count:
                 mac = keyed.copy()
@@ -124,9 +139,25 @@ def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
     step number, so that nobody who lacks the seed can predict a draw and the
     referee, committed to the seed before the entropy arrives, cannot steer one.
     """
-    h = hmac_sha256_context(seed)
-    h.update(b"pbem-step\x00")
-    for part in entropy:
-        h.update(len(part).to_bytes(4, "big") + part)
-    h.update(step.to_bytes(8, "big"))
-    return Rng(h.finalize())
+    return StepRngs(seed).rng(entropy, step)
+
+
+class StepRngs:
+    """The generators of many steps of one game (:func:`step_rng`), for a caller that runs them all (a bot's
+    playout): the HMAC context is keyed with the seed once and copied for each step, as keying it costs
+    more than the step's own HMAC (:mod:`pbem.digests`)."""
+
+    __slots__ = ("_keyed",)
+
+    def __init__(self, seed: bytes) -> None:
+        # keyed with the seed and fed the message's first part, which every step shares
+        self._keyed = hmac_sha256_context(seed)
+        self._keyed.update(b"pbem-step\x00")
+
+    def rng(self, entropy: Sequence[bytes], step: int) -> Rng:
+        """:func:`step_rng` ``(seed, entropy, step)``."""
+        h = self._keyed.copy()
+        for part in entropy:
+            h.update(len(part).to_bytes(4, "big") + part)
+        h.update(step.to_bytes(8, "big"))
+        return Rng.keyed_by_hmac(h)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.engine.rng import Rng, step_rng
+from pbem.engine.rng import Rng, StepRngs, step_rng
 
 
 def test_golden_draws_for_a_seed_are_pinned() -> None:
@@ -43,6 +43,16 @@ def test_step_rng_is_keyed_by_seed_every_entropy_part_and_the_step() -> None:
     # length-prefixed parts: moving a byte between two players' nonces changes the stream
     assert step_rng(seed, [b"ab", b"c"], 7).token(8).hex() != base
     assert step_rng(seed, [b"bc", b"a"], 7).token(8).hex() != base
+
+
+def test_step_rngs_of_one_seed_give_each_step_what_step_rng_gives() -> None:
+    """One keyed context serves every step: what one step feeds it never reaches another."""
+    seed = b"\x01" * 32
+    rngs = StepRngs(seed)
+    steps = [(entropy, step) for step in (7, 0, 8, 7) for entropy in ([b"a", b"bc"], [], [b"ab", b"c"])]
+    drawn = [rngs.rng(entropy, step).token(8).hex() for entropy, step in steps]
+    assert drawn[0] == "2afc954846aa4e6f"
+    assert drawn == [step_rng(seed, entropy, step).token(8).hex() for entropy, step in steps]
 
 
 def test_randbelow_is_in_range_and_reaches_every_value() -> None:

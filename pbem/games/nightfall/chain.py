@@ -34,14 +34,11 @@ from pbem.games.nightfall.state import (
 )
 
 
-def can_link(state: State, card_id: str, last_id: str) -> bool:
-    """A card links if its colour is a link colour of the last card (EN 177)."""
-    return is_order(state, card_id) and card(state, card_id)["colour"] in card(state, last_id)["links"]
-
-
 def linkable(state: State, player: str) -> list[str]:
-    last = current_chain(state)["entries"][-1]["card"]
-    return [c for c in zones(state, player)["hand"] if can_link(state, c, last)]
+    """The orders in hand that link to the chain: a card links if its colour is a link colour of the last
+    card (EN 177)."""
+    links = card(state, current_chain(state)["entries"][-1]["card"])["links"]
+    return [c for c in zones(state, player)["hand"] if is_order(state, c) and card(state, c)["colour"] in links]
 
 
 def add_to_chain(state: State, player: str, card_id: str) -> None:

@@ -6,6 +6,7 @@ combat in progress has finished (EN 237); no further phase is played.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.engine.machine import Task, TurnMachine, new_task, push, push_all
@@ -79,9 +80,10 @@ def claim_cost(state: State, archive: Archive) -> int:
     return card(state, archive["cards"][-1])["cost"]
 
 
-def claimable(state: State, player: str) -> list[Archive]:
-    """The commons and your own private archives, never opposing ones (EN 220)."""
-    return [a for a in state["archives"] if a["cards"] and a["owner"] in (None, player)]
+def claimable(state: State, player: str) -> Iterator[Archive]:
+    """The commons and your own private archives, never opposing ones (EN 220), in order (one at a time:
+    :func:`something_to_claim` mostly stops at the first)."""
+    return (a for a in state["archives"] if a["cards"] and a["owner"] in (None, player))
 
 
 def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
@@ -100,9 +102,10 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
         if cost <= turn["influence"]:
             label = archive_label(state, archive) if not archive.get("secret") else f"{name(state, archive['cards'][-1])} (your face-down archive)"
             options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
+    # an archive offered is something to claim: its cost is seen and paid, or it is face down and untried
+    left = bool(options) or something_to_claim(state, player)
     for card_id in zones(state, player)["hand"]:
         options.append((f"discard:{card_id}", f"discard {name(state, card_id)} for {influence_for(state, card_id)} influence"))
-    left = something_to_claim(state, player)
     ask(state, player, "claim" if left else "nothing-to-claim",
         f"claim phase: {turn['influence']} influence" + ("" if left else ", nothing left to claim"),
         options + [("done", "end the claim phase")], "turn:claim")

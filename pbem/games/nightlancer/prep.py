@@ -249,15 +249,16 @@ def take_options(state: State, decision: PendingDecision) -> list[tuple[str, str
     options = []
     if must_pass(state, player):
         return [("pass", "Pass (5 Heat)")]
+    # the Contacts that could place the Deal token, the same for every mission
+    deals = deal_contacts(state, player) if competitive and tokens.seat(state, player)["deal"] else []
     for slot in state["missions"]:
         m = slot["card"]
         mname = card(state, m)["name"]
         first, second = crew_at(slot, FIRST), crew_at(slot, SECOND)
         if first is None:
             options.append((f"first:{m}", f"Start a First Crew on {mname}"))
-            if competitive and tokens.seat(state, player)["deal"]:
-                for c in deal_contacts(state, player):
-                    options.append((f"deal:{m}:{c}", f"Start a First Crew on {mname} and play {card(state, c)['name']} to place your Deal token"))
+            for c in deals:
+                options.append((f"deal:{m}:{c}", f"Start a First Crew on {mname} and play {card(state, c)['name']} to place your Deal token"))
         elif competitive and second is None and slot["deal"] is None:
             options.append((f"second:{m}", f"Start a Second Crew on {mname}"))
         for crew in (first, second):

@@ -33,8 +33,22 @@ LOAN_KC = 10
 
 
 def price(state: State, player: str, item: str) -> int:
-    data = card(state, item)
-    return max(0, data["cost"] - tokens.discount(state, player, data["type"]))
+    return prices(state, player, [item])[item]
+
+
+def prices(state: State, player: str, items: list[str]) -> dict[str, int]:
+    """What ``player`` pays for each of ``items``: its cost less the discounts on its type (Skills, the
+    Nightlancer's special), never below 0. The permanent effects are read once for all the items."""
+    discounts: dict[str, int] = {}
+    for effect in tokens.permanent_effects(state, player):
+        if effect["effect"] == "discount":
+            for item_type in set(effect["types"]):
+                discounts[item_type] = discounts.get(item_type, 0) + effect["amount"]
+    paid = {}
+    for item in items:
+        data = card(state, item)
+        paid[item] = max(0, data["cost"] - discounts.get(data["type"], 0))
+    return paid
 
 
 def prospect_price(state: State) -> int:
@@ -73,8 +87,9 @@ def streets_options(state: State, decision: PendingDecision) -> list[tuple[str, 
     player = decision["player"]
     p = tokens.seat(state, player)
     options = []
+    costs = prices(state, player, state["market"])
     for c in state["market"]:
-        cost = price(state, player, c)
+        cost = costs[c]
         if p["kc"] >= cost and not cyber_duplicate(state, player, c):
             data = card(state, c)
             marks = ", ".join([data["type"].title()] + [t.title() for t in data["traits"]])

@@ -77,14 +77,6 @@ def extra_contacts(state: State, player: str) -> int:
     return _sum(state, player, "extra_contacts")
 
 
-def discount(state: State, player: str, item_type: str) -> int:
-    return sum(
-        e["amount"]
-        for e in permanent_effects(state, player)
-        if e["effect"] == "discount" and item_type in e["types"]
-    )
-
-
 def is_techshock(state: State, player: str) -> bool:
     return seat(state, player)["ideals"] == 0
 
