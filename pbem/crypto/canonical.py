@@ -217,6 +217,16 @@ def is_plain(value: Any) -> bool:
     return True
 
 
+def compact_is_canonical(data: bytes) -> bool:
+    """Whether ``data``, the UTF-8 text the C encoder above writes for a plain document, is its canonical
+    form: it is unless it holds a character beyond U+FFFF (whose UTF-8 starts with a byte F0 to F4), where
+    the two orders of names may differ (see above)."""
+    return data.isascii() or _ASTRAL_UTF8.search(data) is None
+
+
+_ASTRAL_UTF8 = re.compile(b"[\xf0-\xf4]")
+
+
 def _utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")

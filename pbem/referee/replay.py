@@ -144,7 +144,7 @@ def _signed_as_found(unsigned: dict[str, Any], found: Record, gamefile: GameFile
 def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
     """Turn ``number``, signed by the referee of ``game.toml`` and exactly the bytes pbem writes for it."""
     try:
-        return check_layout(read_turn(gamedir, gamefile, number))
+        return check_layout(read_turn(gamedir, gamefile, number, layout=True))
     except GameDirError as error:
         raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
 

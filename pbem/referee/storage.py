@@ -61,6 +61,16 @@ def _reject(value: Any) -> Any:
 
 _FLAT = [_flat_encoder(level) for level in range(len(_BREAKS))] if c_make_encoder is not None else []
 
+#: what :func:`dump_json_and_compact` writes at first in place of the space after a name (:data:`_SPACE`) and
+#: of the two spaces of each level of indentation (:data:`_INDENT`): control characters, which no JSON text
+#: holds raw (a string escapes every one; in UTF-8 no other character's bytes hold them), so that each is
+#: found again, and each as long as what it stands for
+_SPACE, _INDENT = "\x01", "\x02\x02"
+#: :data:`_BREAKS` and :data:`_FLAT` with those marks
+_MARKED_BREAKS = ["\n" + _INDENT * level for level in range(len(_BREAKS))]
+_MARKED = ([c_make_encoder(None, _reject, c_encode_basestring, None, ":" + _SPACE, "," + _MARKED_BREAKS[level], True,
+                           False, True) for level in range(len(_BREAKS))] if c_make_encoder is not None else [])
+
 
 def dump_json(doc: Any) -> bytes:
     """The bytes pbem writes for a JSON document: :func:`indented_json`'s, sooner.
@@ -85,35 +95,75 @@ def dump_json(doc: Any) -> bytes:
     return "".join(out).encode("utf-8")
 
 
-def _lay(value: Any, level: int, out: list[str]) -> None:
+def dump_json_and_compact(doc: Any, without: str) -> tuple[bytes, bytes] | None:
+    """:func:`dump_json`'s bytes for the object ``doc``, and the compact text of ``doc`` without its member
+    ``without``, from one walk (``None`` for a document ``dump_json`` leaves to :func:`indented_json`).
+
+    The compact text is what the standard library's C encoder writes with sorted names and no whitespace
+    (``json.dumps(..., separators=(",", ":"), sort_keys=True, ensure_ascii=False)``), which is the
+    canonical form of a plain document (:func:`pbem.crypto.canonical.canonical_json`). It is the layout
+    without its whitespace: the layout writes every name and value as that encoder does (each array and
+    object holding no other by the encoder itself, the names between by its string encoder), and puts
+    between them only line breaks (a line feed and the indentation; a string escapes its line feeds, so
+    none lies inside one) and the space of ``": "``. Here the space and each level of indentation are
+    first written as marks (:data:`_SPACE`, :data:`_INDENT`) that no string holds raw either: the layout
+    turns them into spaces, the compact text drops them and every line feed. A reader of a file that must
+    be exactly the layout of its document, and whose signature covers the canonical form of the rest,
+    thus serialises it once.
+    """
+    if not _MARKED or type(doc) is not dict or not doc:
+        return None
+    members: list[str] = []
+    try:
+        names = sorted(doc)
+        for name in names:
+            out = [c_encode_basestring(name), ":" + _SPACE]
+            _lay(doc[name], 1, out, _MARKED, ":" + _SPACE, _MARKED_BREAKS)
+            members.append("".join(out))
+        between = "," + _MARKED_BREAKS[1]
+        laid = ("{" + _MARKED_BREAKS[1] + between.join(members) + "\n}\n").encode("utf-8")
+        kept = "{" + ",".join(text for name, text in zip(names, members, strict=True) if name != without) + "}"
+        compact = kept.encode("utf-8").translate(None, _MARKS)
+    except (_NotLaidOutHere, IndexError, TypeError, ValueError, RecursionError):
+        return None
+    return laid.translate(_UNMARK), compact
+
+
+#: the marks, as the compact text drops them and the layout turns each into spaces
+_MARKS = b"\n\x01\x02"
+_UNMARK = bytes.maketrans(b"\x01\x02", b"  ")
+
+
+def _lay(value: Any, level: int, out: list[str], flat: list[Any] = _FLAT, colon: str = ": ",
+         breaks: list[str] = _BREAKS) -> None:
     kind = type(value)
     if kind is dict:
         children = value.values()
     elif kind is list or kind is tuple:
         children = value
     elif kind in _SCALARS:
-        out.append(_FLAT[0](value, 0)[0])
+        out.append(flat[0](value, 0)[0])
         return
     else:
         raise _NotLaidOutHere(kind.__name__)
     if not value:
         out.append("{}" if kind is dict else "[]")
         return
-    inner, outer = _BREAKS[level + 1], _BREAKS[level]
+    inner, outer = breaks[level + 1], breaks[level]
     if all(type(child) in _SCALARS for child in children):
-        text = _FLAT[level + 1](value, 0)[0]
+        text = flat[level + 1](value, 0)[0]
         out.append(text[0] + inner + text[1:-1] + outer + text[-1])
         return
     between = "," + inner
     if kind is dict:
         out.append("{")
         for index, name in enumerate(sorted(value)):
-            out.append((between if index else inner) + c_encode_basestring(name) + ": ")
-            _lay(value[name], level + 1, out)
+            out.append((between if index else inner) + c_encode_basestring(name) + colon)
+            _lay(value[name], level + 1, out, flat, colon, breaks)
         out.append(outer + "}")
     else:
         out.append("[")
         for index, item in enumerate(value):
             out.append(between if index else inner)
-            _lay(item, level + 1, out)
+            _lay(item, level + 1, out, flat, colon, breaks)
         out.append(outer + "]")
