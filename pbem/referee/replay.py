@@ -124,7 +124,8 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     it is written, byte for byte.
     """
     plain = found.plain if found.plain is not None else is_plain(found.doc)
-    if not (same_canonical_form(unsigned, found.doc) if plain else _signed_as_found(unsigned, found, gamefile)):
+    if not (same_canonical_form(unsigned, found.doc, plain=True) if plain
+            else _signed_as_found(unsigned, found, gamefile)):
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
             found.path,
@@ -132,28 +133,30 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     return found.hash
 
 
-def same_canonical_form(unsigned: dict[str, Any], found: dict[str, Any]) -> bool:
-    """Whether ``unsigned`` has the canonical form of ``found`` without its ``signature``.
+def same_canonical_form(unsigned: dict[str, Any], found: dict[str, Any], plain: bool = False) -> bool:
+    """Whether ``unsigned`` has the canonical form of ``found`` without its ``signature`` (``plain``:
+    ``found`` is, :func:`~pbem.crypto.canonical.is_plain`).
 
-    Compared member by member: the canonical form of an object is its
-    members' names and canonical forms, in the order of the names, so two
-    objects with the same names have the same canonical form exactly when
-    each member has. A member that is the very object the found document
-    holds, or an object of the very objects it holds (the replay takes a
-    sealed section that it has checked from the turn file as it is), has it
-    without being written; the turn's sealed sections are most of its
-    bytes.
+    The canonical form of an object is its members' names and canonical
+    forms, in the order of the names, so two objects with the same names
+    have the same canonical form exactly when each member has; and so they
+    have when the members known to have it are left out of both. A member
+    that is the very object the found document holds, or an object of the
+    very objects it holds (the replay takes a sealed section that it has
+    checked from the turn file as it is), is: the turn's sealed sections,
+    most of its bytes, are not written again.
     """
     if unsigned.keys() != found.keys() - {SIGNATURE_FIELD}:
         return False
+    rebuilt: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     for name, value in unsigned.items():
         other = found[name]
         if value is other or (type(value) is dict and type(other) is dict and value.keys() == other.keys()
                               and all(member is other[key] for key, member in value.items())):
             continue
-        if canonical_json(value) != canonical_json(other):
-            return False
-    return True
+        rebuilt[name], kept[name] = value, other
+    return canonical_json(rebuilt) == canonical_json(kept, plain or None)
 
 
 def _signed_as_found(unsigned: dict[str, Any], found: Record, gamefile: GameFile) -> bool:

@@ -29,6 +29,7 @@ def test_two_documents_compare_equal_exactly_when_their_canonical_forms_are(rebu
             rebuilt[name] = dict(member) if type(member) is dict else member
     signed = {**found, "signature": {"alg": "ed25519", "signer": "x", "value": "y"}}
     assert same_canonical_form(rebuilt, signed) == (canonical_json(rebuilt) == canonical_json(found))
+    assert same_canonical_form(rebuilt, signed, plain=True) == same_canonical_form(rebuilt, signed)
 
 
 def test_true_is_not_one_and_a_tuple_is_an_array():
