@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json
+from pbem.crypto.canonical import canonical_json, is_plain
 from pbem.digests import hmac_sha256_context, sha256_hex
 
 ALGORITHM = "pbem-commit-v1"
@@ -96,8 +96,10 @@ def turn_commitments(
     }
     zones = hidden_zones(game, state)
     if zones:
+        plain = is_plain(zones) or None  # all zones found plain at once; else each is looked at
         result["zones"] = {
-            name: commit(salt_of(zone_key(name)), cards) for name, cards in sorted(zones.items())
+            name: commit_canonical(salt_of(zone_key(name)), canonical_json(cards, plain))
+            for name, cards in sorted(zones.items())
         }
     return result
 
