@@ -270,11 +270,20 @@ def nesting_depth(text: str | bytes) -> int:
     down, summed by ``accumulate``. The regular expression and Python
     generator this replaces were a twentieth of ``pbem verify --replay``,
     which measures the referee's section of every turn.
+
+    A string holding no bracket leaves its two quotes side by side; when
+    dropping every such pair leaves no quote, each string was one (pairs
+    are dropped from the left, so the first pair is the first string's
+    quotes, and so on) and what is left is the brackets outside strings,
+    without cutting the text at each quote.
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    outside = b"".join(data.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
+    kept = data.translate(None, _NOT_STRUCTURE)
+    outside = kept.replace(b'""', b"")
+    if b'"' in outside:  # a string holds a bracket
+        outside = b"".join(kept.split(b'"')[::2])
     return max(accumulate(memoryview(outside.translate(_DEPTH_STEP)).cast("b")), default=0)
 
 
