@@ -369,10 +369,11 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     are the canonical text of a double (read as that double); arrays and
     objects nested deeper than ``max_depth``; strings holding lone surrogates.
 
-    Depth: a text with no more brackets than ``max_depth`` is within it;
-    any other is parsed, then measured (:func:`json_depth`). The parser
-    cannot exhaust the stack: it stops at Python's recursion limit, which is
-    refused too.
+    Depth: a text no longer than ``max_depth`` is within it; any other is
+    parsed, then measured (:func:`json_depth`, whose walk of the arrays and
+    objects costs less than counting the brackets of a text whose strings are
+    long, such as a turn's sealed sections). The parser cannot exhaust the
+    stack: it stops at Python's recursion limit, which is refused too.
     """
     return parse_json_strict_plain(data, max_bytes, max_depth)[0]
 
@@ -425,7 +426,7 @@ def parse_json_strict_plain(data: bytes, max_bytes: int = 1 << 20, max_depth: in
     except RecursionError:
         raise MalformedError(f"JSON nesting depth exceeds the limit of {max_depth} "
                              "(and the parser's own)") from None
-    if not within_depth(text, max_depth):
+    if len(text) > max_depth:
         depth = json_depth(value)
         if depth > max_depth:
             raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")
