@@ -217,6 +217,16 @@ def is_plain(value: Any) -> bool:
     return True
 
 
+def compact_is_canonical(data: bytes) -> bool:
+    """Whether ``data``, the UTF-8 text the C encoder above writes for a plain document, is its canonical
+    form: it is unless it holds a character beyond U+FFFF (whose UTF-8 starts with a byte F0 to F4), where
+    the two orders of names may differ (see above)."""
+    return data.isascii() or _ASTRAL_UTF8.search(data) is None
+
+
+_ASTRAL_UTF8 = re.compile(b"[\xf0-\xf4]")
+
+
 def _utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")
@@ -260,11 +270,20 @@ def nesting_depth(text: str | bytes) -> int:
     down, summed by ``accumulate``. The regular expression and Python
     generator this replaces were a twentieth of ``pbem verify --replay``,
     which measures the referee's section of every turn.
+
+    A string holding no bracket leaves its two quotes side by side; when
+    dropping every such pair leaves no quote, each string was one (pairs
+    are dropped from the left, so the first pair is the first string's
+    quotes, and so on) and what is left is the brackets outside strings,
+    without cutting the text at each quote.
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    outside = b"".join(data.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
+    kept = data.translate(None, _NOT_STRUCTURE)
+    outside = kept.replace(b'""', b"")
+    if b'"' in outside:  # a string holds a bracket
+        outside = b"".join(kept.split(b'"')[::2])
     return max(accumulate(memoryview(outside.translate(_DEPTH_STEP)).cast("b")), default=0)
 
 
@@ -350,10 +369,11 @@ def parse_json_strict(data: bytes, max_bytes: int = 1 << 20, max_depth: int = 64
     are the canonical text of a double (read as that double); arrays and
     objects nested deeper than ``max_depth``; strings holding lone surrogates.
 
-    Depth: a text with no more brackets than ``max_depth`` is within it;
-    any other is parsed, then measured (:func:`json_depth`). The parser
-    cannot exhaust the stack: it stops at Python's recursion limit, which is
-    refused too.
+    Depth: a text no longer than ``max_depth`` is within it; any other is
+    parsed, then measured (:func:`json_depth`, whose walk of the arrays and
+    objects costs less than counting the brackets of a text whose strings are
+    long, such as a turn's sealed sections). The parser cannot exhaust the
+    stack: it stops at Python's recursion limit, which is refused too.
     """
     return parse_json_strict_plain(data, max_bytes, max_depth)[0]
 
@@ -406,7 +426,7 @@ def parse_json_strict_plain(data: bytes, max_bytes: int = 1 << 20, max_depth: in
     except RecursionError:
         raise MalformedError(f"JSON nesting depth exceeds the limit of {max_depth} "
                              "(and the parser's own)") from None
-    if not within_depth(text, max_depth):
+    if len(text) > max_depth:
         depth = json_depth(value)
         if depth > max_depth:
             raise MalformedError(f"JSON nesting depth {depth} exceeds the limit of {max_depth}")

@@ -21,10 +21,11 @@ commitment, so a player can prove what a deck or a hand held at any step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from pbem.crypto.canonical import canonical_json
-from pbem.digests import hmac_sha256, sha256_hex
+from pbem.crypto.canonical import canonical_json, is_plain
+from pbem.digests import hmac_sha256_context, sha256_hex
 
 ALGORITHM = "pbem-commit-v1"
 SALT_BYTES = 32
@@ -33,8 +34,21 @@ _PREFIX = ALGORITHM.encode() + b"\x00"
 
 def salt(seed: bytes, turn: int, move_hash: str | None, name: str) -> bytes:
     """The salt of the commitment called ``name`` in turn ``turn``."""
-    message = b"\x00".join([b"commit", str(turn).encode(), (move_hash or "").encode(), name.encode()])
-    return hmac_sha256(seed, message)[:SALT_BYTES]
+    return salter(seed, turn, move_hash)(name)
+
+
+def salter(seed: bytes, turn: int, move_hash: str | None) -> Callable[[str], bytes]:
+    """:func:`salt` of each name in turn ``turn``, the HMAC keyed with the seed once for them all (keying
+    costs more than authenticating a short message: :mod:`pbem.digests`)."""
+    keyed = hmac_sha256_context(seed)
+    head = b"\x00".join([b"commit", str(turn).encode(), (move_hash or "").encode(), b""])
+
+    def salt_of(name: str) -> bytes:
+        context = keyed.copy()
+        context.update(head + name.encode())
+        return context.finalize()[:SALT_BYTES]
+
+    return salt_of
 
 
 def commit(salt_bytes: bytes, value: Any) -> str:
@@ -70,10 +84,11 @@ def turn_commitments(
     sealing has just computed it) so that it is not computed twice.
     """
     canonical = canonical or {}
+    salt_of = salter(seed, turn, move_hash)
 
     def section(name: str, doc: Any) -> str:
         data = canonical[name] if name in canonical else canonical_json(doc)
-        return commit_canonical(salt(seed, turn, move_hash, name), data)
+        return commit_canonical(salt_of(name), data)
 
     result: dict[str, dict[str, str]] = {
         "sections": {name: section(name, doc) for name, doc in sections.items()},
@@ -81,8 +96,10 @@ def turn_commitments(
     }
     zones = hidden_zones(game, state)
     if zones:
+        plain = is_plain(zones) or None  # all zones found plain at once; else each is looked at
         result["zones"] = {
-            name: commit(salt(seed, turn, move_hash, zone_key(name)), cards) for name, cards in sorted(zones.items())
+            name: commit_canonical(salt_of(zone_key(name)), canonical_json(cards, plain))
+            for name, cards in sorted(zones.items())
         }
     return result
 

@@ -160,9 +160,9 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
             return f"unknown format version{version}: this pbem reads {expected!r}"
         return f"not a {expected!r} document" + (f" (format is {_quoted(found)})" if quote else "")
     if expected in QUICK_FORMATS:
-        from pbem.schema_subset import satisfies  # move and submit only
+        from pbem.schema_subset import compiled  # move and submit only
 
-        if satisfies(_schema(SCHEMAS[expected]), doc, _shipped_schema):
+        if compiled(_schema(SCHEMAS[expected]), _shipped_schema)(doc):
             return None
     errors = sorted(_validator(SCHEMAS[expected]).iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pbem.crypto.canonical import document_hash, parse_json_strict_plain, sha256_ref
+from pbem.crypto.canonical import compact_is_canonical, document_hash, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
-from pbem.crypto.signing import signed_bytes, verify_document
+from pbem.crypto.signing import SIGNATURE_FIELD, signed_bytes, verify_document
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
-from pbem.referee.storage import dump_json
+from pbem.referee.storage import dump_json, dump_json_and_compact
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.protocol import Decision
@@ -44,22 +44,25 @@ class Record(NamedTuple):
     plain: bool | None = None
     #: the bytes its signature covers (:func:`~pbem.crypto.signing.signed_bytes`), if reading it wrote them
     signed: bytes | None = None
+    #: whether ``data`` is exactly the bytes pbem writes for ``doc`` (:func:`check_layout`), if reading it found out
+    laid_out: bool | None = None
 
     def __repr__(self) -> str:
         return f"Record(path={self.path!r}, doc={self.doc!r}, hash={self.hash!r})"
 
 
-def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False) -> Record:
+def read_record(path: Path, expected_format: str, signer: PublicKey | None = None, by_referee: bool = False,
+                layout: bool = False) -> Record:
     """Read, format-check and (when ``signer`` is given) signature-check one file (see :func:`parse_record`)."""
     try:
         data = read_file(path)
     except FileNotFoundError:
         raise GameDirError(f"{path}: missing") from None
-    return parse_record(data, path, expected_format, signer, by_referee)
+    return parse_record(data, path, expected_format, signer, by_referee, layout)
 
 
 def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKey | None = None,
-                 by_referee: bool = False) -> Record:
+                 by_referee: bool = False, layout: bool = False) -> Record:
     """:func:`read_record` on bytes already read (``path`` names where they come from or go).
 
     ``by_referee``: ``signer`` is the game's referee, whose signature vouches
@@ -67,6 +70,12 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     expected format is not checked against its schema again
     (:func:`~pbem.referee.formats.signed_format_problem`). The signature
     and the document hash are computed from one canonical form.
+
+    ``layout``: the caller then checks that the file is exactly the bytes pbem
+    writes for its document (:func:`check_layout`). For a plain document
+    those bytes and the canonical form are written in one walk
+    (:func:`~pbem.referee.storage.dump_json_and_compact`), and the record says
+    whether they are the file's (``laid_out``).
     """
     try:
         doc, parsed_plain = parse_json_strict_plain(data, max_bytes=RECORD_MAX_BYTES)
@@ -80,10 +89,17 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     if problem:
         raise GameDirError(f"{path}: {problem}")
     plain = parsed_plain  # for its canonical form and a referee's format check
-    try:
-        body: bytes | None = signed_bytes(doc, plain)
-    except MalformedError:
-        body = None  # the signature check below says so; a document without one has no hash either
+    body: bytes | None = None
+    laid_out: bool | None = None
+    if layout and plain:
+        both = dump_json_and_compact(doc, SIGNATURE_FIELD)
+        if both is not None and compact_is_canonical(both[1]):
+            laid_out, body = both[0] == data, both[1]
+    if body is None:
+        try:
+            body = signed_bytes(doc, plain)
+        except MalformedError:
+            body = None  # the signature check below says so; a document without one has no hash either
     if signer is not None:
         try:
             verify_document(doc, signer, body)
@@ -93,7 +109,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = sha256_ref(body) if body is not None else document_hash(doc)
-    return Record(path=path, doc=doc, hash=digest, data=data, plain=plain, signed=body)
+    return Record(path=path, doc=doc, hash=digest, data=data, plain=plain, signed=body, laid_out=laid_out)
 
 
 def read_game_file(gamedir: GameDir) -> GameFile:
@@ -105,8 +121,12 @@ def read_game_file(gamedir: GameDir) -> GameFile:
 
 def check_layout(record: Record) -> Record:
     """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`)."""
-    data = record.data if record.data is not None else read_file(record.path)
-    if data != dump_json(record.doc):
+    if record.laid_out is None:
+        data = record.data if record.data is not None else read_file(record.path)
+        laid_out = data == dump_json(record.doc)
+    else:
+        laid_out = record.laid_out  # found when the file was read
+    if not laid_out:
         raise GameDirError(f"{record.path}: is not byte for byte what the referee wrote (altered after signing?)")
     return record
 
@@ -127,10 +147,11 @@ def read_step_record(path: Path, fmt: str, gamefile: GameFile, number: int, play
     return record
 
 
-def read_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
-    """Turn file ``number``, checked against ``game.toml`` and the referee's signature."""
-    return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee, by_referee=True),
-                      gamefile, number)
+def read_turn(gamedir: GameDir, gamefile: GameFile, number: int, layout: bool = False) -> Record:
+    """Turn file ``number``, checked against ``game.toml`` and the referee's signature (``layout``: see
+    :func:`parse_record`)."""
+    return check_turn(read_record(gamedir.turn(number), formats.TURN, gamefile.referee, by_referee=True,
+                                  layout=layout), gamefile, number)
 
 
 def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:

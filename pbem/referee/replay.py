@@ -44,10 +44,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem.crypto.canonical import document_hash, is_plain, parse_json_strict, sha256_ref
+from pbem.crypto.canonical import canonical_json, document_hash, is_plain, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.keys import PublicKey
-from pbem.crypto.signing import verify_document
+from pbem.crypto.signing import SIGNATURE_FIELD, verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import commitments, formats, keying, sealing, seats, timeouts
@@ -119,16 +119,44 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     canonical form tells every value apart, the two are equal value for
     value and type for type: the signature verifies over the rebuilt one,
     and the file is byte for byte what pbem writes for it with that
-    signature. That is the comparison, without writing the file again. A
-    document with a float is compared as it is written, byte for byte.
+    signature. That is the comparison, without writing the file again
+    (:func:`same_canonical_form`). A document with a float is compared as
+    it is written, byte for byte.
     """
     plain = found.plain if found.plain is not None else is_plain(found.doc)
-    if not (document_hash(unsigned) == found.hash if plain else _signed_as_found(unsigned, found, gamefile)):
+    if not (same_canonical_form(unsigned, found.doc, plain=True) if plain
+            else _signed_as_found(unsigned, found, gamefile)):
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
             found.path,
         )
     return found.hash
+
+
+def same_canonical_form(unsigned: dict[str, Any], found: dict[str, Any], plain: bool = False) -> bool:
+    """Whether ``unsigned`` has the canonical form of ``found`` without its ``signature`` (``plain``:
+    ``found`` is, :func:`~pbem.crypto.canonical.is_plain`).
+
+    The canonical form of an object is its members' names and canonical
+    forms, in the order of the names, so two objects with the same names
+    have the same canonical form exactly when each member has; and so they
+    have when the members known to have it are left out of both. A member
+    that is the very object the found document holds, or an object of the
+    very objects it holds (the replay takes a sealed section that it has
+    checked from the turn file as it is), is: the turn's sealed sections,
+    most of its bytes, are not written again.
+    """
+    if unsigned.keys() != found.keys() - {SIGNATURE_FIELD}:
+        return False
+    rebuilt: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
+    for name, value in unsigned.items():
+        other = found[name]
+        if value is other or (type(value) is dict and type(other) is dict and value.keys() == other.keys()
+                              and all(member is other[key] for key, member in value.items())):
+            continue
+        rebuilt[name], kept[name] = value, other
+    return canonical_json(rebuilt) == canonical_json(kept, plain or None)
 
 
 def _signed_as_found(unsigned: dict[str, Any], found: Record, gamefile: GameFile) -> bool:
@@ -144,7 +172,7 @@ def _signed_as_found(unsigned: dict[str, Any], found: Record, gamefile: GameFile
 def checked_turn(gamedir: GameDir, gamefile: GameFile, number: int) -> Record:
     """Turn ``number``, signed by the referee of ``game.toml`` and exactly the bytes pbem writes for it."""
     try:
-        return check_layout(read_turn(gamedir, gamefile, number))
+        return check_layout(read_turn(gamedir, gamefile, number, layout=True))
     except GameDirError as error:
         raise VerificationFailed(str(error), str(gamedir.turn(number))) from error
 

@@ -61,6 +61,16 @@ def _reject(value: Any) -> Any:
 
 _FLAT = [_flat_encoder(level) for level in range(len(_BREAKS))] if c_make_encoder is not None else []
 
+#: what :func:`dump_json_and_compact` writes at first in place of each space of the layout (the one after a
+#: name and those of the indentation): a control character, which no JSON text holds raw (a string escapes
+#: every one; in UTF-8 no other character's bytes hold it), so that each is found again
+_MARK = "\x01"
+_SPACE, _INDENT = _MARK, _MARK * 2
+#: :data:`_BREAKS` and :data:`_FLAT` with those marks
+_MARKED_BREAKS = ["\n" + _INDENT * level for level in range(len(_BREAKS))]
+_MARKED = ([c_make_encoder(None, _reject, c_encode_basestring, None, ":" + _SPACE, "," + _MARKED_BREAKS[level], True,
+                           False, True) for level in range(len(_BREAKS))] if c_make_encoder is not None else [])
+
 
 def dump_json(doc: Any) -> bytes:
     """The bytes pbem writes for a JSON document: :func:`indented_json`'s, sooner.
@@ -85,35 +95,87 @@ def dump_json(doc: Any) -> bytes:
     return "".join(out).encode("utf-8")
 
 
-def _lay(value: Any, level: int, out: list[str]) -> None:
+def dump_json_and_compact(doc: Any, without: str) -> tuple[bytes, bytes] | None:
+    """:func:`dump_json`'s bytes for the object ``doc``, and the compact text of ``doc`` without its member
+    ``without``, from one walk (``None`` for a document ``dump_json`` leaves to :func:`indented_json`).
+
+    The compact text is what the standard library's C encoder writes with sorted names and no whitespace
+    (``json.dumps(..., separators=(",", ":"), sort_keys=True, ensure_ascii=False)``), which is the
+    canonical form of a plain document (:func:`pbem.crypto.canonical.canonical_json`). It is the layout
+    without its whitespace: the layout writes every name and value as that encoder does (each array and
+    object holding no other by the encoder itself, the names between by its string encoder), and puts
+    between them only line breaks (a line feed and the indentation; a string escapes its line feeds, so
+    none lies inside one) and the space of ``": "``. Here each of those spaces is first written as a mark
+    (:data:`_MARK`) that no string holds raw either: the layout turns the marks into spaces, the compact
+    text drops them and every line feed. A reader of a file that must
+    be exactly the layout of its document, and whose signature covers the canonical form of the rest,
+    thus serialises it once.
+    """
+    if not _MARKED or type(doc) is not dict or not doc:
+        return None
+    members: list[str] = []
+    try:
+        names = sorted(doc)
+        for name in names:
+            out = [c_encode_basestring(name), ":" + _SPACE]
+            _lay(doc[name], 1, out, _MARKED, ":" + _SPACE, _MARKED_BREAKS)
+            members.append("".join(out))
+        kept = "{" + ",".join(text for name, text in zip(names, members, strict=True) if name != without) + "}"
+        compact = kept.encode("utf-8").replace(b"\n", b"").replace(_MARK_BYTE, b"")
+        members[0] = "{" + _MARKED_BREAKS[1] + members[0]
+        members[-1] += "\n}\n"
+        laid = ("," + _MARKED_BREAKS[1]).join(members).encode("utf-8").replace(_MARK_BYTE, b" ")
+    except (_NotLaidOutHere, IndexError, TypeError, ValueError, RecursionError):
+        return None
+    return laid, compact
+
+
+_MARK_BYTE = _MARK.encode("ascii")
+
+
+def _lay(value: Any, level: int, out: list[str], flat: list[Any] = _FLAT, colon: str = ": ",
+         breaks: list[str] = _BREAKS) -> None:
     kind = type(value)
     if kind is dict:
         children = value.values()
     elif kind is list or kind is tuple:
         children = value
     elif kind in _SCALARS:
-        out.append(_FLAT[0](value, 0)[0])
+        out.append(flat[0](value, 0)[0])
         return
     else:
         raise _NotLaidOutHere(kind.__name__)
     if not value:
         out.append("{}" if kind is dict else "[]")
         return
-    inner, outer = _BREAKS[level + 1], _BREAKS[level]
-    if all(type(child) in _SCALARS for child in children):
-        text = _FLAT[level + 1](value, 0)[0]
+    inner, outer = breaks[level + 1], breaks[level]
+    if _all_scalars(map(type, children)):
+        text = flat[level + 1](value, 0)[0]
         out.append(text[0] + inner + text[1:-1] + outer + text[-1])
         return
-    between = "," + inner
+    # a member that is a string is written here as the encoder writes it, the others by a call of their own
+    between, deeper = "," + inner, level + 1
     if kind is dict:
         out.append("{")
         for index, name in enumerate(sorted(value)):
-            out.append((between if index else inner) + c_encode_basestring(name) + ": ")
-            _lay(value[name], level + 1, out)
+            child = value[name]
+            head = (between if index else inner) + c_encode_basestring(name) + colon
+            if type(child) is str:
+                out.append(head + c_encode_basestring(child))
+            else:
+                out.append(head)
+                _lay(child, deeper, out, flat, colon, breaks)
         out.append(outer + "}")
     else:
         out.append("[")
         for index, item in enumerate(value):
-            out.append(between if index else inner)
-            _lay(item, level + 1, out)
+            if type(item) is str:
+                out.append((between if index else inner) + c_encode_basestring(item))
+            else:
+                out.append(between if index else inner)
+                _lay(item, deeper, out, flat, colon, breaks)
         out.append(outer + "]")
+
+
+#: whether the types of an array's or object's members are all of :data:`_SCALARS` (stops at the first other)
+_all_scalars = _SCALARS.issuperset

@@ -99,7 +99,7 @@ def _same_layout(record: Record) -> None:
 def _referee_record(path: Path, fmt: str, gamefile: GameFile) -> Record:
     """A file the referee signed, read and checked to be exactly the bytes pbem writes."""
     try:
-        record = read_record(path, fmt, gamefile.referee)
+        record = read_record(path, fmt, gamefile.referee, layout=True)
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
     _same_layout(record)

@@ -123,3 +123,13 @@ def test_reading_a_document_says_whether_it_is_plain_as_is_plain_does(value):
 ])
 def test_a_number_read_as_a_double_makes_a_document_not_plain(data, plain):
     assert parse_json_strict_plain(data)[1] is plain
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6])
+def test_the_depth_limit_holds_for_short_and_long_texts(depth):
+    """A text longer than the limit is measured by walking what it parsed to, a shorter one cannot exceed it."""
+    for padding in ("", "x" * 100):
+        text = "[" * depth + json.dumps(padding) + "]" * depth
+        assert parse_json_strict(text.encode(), max_depth=depth) == json.loads(text)
+        with pytest.raises(MalformedError, match="nesting depth"):
+            parse_json_strict(text.encode(), max_depth=depth - 1)

@@ -21,9 +21,13 @@ from helpers_referee import make_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.referee import submit, verify
-from pbem.referee.errors import VerificationFailed
-from pbem.referee.storage import dump_json, indented_json
+from pbem.crypto.canonical import canonical_json, compact_is_canonical, is_plain
+from pbem.crypto.keys import generate
+from pbem.crypto.signing import sign_document, signed_bytes
+from pbem.referee import formats, submit, verify
+from pbem.referee.errors import GameDirError, VerificationFailed
+from pbem.referee.records import check_layout, parse_record
+from pbem.referee.storage import dump_json, dump_json_and_compact, indented_json
 
 strings = st.text(st.characters(exclude_categories=("Cs",)), max_size=8)
 documents = st.recursive(
@@ -92,3 +96,76 @@ def test_a_turn_laid_out_otherwise_fails_verify(tmp_path: Path, relayout) -> Non
     path.write_bytes(data)
     with pytest.raises(VerificationFailed, match="byte for byte"):
         verify(table.dir)
+
+
+# --- the layout and the canonical form from one walk (what verify reads a referee's file with) ----------
+
+#: strings made of what a layout or a canonical form must get right: quotes, backslashes, line feeds, the
+#: control characters dump_json_and_compact marks with, spaces, separators, brackets, accents, a character
+#: beyond U+FFFF (whose names sort otherwise in the canonical form)
+tricky = st.text(st.sampled_from(['"', "\\", "\n", "\x01", "\x02", " ", ":", ",", "{", "}", "[", "]", "é",
+                                  "\u2028", "\U0001f600", "a", "z"]), max_size=6)
+tricky_documents = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | tricky | strings,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(tricky | strings, children, max_size=4),
+    max_leaves=40,
+)
+signatures = st.fixed_dictionaries({"alg": st.just("ed25519"), "signer": tricky, "value": tricky})
+
+
+@given(st.dictionaries(tricky | strings, tricky_documents | documents, min_size=1, max_size=6),
+       st.none() | signatures)
+@settings(max_examples=500)
+def test_one_walk_gives_the_layout_and_the_compact_form_without_the_signature(document, signature):
+    if signature is not None:
+        document = {**document, "signature": signature}
+    laid, compact = dump_json_and_compact(document, "signature")
+    assert laid == dump_json(document) == indented_json(document)
+    rest = {name: value for name, value in document.items() if name != "signature"}
+    assert compact == json.dumps(rest, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+    if is_plain(document) and compact_is_canonical(compact):
+        assert compact == signed_bytes(document) == canonical_json(rest)
+
+
+@pytest.mark.parametrize("value", [{}, [], "x", {"a": {1, 2}}, {1: "a"}, {"a": {"b": [1, 2]}, 2: 3}])
+def test_what_one_walk_does_not_lay_out_is_left_to_dump_json(value):
+    assert dump_json_and_compact(value, "signature") is None
+
+
+def test_a_name_beyond_u_ffff_is_not_taken_for_canonical():
+    document = {"\U0001f600": 1, "\uffff": 2}  # UTF-16 puts the first first, code points the second
+    _laid, compact = dump_json_and_compact(document, "signature")
+    assert not compact_is_canonical(compact) and compact != canonical_json(document)
+
+
+_KEY = generate("referee")
+
+
+@given(st.dictionaries(tricky | strings, tricky_documents, max_size=5), st.integers(0, 10**6))
+@settings(max_examples=150, deadline=None)
+def test_a_record_read_with_its_layout_is_read_as_without_and_laid_out_only_if_so(members, where):
+    """``parse_record(layout=True)`` gives the hash, the signed bytes and the verdict of ``check_layout`` that
+    reading without it and ``dump_json`` give, for the file pbem writes and for bytes changed in it."""
+    document = sign_document({**members, "format": formats.TURN}, _KEY)
+    data = dump_json(document)
+    cut = where % len(data)
+    changed = [data, data[:-1], data + b" ", data[:cut] + b" " + data[cut:], data.replace(b"\n", b"\r\n", 1),
+               data.replace(b": ", b":", 1), data.replace(b"  ", b"   ", 1), data.replace(b"\n ", b"\n", 1),
+               json.dumps(document, indent=2, sort_keys=True).encode() + b"\n"]
+    for candidate in changed:
+        try:
+            read = [parse_record(candidate, Path("x.json"), formats.TURN, _KEY.public, by_referee=True,
+                                 layout=layout) for layout in (False, True)]
+        except GameDirError as error:  # unreadable, or a signature that no longer verifies: so both ways
+            with pytest.raises(GameDirError) as again:
+                parse_record(candidate, Path("x.json"), formats.TURN, _KEY.public, by_referee=True, layout=True)
+            assert str(again.value) == str(error)
+            continue
+        assert (read[1].hash, read[1].signed, read[1].plain) == (read[0].hash, read[0].signed, read[0].plain)
+        assert read[1].laid_out in (None, candidate == dump_json(read[1].doc))
+        for record in read:
+            if candidate == dump_json(record.doc):
+                assert check_layout(record) is record
+            else:
+                with pytest.raises(GameDirError, match="byte for byte"):
+                    check_layout(record)

@@ -29,7 +29,7 @@ from pbem.engine.rng import Rng
 from pbem.referee import formats, new_game, submit
 from pbem.referee.demo import bot_move
 from pbem.resources import schema_path
-from pbem.schema_subset import satisfies
+from pbem.schema_subset import compiled, satisfies
 from pbem.schemas import validator
 
 CORPUS = Path(__file__).parents[1] / "trust" / "corpus"
@@ -40,7 +40,10 @@ def _jsonschema_says(doc: Any, fmt: str) -> bool:
 
 
 def _quick_says(doc: Any, fmt: str) -> bool:
-    return satisfies(formats._schema(formats.SCHEMAS[fmt]), doc, formats._shipped_schema)
+    schema = formats._schema(formats.SCHEMAS[fmt])
+    verdict = satisfies(schema, doc, formats._shipped_schema)
+    assert compiled(schema, formats._shipped_schema)(doc) == verdict, (fmt, doc)  # the compiled one agrees
+    return verdict
 
 
 def _same_verdict(doc: Any, fmt: str) -> None:
@@ -222,3 +225,36 @@ def test_checking_a_valid_move_and_its_choices_imports_no_jsonschema(real_docume
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema', 'referencing')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+_ODD_SCHEMAS = [
+    True, False, {}, [], {"type": "string", "format": "date-time"}, {"not": {"type": "string"}}, {"not": {"const": 1}},
+    {"not": {"const": [1]}}, {"type": "nothing"}, {"type": ["string"]}, {"const": {"a": 1}}, {"const": True},
+    {"enum": [1, "a", None]}, {"enum": [1, [2]]}, {"enum": "a"}, {"anyOf": {}}, {"anyOf": [{"const": 1}, True]},
+    {"pattern": "^a"}, {"minimum": 1, "maximum": 3}, {"items": {"type": "integer"}, "minItems": 1, "maxItems": 2},
+    {"items": False}, {"required": ["a"], "maxProperties": 1}, {"required": "a"},
+    {"properties": {"a": {"type": "integer"}}, "additionalProperties": False},
+    {"properties": ["a"]}, {"patternProperties": {"^a": True}, "additionalProperties": False},
+    {"additionalProperties": {"type": "string"}}, {"propertyNames": {"pattern": "^[a-z]+$"}},
+    {"uniqueItems": True}, {"$ref": "urn:pbem:schema:standing-orders"}, {"$ref": "urn:nowhere"},
+    {"title": "only an annotation", "description": "x"},
+]
+_ODD_INSTANCES = [None, True, False, 0, 1, 2, 3, 4, 1.0, 2.5, "", "a", "b", "é", [], [1], [1, 2, 3], ["a"], [[1]],
+                  {}, {"a": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": "c"}, {"A": 1}, {"standing_orders": {}},
+                  {"auto_pass": {}}, ("a",)]
+
+
+@pytest.mark.parametrize("schema", _ODD_SCHEMAS, ids=repr)
+def test_the_compiled_quick_check_answers_as_the_interpreted_one(schema: Any) -> None:
+    """Every keyword in every form, and every kind of instance: ``compiled`` is ``satisfies``."""
+    def outcome(decide: Any) -> Any:
+        try:
+            return decide()
+        except Exception as error:  # a malformed schema fails alike (``properties`` that is no object)
+            return repr(error)
+
+    check = compiled(schema, formats._shipped_schema)
+    for instance in _ODD_INSTANCES:
+        verdict = outcome(lambda: satisfies(schema, instance, formats._shipped_schema))  # noqa: B023
+        assert outcome(lambda: check(instance)) == verdict, (schema, instance)  # noqa: B023
+    assert compiled(schema, formats._shipped_schema) is check  # compiled once

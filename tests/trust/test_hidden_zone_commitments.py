@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from pathlib import Path
 
@@ -104,3 +106,17 @@ def test_pbem_prove_refuses_before_the_reveal(tmp_path: Path) -> None:
     table = joined_table(tmp_path)
     result = CliRunner().invoke(app, ["prove", str(table.dir), "--turn", "0"])
     assert result.exit_code == 5 and "not revealed" in result.output
+
+
+def test_a_salt_is_the_hmac_of_the_seed_over_its_turn_move_and_name() -> None:
+    """The salts of a turn come from one keyed HMAC (issue 9); each is still the one the module docstring
+    defines, whatever salts were drawn before it."""
+    seed = bytes(range(32))
+    salt_of = commitments.salter(seed, 7, "sha256:ab")
+    for turn, move_hash, name in [(7, "sha256:ab", "alice"), (7, "sha256:ab", "zone:deck"), (0, None, "referee"),
+                                  (7, "sha256:ab", "alice")]:
+        message = b"\x00".join([b"commit", str(turn).encode(), (move_hash or "").encode(), name.encode()])
+        expected = hmac.new(seed, message, hashlib.sha256).digest()
+        assert commitments.salt(seed, turn, move_hash, name) == expected
+        if turn == 7:
+            assert salt_of(name) == expected
