@@ -15,7 +15,7 @@ from pbem.engine.errors import RulesError
 from pbem.engine.machine import TurnMachine
 from pbem.engine.protocol import Result
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.state import State, card, event, is_wound, wound_count, zones
+from pbem.games.nightfall.state import Final, State, card, event, is_wound, wound_count, zones
 
 
 def wound_types(state: State, player: str) -> dict[str, int]:
@@ -79,8 +79,25 @@ def result(state: State) -> Result | None:
     if state["series"] is not None:
         details["series_games"] = state["series"]["games"]
     summary = ", ".join(f"{p}: {s}" for p, s in final["scores"].items())
-    return Result(winners=(final["winner"],), scores=final["scores"], summary=f"{final['winner']} wins ({summary} wounds)",
-                  details=details)
+    decided = tie_break(final)
+    return Result(winners=(final["winner"],), scores=final["scores"], details=details,
+                  summary=f"{final['winner']} wins{f' on the tie-break, {decided}' if decided else ''} ({summary} wounds)")
+
+
+def tie_break(final: Final) -> str:
+    """What gave a single game to its winner over the players with as many wounds: the lower count of
+    one wound keyword, compared highest count first (EN 240), then the seat closest to the right of the
+    first player (EN 241); ``""`` when the winner has the fewest wounds alone (or a series was won)."""
+    winner, scores, types = final["winner"], final["scores"], final["types"]
+    tied = [p for p, score in scores.items() if p != winner and score == scores[winner]]
+    if not tied or not types:
+        return ""
+    counts = {p: sorted(types[p].values(), reverse=True) for p in (winner, *tied)}
+    by_keyword = any(counts[p] != counts[winner] for p in tied)
+    by_seat = any(counts[p] == counts[winner] for p in tied)
+    return ", then ".join(
+        [*(["the lower count of one wound keyword"] if by_keyword else []),
+         *(["the seat closest to the right of the first player"] if by_seat else [])])
 
 
 def register(machine: TurnMachine[State]) -> None:
