@@ -70,6 +70,19 @@ def test_a_tie_on_prospects_goes_to_the_most_ideals_then_the_most_kc():
     assert finish_with(t, ana=(9, 3, 4), ben=(9, 3, 3)).winners == ("ana",)
 
 
+def test_a_win_on_the_tie_break_says_which_tie_break():
+    """Rulebook 4: "In the case of a tie, the player with the most Ideals wins. If there is a tie for
+    Ideals, the player with the most KC wins." The announcement says which decided."""
+    t = Table(new_game(events=["quiet-night"]))
+    assert finish_with(t, ana=(9, 2, 0), ben=(8, 3, 0)).summary == (
+        "Winner: ben with 11 Prospects, on the tie-break: the most Ideals.")
+    t = Table(new_game(events=["quiet-night"]))
+    assert finish_with(t, ana=(9, 3, 4), ben=(9, 3, 3)).summary == (
+        "Winner: ana with 12 Prospects, on the tie-break: the most KC (Ideals tied).")
+    t = Table(new_game(events=["quiet-night"]))
+    assert finish_with(t, ana=(10, 2, 0), ben=(8, 3, 0)).summary == "Winner: ana with 12 Prospects."
+
+
 def test_players_tied_on_prospects_ideals_and_kc_share_victory():
     t = Table(new_game(events=["quiet-night"]))
     result = finish_with(t, ana=(9, 3, 4), ben=(9, 3, 4))

@@ -119,6 +119,23 @@ def final_score(state: State, player: str) -> dict[str, int]:
     return {"score": score, "ideals": p["ideals"], "kc": p["kc"]}
 
 
+def tie_break(figures: dict[str, Any], winners: list[str], candidates: list[str]) -> str:
+    """What gave the game to a single winner over the candidates with as many Prospects: the most
+    Ideals, then the most KC (rulebook 4); ``""`` when the winner has the most Prospects alone, or
+    the victory is shared."""
+    if len(winners) != 1:
+        return ""
+    won = figures[winners[0]]
+    rivals = [figures[p] for p in candidates if p != winners[0] and figures[p]["score"] == won["score"]]
+    by_ideals = any(rival["ideals"] < won["ideals"] for rival in rivals)
+    by_kc = any(rival["ideals"] == won["ideals"] for rival in rivals)
+    if by_ideals and by_kc:
+        return "the most Ideals, then the most KC"
+    if by_ideals:
+        return "the most Ideals"
+    return "the most KC (Ideals tied)" if by_kc else ""
+
+
 def score_all(state: State) -> None:
     figures = {p: final_score(state, p) for p in state["order"]}
     scores = {p: f["score"] for p, f in figures.items()}
@@ -128,8 +145,9 @@ def score_all(state: State) -> None:
         candidates = sane or list(state["players"])
         best = max((figures[p]["score"], figures[p]["ideals"], figures[p]["kc"]) for p in candidates)
         winners = [p for p in candidates if (figures[p]["score"], figures[p]["ideals"], figures[p]["kc"]) == best]
+        decided = tie_break(figures, winners, candidates)
         summary = ("Shared victory: " if len(winners) > 1 else "Winner: ") + ", ".join(winners) + \
-            f" with {best[0]} Prospects."
+            f" with {best[0]} Prospects" + (f", on the tie-break: {decided}." if decided else ".")
     else:
         total = sum(scores.values())
         target = TARGET_PER_PLAYER * len(state["players"])
