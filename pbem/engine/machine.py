@@ -368,15 +368,11 @@ class TurnMachine(Generic[S]):
             options.extend(action.offers(state, pending))
         return options
 
-    def is_free_action(self, option_id: str) -> bool:
-        """Whether ``option_id`` takes a free action (its prefix names one), which keeps the decision open."""
-        return option_id.partition(":")[0] in self._free_by_prefix
-
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
         kind = self.decision_kind(pending["kind"])
         free = self._free_by_prefix
-        if free:  # an option is a free action's when its prefix names one (is_free_action)
+        if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
             options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
                              for option_id, label in self.options(state, pending)])
         # a game without free actions: no option is one, and none need be looked up
