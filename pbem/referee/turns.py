@@ -24,7 +24,7 @@ from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game, Result
-from pbem.immutable import Immutable
+from pbem.immutable import Immutable, Value
 from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
@@ -93,13 +93,14 @@ class StaticMembers(Immutable):
 _POSITION = ("turn", "state", "seed", "entropy", "standing_orders", "step", "unapplied")
 
 
-class Position:
+class Position(Value):
     """What the referee knows after a step: the content of its sealed section.
 
     Equal to another of the same members (unhashable: they are lists and dicts).
     """
 
     __slots__ = _POSITION
+    _key = _POSITION
     turn: int
     state: dict[str, Any]
     seed: bytes
@@ -122,17 +123,6 @@ class Position:
         self.standing_orders = {} if standing_orders is None else standing_orders
         self.step = [] if step is None else step
         self.unapplied = unapplied
-
-    def _members(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, member) for member in _POSITION)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and other._members() == self._members()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Position({', '.join(f'{member}={getattr(self, member)!r}' for member in _POSITION)})"
 
     def to_section(self, game_id: str, static: StaticMembers) -> dict[str, Any]:
         """The referee's section: the state without its ``static`` members (they come back from the set-up)."""
