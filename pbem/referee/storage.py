@@ -48,11 +48,11 @@ class _NotLaidOutHere(Exception):
     """A value :func:`dump_json` leaves to :func:`indented_json`."""
 
 
-def _flat_encoder(level: int) -> Any:
+def _flat_encoder(level: int, colon: str = ": ", breaks: list[str] = _BREAKS) -> Any:
     # json.dumps(indent=2) writes an array or object of scalars at nesting level ``level - 1`` as the C
     # encoder writes it with ",\n" and ``level``'s indentation between members, after the opening bracket
     # and the same break before the closing one; the C encoder runs only without ``indent``
-    return c_make_encoder(None, _reject, c_encode_basestring, None, ": ", "," + _BREAKS[level], True, False, True)
+    return c_make_encoder(None, _reject, c_encode_basestring, None, colon, "," + breaks[level], True, False, True)
 
 
 def _reject(value: Any) -> Any:
@@ -65,11 +65,12 @@ _FLAT = [_flat_encoder(level) for level in range(len(_BREAKS))] if c_make_encode
 #: name and those of the indentation): a control character, which no JSON text holds raw (a string escapes
 #: every one; in UTF-8 no other character's bytes hold it), so that each is found again
 _MARK = "\x01"
+_MARK_BYTE = _MARK.encode("ascii")
 _SPACE, _INDENT = _MARK, _MARK * 2
 #: :data:`_BREAKS` and :data:`_FLAT` with those marks
 _MARKED_BREAKS = ["\n" + _INDENT * level for level in range(len(_BREAKS))]
-_MARKED = ([c_make_encoder(None, _reject, c_encode_basestring, None, ":" + _SPACE, "," + _MARKED_BREAKS[level], True,
-                           False, True) for level in range(len(_BREAKS))] if c_make_encoder is not None else [])
+_MARKED = ([_flat_encoder(level, ":" + _SPACE, _MARKED_BREAKS) for level in range(len(_BREAKS))]
+           if c_make_encoder is not None else [])
 
 
 def dump_json(doc: Any) -> bytes:
@@ -128,9 +129,6 @@ def dump_json_and_compact(doc: Any, without: str) -> tuple[bytes, bytes] | None:
     except (_NotLaidOutHere, IndexError, TypeError, ValueError, RecursionError):
         return None
     return laid, compact
-
-
-_MARK_BYTE = _MARK.encode("ascii")
 
 
 def _lay(value: Any, level: int, out: list[str], flat: list[Any] = _FLAT, colon: str = ": ",
