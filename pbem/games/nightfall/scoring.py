@@ -93,11 +93,12 @@ def tie_break(final: Final) -> str:
     if not tied or not types:
         return ""
     counts = {p: sorted(types[p].values(), reverse=True) for p in (winner, *tied)}
-    by_keyword = any(counts[p] != counts[winner] for p in tied)
-    by_seat = any(counts[p] == counts[winner] for p in tied)
-    return ", then ".join(
-        [*(["the lower count of one wound keyword"] if by_keyword else []),
-         *(["the seat closest to the right of the first player"] if by_seat else [])])
+    decided = []
+    if any(counts[p] != counts[winner] for p in tied):
+        decided.append("the lower count of one wound keyword")
+    if any(counts[p] == counts[winner] for p in tied):
+        decided.append("the seat closest to the right of the first player")
+    return ", then ".join(decided)
 
 
 def register(machine: TurnMachine[State]) -> None:
