@@ -4,7 +4,8 @@
 to import than the rest of a ``pbem move`` or ``pbem submit``. The schemas
 of the documents those commands check (the move file, the sealed choices)
 use a handful of keywords; :func:`satisfies` evaluates exactly those, with
-Draft 2020-12's meaning and pbem's exact integers (:mod:`pbem.schemas`).
+Draft 2020-12's meaning, pbem's exact integers (:mod:`pbem.schemas`) and
+ECMA-262's ``$`` in a ``pattern`` (:mod:`pbem.patterns`).
 
 It only ever says "yes, this document is valid" or "not sure": ``False``
 means invalid *or* a keyword it does not evaluate, or one in a form it does
@@ -26,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+
+from pbem.patterns import compile_pattern
 
 #: a compiled schema or keyword: whether an instance is valid for certain
 Check = Callable[[Any], bool]
@@ -160,7 +163,7 @@ def _about_one_kind(keyword: str, value: Any, schema: dict[str, Any],
     that kind, and the keyword's check for it; ``None`` for a keyword or a form not read here."""
     if keyword == "pattern" and isinstance(value, str):
         try:
-            pattern = re.compile(value)
+            pattern = compile_pattern(value)
         except re.error:
             return None
         return _TYPES["string"], lambda instance: pattern.search(instance) is not None
