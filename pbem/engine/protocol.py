@@ -65,14 +65,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pbem.engine.errors import IllegalMoveError, NotAwaitedError
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.rng import Rng
 
+#: a game's state as the referee holds it: a JSON object (see "State is plain data" above)
 State = dict[str, Any]
+#: the type a game gives its own states (usually a ``TypedDict``): :class:`Game` is generic in it, so that a
+#: type checker holds a game to the protocol (``GAME: Game[State] = Nightfall()``) with its own state type
+GameState = TypeVar("GameState")
 JSON = Any
 
 #: what a game may declare for a decision kind whose deadline passed (``Game.default_action``):
@@ -193,7 +197,7 @@ class SealedSizes(NamedTuple):
 
 
 @runtime_checkable
-class Game(Protocol):
+class Game(Protocol[GameState]):
     """A game the referee can run. One module-level instance per game."""
 
     #: registry name, e.g. ``"nightfall"``
@@ -214,11 +218,11 @@ class Game(Protocol):
         """
         ...
 
-    def new_state(self, scenario: JSON, players: Sequence[str], rng: Rng) -> State:
+    def new_state(self, scenario: JSON, players: Sequence[str], rng: Rng) -> GameState:
         """Set up a game for the players in seat order."""
         ...
 
-    def awaiting(self, state: State) -> list[Decision]:
+    def awaiting(self, state: GameState) -> list[Decision]:
         """The decisions open now; empty exactly when the game is over."""
         ...
 
@@ -233,13 +237,13 @@ class Game(Protocol):
         """
         ...
 
-    def begin_step(self, state: State) -> None:
+    def begin_step(self, state: GameState) -> None:
         """A referee step begins: forget what the last step reported (its public
         and private events), in place. Called once per step, before the first
         :meth:`apply` of the step, by the framework; never by the game."""
         ...
 
-    def apply(self, state: State, player: str, option_id: str, rng: Rng) -> State:
+    def apply(self, state: GameState, player: str, option_id: str, rng: Rng) -> GameState:
         """Apply one legal choice and return the next state.
 
         May change ``state`` in place and return it. Runs on until the next
@@ -266,7 +270,7 @@ class Game(Protocol):
         """
         ...
 
-    def public(self, state: State) -> JSON:
+    def public(self, state: GameState) -> JSON:
         """What every player and every onlooker may know; cards named by id.
 
         What happened in the last step goes under ``events``, lines of text
@@ -275,7 +279,7 @@ class Game(Protocol):
         """
         ...
 
-    def private(self, state: State, player: str) -> JSON:
+    def private(self, state: GameState, player: str) -> JSON:
         """What ``player`` knows besides the public part (their hand, their own picks); cards by id.
 
         It never repeats the public part: the referee seals it to the player
@@ -288,7 +292,7 @@ class Game(Protocol):
         """The padded sizes of the sealed sections for ``seats`` players."""
         ...
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: GameState) -> Result | None:
         """The result when the game is over, else ``None``."""
         ...
 
@@ -304,7 +308,7 @@ class Game(Protocol):
         """
         ...
 
-    def hidden_zones(self, state: State) -> Mapping[str, list[Any]]:
+    def hidden_zones(self, state: GameState) -> Mapping[str, list[Any]]:
         """Every zone some player may not see, by name, in order (a deck top
         first or last, as the game keeps it; sealed picks): the referee commits
         to each in every turn file, so that after the game a player can prove
@@ -314,7 +318,7 @@ class Game(Protocol):
 
     # --- for the test suite (leak property, random playouts) -------------
 
-    def conceal(self, state: State, player: str, rng: Rng) -> State:
+    def conceal(self, state: GameState, player: str, rng: Rng) -> GameState:
         """A copy of ``state`` with everything ``player`` may not know redrawn.
 
         Shuffle every deck, swap the other players' hidden cards among
@@ -325,7 +329,7 @@ class Game(Protocol):
         """
         ...
 
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: GameState) -> None:
         """Raise :class:`~pbem.engine.errors.InvariantError` if the state breaks a
         conservation rule (cards conserved across zones, tokens never negative, ...)."""
         ...
@@ -366,7 +370,7 @@ class GameScreen(Protocol):
         ...
 
 
-def decision_for(game: Game, state: State, player: str) -> Decision:
+def decision_for(game: Game[GameState], state: GameState, player: str) -> Decision:
     """The decision awaited from ``player``; raise if none is."""
     for decision in game.awaiting(state):
         if decision.player == player:
@@ -375,8 +379,9 @@ def decision_for(game: Game, state: State, player: str) -> Decision:
 
 
 def apply_choice(
-    game: Game, state: State, player: str, option_id: str, rng: Rng, *, decision: Decision | None = None
-) -> State:
+    game: Game[GameState], state: GameState, player: str, option_id: str, rng: Rng, *,
+    decision: Decision | None = None,
+) -> GameState:
     """Check that ``option_id`` is legal for ``player`` now, then apply it.
 
     Raises :class:`NotAwaitedError` or :class:`IllegalMoveError` before the

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import MachineGame, TurnMachine
-from pbem.engine.protocol import Result, SealedSizes
+from pbem.engine.protocol import Game, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import chain, combat, damage, drafts, effects, flow, scenarios, scoring, screen, turn, view
 from pbem.games.nightfall.cards import check_effect_names, read_cards
@@ -97,4 +97,4 @@ class Nightfall(screen.NightfallScreen, MachineGame[State]):
 
 
 #: the rules of Nightfall, for the registry (:data:`pbem.games.nightfall.GAME`)
-GAME = Nightfall()
+GAME: Game[State] = Nightfall()  # annotated: a type checker holds the rules to the protocol

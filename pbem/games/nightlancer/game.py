@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.engine.machine import MachineGame, TurnMachine
-from pbem.engine.protocol import Result, SealedSizes
+from pbem.engine.protocol import Game, Result, SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import (
     actions,
@@ -81,4 +81,4 @@ class Nightlancer(screen.NightlancerScreen, MachineGame[State]):
 
 
 #: the rules of Nightlancer, for the registry (:data:`pbem.games.nightlancer.GAME`)
-GAME = Nightlancer()
+GAME: Game[State] = Nightlancer()  # annotated: a type checker holds the rules to the protocol
