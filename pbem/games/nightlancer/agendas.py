@@ -19,10 +19,15 @@ from pbem.games.nightlancer.effects import draw_contacts
 from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card
 
+#: the requirements that count a token the seat holds, under the same name
+HELD_TOKENS = frozenset({"heat", "kc", "loans", "ideals", "prospects"})
+
 
 def measure(state: State, player: str, need: dict[str, Any]) -> int:
     p = tokens.seat(state, player)
     what = need["need"]
+    if what in HELD_TOKENS:  # the commonest requirements, read first
+        return p[what]  # type: ignore[literal-required]
     if what == "cards":
         return sum(1 for c in p["items"] + p["cyber"] if card(state, c)["type"] == need["of"])
     if what == "items":
@@ -33,9 +38,7 @@ def measure(state: State, player: str, need: dict[str, Any]) -> int:
         return len(p["skills"])
     if what == "missions":
         return p["missions_done"]
-    tokens_held = {"heat": p["heat"], "kc": p["kc"], "loans": p["loans"], "ideals": p["ideals"],
-                   "prospects": p["prospects"]}
-    return tokens_held[what]
+    raise KeyError(what)
 
 
 def requirements_met(state: State, player: str, agenda: str) -> bool:
@@ -52,7 +55,8 @@ def can_pay_in_full(state: State, player: str, agenda: str) -> bool:
     """Whether the player holds the whole cost of the Agenda: KC, Health and Resolve (R28)."""
     cost = card(state, agenda)["cost"]
     p = tokens.seat(state, player)
-    return all(p[token] >= cost.get(token, 0) for token in ("kc", "health", "resolve"))
+    return (p["kc"] >= cost.get("kc", 0) and p["health"] >= cost.get("health", 0)
+            and p["resolve"] >= cost.get("resolve", 0))
 
 
 def can_fulfil(state: State, player: str, agenda: str) -> bool:
