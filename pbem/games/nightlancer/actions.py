@@ -77,10 +77,10 @@ def use_apply(state: State, player: str, option: str, rng: Rng) -> None:
 
 
 def give_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
-    player = decision["player"]
-    p = tokens.seat(state, player)
     if state["mode"] != "cooperative":
         return []
+    player = decision["player"]
+    p = tokens.seat(state, player)
     return [(f"give:{other}:{n}", f"Give {n} KC to {other}")
             for other in state["order"] if other != player for n in GIFTS if p["kc"] >= n]
 
