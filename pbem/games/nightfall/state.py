@@ -203,8 +203,12 @@ def is_wound(state: State, card_id: str) -> bool:
     return card(state, card_id)["type"] == "wound"
 
 
+#: the types of order cards, which a chain is built from (wounds are not orders)
+ORDER_TYPES = ("minion", "action")
+
+
 def is_order(state: State, card_id: str) -> bool:
-    return card(state, card_id)["type"] in ("minion", "action")
+    return card(state, card_id)["type"] in ORDER_TYPES
 
 
 def is_minion_card(state: State, card_id: str) -> bool:
