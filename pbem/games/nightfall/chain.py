@@ -27,7 +27,6 @@ from pbem.games.nightfall.state import (
     current_turn,
     discard_from_hand,
     event,
-    is_order,
     name,
     put_into_play,
     receive_wounds,
@@ -63,7 +62,11 @@ def add_to_chain(state: State, player: str, card_id: str) -> None:
 def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     current_turn(state)["phase"] = "chain"
     player = current_turn(state)["player"]
-    options = [(f"play:{c}", name(state, c)) for c in zones(state, player)["hand"] if is_order(state, c)]
+    options = []
+    for c in zones(state, player)["hand"]:
+        data = card(state, c)  # is_order and the name, from one look-up
+        if data["type"] in ORDER_TYPES:
+            options.append((f"play:{c}", data["name"]))
     # always asked, even with no order in hand: whether you could play stays hidden
     ask(state, player, "chain-start", "start a chain with a card from your hand, or pass",
         options + [("pass", "start no chain")], "chain:start")
