@@ -357,7 +357,10 @@ class TurnMachine(Generic[S]):
 
     def options(self, state: S, pending: PendingDecision) -> Options:
         """The options of a pending decision, free actions included."""
-        kind = self.decision_kind(pending["kind"])
+        return self._options(state, pending, self.decision_kind(pending["kind"]))
+
+    def _options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
+        """:meth:`options`, for the caller that has looked the decision's kind up already."""
         if "options" in pending:
             options = [(option["id"], option["label"]) for option in pending["options"]]
         elif kind.options is not None:
@@ -374,12 +377,12 @@ class TurnMachine(Generic[S]):
         free = self._free_by_prefix
         if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
             options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
-                             for option_id, label in self.options(state, pending)])
+                             for option_id, label in self._options(state, pending, kind)])
         # a game without free actions: no option is one, and none need be looked up
         elif "options" in pending:  # the options it was asked with, read as they are kept
             options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
         else:
-            options = tuple([Option(option_id, label) for option_id, label in self.options(state, pending)])
+            options = tuple([Option(option_id, label) for option_id, label in self._options(state, pending, kind)])
         return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
                         pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
 
