@@ -444,7 +444,8 @@ class TurnMachine(Generic[S]):
         pending = pending_of(state, player)
         if pending is None:
             raise NotAwaitedError(f"no decision of {player!r} is awaited")
-        action = self._free_by_prefix.get(option_id.partition(":")[0])
+        # a game without free actions need not cut the option's prefix out to look it up
+        action = self._free_by_prefix.get(option_id.partition(":")[0]) if self._free_by_prefix else None
         if action is not None:
             action.apply(state, player, option_id, rng)
         else:
