@@ -226,7 +226,7 @@ def ask(
     if options is not None:
         if not options:
             raise RulesError(f"a {kind} decision of {player} needs options")
-        if len({option_id for option_id, _ in options}) != len(options):
+        if len(options) > 1 and len({option_id for option_id, _ in options}) != len(options):
             raise RulesError(f"duplicate option ids in a {kind} decision: {[option_id for option_id, _ in options]}")
         pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
     if not isinstance(pass_id, _KindDefault):
@@ -357,7 +357,10 @@ class TurnMachine(Generic[S]):
 
     def options(self, state: S, pending: PendingDecision) -> Options:
         """The options of a pending decision, free actions included."""
-        kind = self.decision_kind(pending["kind"])
+        return self._options(state, pending, self.decision_kind(pending["kind"]))
+
+    def _options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
+        """:meth:`options`, for the caller that has looked the decision's kind up already."""
         if "options" in pending:
             options = [(option["id"], option["label"]) for option in pending["options"]]
         elif kind.options is not None:
@@ -374,12 +377,12 @@ class TurnMachine(Generic[S]):
         free = self._free_by_prefix
         if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
             options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
-                             for option_id, label in self.options(state, pending)])
+                             for option_id, label in self._options(state, pending, kind)])
         # a game without free actions: no option is one, and none need be looked up
         elif "options" in pending:  # the options it was asked with, read as they are kept
             options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
         else:
-            options = tuple([Option(option_id, label) for option_id, label in self.options(state, pending)])
+            options = tuple([Option(option_id, label) for option_id, label in self._options(state, pending, kind)])
         return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
                         pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
 
@@ -441,7 +444,8 @@ class TurnMachine(Generic[S]):
         pending = pending_of(state, player)
         if pending is None:
             raise NotAwaitedError(f"no decision of {player!r} is awaited")
-        action = self._free_by_prefix.get(option_id.partition(":")[0])
+        # a game without free actions need not cut the option's prefix out to look it up
+        action = self._free_by_prefix.get(option_id.partition(":")[0]) if self._free_by_prefix else None
         if action is not None:
             action.apply(state, player, option_id, rng)
         else:

@@ -16,7 +16,8 @@ stream and counter, so a draw for one purpose never shifts another.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from pbem.digests import hmac_sha256_context, sha256
@@ -38,8 +39,8 @@ class Rng:
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, (bytes, bytearray)) or len(key) < 16:
             raise ValueError("an Rng key must be at least 16 bytes")
-        #: the key, or the HMAC context whose digest it is, finalized at the first draw (:meth:`keyed_by_hmac`)
-        self._key: bytes | HMAC = bytes(key)
+        #: the key, or what makes it at the first draw (:meth:`keyed_later`)
+        self._key: bytes | Callable[[], bytes] = bytes(key)
         # the HMAC context keyed once, at the first draw, and copied for each block: keying costs more than a
         # block's HMAC itself (pbem.digests)
         self._mac: HMAC | None = None
@@ -65,17 +66,18 @@ class Rng:
         return cls(sha256(b"pbem-seed\x00" + seed))
 
     @classmethod
-    def keyed_by_hmac(cls, key: HMAC) -> Rng:
-        """An Rng keyed by the digest of the HMAC context ``key``, fed with its whole message: finalized at the
-        first draw only, since most steps of a game draw nothing and each step has its own generator (issue 9)."""
+    def keyed_later(cls, make_key: Callable[[], bytes]) -> Rng:
+        """An Rng keyed by what ``make_key()`` returns (at least 16 bytes), called at the first draw only:
+        most steps of a game draw nothing, and each step has its own generator, whose key is an HMAC
+        (issue 9)."""
         rng = cls.__new__(cls)
-        rng._key, rng._mac, rng._streams = key, None, {}
+        rng._key, rng._mac, rng._streams = make_key, None, {}
         return rng
 
     def _key_bytes(self) -> bytes:
         key = self._key
         if not isinstance(key, bytes):
-            key = self._key = key.finalize()
+            key = self._key = key()
         return key
 
     def _bytes(self, count: int, label: str) -> bytes:
@@ -145,7 +147,8 @@ def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
 class StepRngs:
     """The generators of many steps of one game (:func:`step_rng`), for a caller that runs them all (a bot's
     playout): the HMAC context is keyed with the seed once and copied for each step, as keying it costs
-    more than the step's own HMAC (:mod:`pbem.digests`)."""
+    more than the step's own HMAC (:mod:`pbem.digests`), and only for a step that draws: copying it costs
+    more than the rest of a step that draws nothing, as most do."""
 
     __slots__ = ("_keyed",)
 
@@ -155,9 +158,13 @@ class StepRngs:
         self._keyed.update(b"pbem-step\x00")
 
     def rng(self, entropy: Sequence[bytes], step: int) -> Rng:
-        """:func:`step_rng` ``(seed, entropy, step)``."""
+        """:func:`step_rng` ``(seed, entropy, step)``, keyed at its first draw."""
+        return Rng.keyed_later(partial(self._key, tuple(entropy), step))
+
+    def _key(self, entropy: tuple[bytes, ...], step: int) -> bytes:
+        """The key of the generator of one step: HMAC-SHA256 of the step's entropy and number under the seed."""
         h = self._keyed.copy()
         for part in entropy:
             h.update(len(part).to_bytes(4, "big") + part)
         h.update(step.to_bytes(8, "big"))
-        return Rng.keyed_by_hmac(h)
+        return h.finalize()

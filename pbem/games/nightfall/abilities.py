@@ -45,6 +45,12 @@ def _named(card: dict[str, Any], name: str) -> list[Ability]:
     return [a for a in card.get("in_play", []) if a.get("ability") == name]
 
 
+def _amounts(card: dict[str, Any], name: str) -> list[int]:
+    """The amounts of the card's modifiers called ``name``: in one comprehension, as strength auras are
+    summed for every minion whose strength is read."""
+    return [a["amount"] for a in card.get("in_play", []) if a.get("ability") == name]
+
+
 # --- keywords
 
 
@@ -74,17 +80,17 @@ def exiled_when(card: dict[str, Any], how: str) -> bool:
 
 def strength_aura(card: dict[str, Any]) -> int:
     """Strength this minion adds to each minion its controller controls."""
-    return sum(a["amount"] for a in _named(card, "strength_aura"))
+    return sum(_amounts(card, "strength_aura"))
 
 
 def blocked_damage_reduction(card: dict[str, Any]) -> int:
     """Damage an attacker this minion blocks deals less."""
-    return sum(a["amount"] for a in _named(card, "blocked_damage_reduction"))
+    return sum(_amounts(card, "blocked_damage_reduction"))
 
 
 def action_discard_influence(card: dict[str, Any]) -> int:
     """Influence an action discarded in its controller's turn gives, at least (0: no such text)."""
-    return max((a["amount"] for a in _named(card, "action_discard_influence")), default=0)
+    return max(_amounts(card, "action_discard_influence"), default=0)
 
 
 # --- triggers

@@ -19,6 +19,7 @@ from pbem.engine.rng import Rng
 from pbem.games.nightfall.effects import schedule
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
+    ORDER_TYPES,
     State,
     card,
     clockwise_from,
@@ -26,7 +27,6 @@ from pbem.games.nightfall.state import (
     current_turn,
     discard_from_hand,
     event,
-    is_order,
     name,
     put_into_play,
     receive_wounds,
@@ -38,7 +38,12 @@ def linkable(state: State, player: str) -> list[str]:
     """The orders in hand that link to the chain: a card links if its colour is a link colour of the last
     card (EN 177)."""
     links = card(state, current_chain(state)["entries"][-1]["card"])["links"]
-    return [c for c in zones(state, player)["hand"] if is_order(state, c) and card(state, c)["colour"] in links]
+    found = []
+    for c in zones(state, player)["hand"]:
+        data = card(state, c)  # is_order and the colour, from one look-up
+        if data["type"] in ORDER_TYPES and data["colour"] in links:
+            found.append(c)
+    return found
 
 
 def add_to_chain(state: State, player: str, card_id: str) -> None:
@@ -57,7 +62,11 @@ def add_to_chain(state: State, player: str, card_id: str) -> None:
 def chain_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     current_turn(state)["phase"] = "chain"
     player = current_turn(state)["player"]
-    options = [(f"play:{c}", name(state, c)) for c in zones(state, player)["hand"] if is_order(state, c)]
+    options = []
+    for c in zones(state, player)["hand"]:
+        data = card(state, c)  # is_order and the name, from one look-up
+        if data["type"] in ORDER_TYPES:
+            options.append((f"play:{c}", data["name"]))
     # always asked, even with no order in hand: whether you could play stays hidden
     ask(state, player, "chain-start", "start a chain with a card from your hand, or pass",
         options + [("pass", "start no chain")], "chain:start")
@@ -83,8 +92,8 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     starter = player == current_chain(state)["starter"]
     if not options and not starter and player in state["options"].get("auto_pass_when_unable", []):
         return
-    last = current_chain(state)["entries"][-1]["card"]
-    prompt = f"link to {name(state, last)} (links {', '.join(card(state, last)['links'])}), or pass"
+    last = card(state, current_chain(state)["entries"][-1]["card"])
+    prompt = f"link to {last['name']} (links {', '.join(last['links'])}), or pass"
     # adding to your own chain ("when you are done adding cards to your chain", EN 180) is a kind of its
     # own, so that a standing order to pass opponents' chains never ends your own
     more = starter or task.get("linked", False)

@@ -137,7 +137,7 @@ def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Options whose labels would read alike (two copies of a minion in play)
     get the instance number of the card their id names, as the screen shows
     it (``#3``), so that a player can tell them apart."""
-    if len({label for _, label in options}) == len(options):
+    if len(options) < 2 or len({label for _, label in options}) == len(options):  # one option reads alike to none
         return options
     counts: dict[str, int] = {}
     for _, label in options:

@@ -11,6 +11,7 @@ orders in the chain carry ``owner`` and ``controller``.
 # a string, some 80 compilations for these (2 ms of every step's start-up, issue 9); evaluated at import,
 # they cost a third of that. The annotations below name only what is defined above them.
 
+from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
 from pbem.engine.errors import RulesError
@@ -189,10 +190,17 @@ def current_combat(state: State) -> Combat:
 
 # ------------------------------------------------------------------ cards
 
+@lru_cache(maxsize=4096)
+def _key_of(card_id: str) -> str:
+    """:func:`pbem.engine.screen.key_of`, remembered: the rules look a card up some fifteen times a step, and a
+    remembered key is a string whose hash is known, where a key cut anew must be hashed for each look-up.
+    The instance ids of a catalogue are a few hundred."""
+    return card_id.partition("#")[0]
+
+
 def card(state: State, card_id: str) -> Card:
     """The catalogue entry of a card instance."""
-    # key_of inlined: the rules look a card up some fifteen times a step
-    return state["catalog"][card_id.partition("#")[0]]
+    return state["catalog"][_key_of(card_id)]
 
 
 def name(state: State, card_id: str) -> str:
@@ -203,8 +211,12 @@ def is_wound(state: State, card_id: str) -> bool:
     return card(state, card_id)["type"] == "wound"
 
 
+#: the types of order cards, which a chain is built from (wounds are not orders)
+ORDER_TYPES = ("minion", "action")
+
+
 def is_order(state: State, card_id: str) -> bool:
-    return card(state, card_id)["type"] in ("minion", "action")
+    return card(state, card_id)["type"] in ORDER_TYPES
 
 
 def is_minion_card(state: State, card_id: str) -> bool:

@@ -6,7 +6,6 @@ combat in progress has finished (EN 237); no further phase is played.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from pbem.engine.machine import Task, TurnMachine, new_task, push, push_all
@@ -80,47 +79,56 @@ def claim_cost(state: State, archive: Archive) -> int:
     return card(state, archive["cards"][-1])["cost"]
 
 
-def claimable(state: State, player: str) -> Iterator[Archive]:
-    """The commons and your own private archives, never opposing ones (EN 220), in order (one at a time:
-    :func:`something_to_claim` mostly stops at the first)."""
-    return (a for a in state["archives"] if a["cards"] and a["owner"] in (None, player))
+def claimable(state: State, player: str) -> list[Archive]:
+    """The commons and your own private archives that hold a card, never opposing ones (EN 220), in order."""
+    return [a for a in state["archives"] if a["cards"] and a["owner"] in (None, player)]
 
 
 def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
     turn = current_turn(state)
     turn["phase"] = "claim"
     player = turn["player"]
+    archives = claimable(state, player)
     options = []
-    for archive in claimable(state, player):
+    for archive in archives:
         if archive["hidden"]:
             # its top card is unseen (DE 87), so the option cannot depend on its cost
             if archive["id"] not in turn["tried"]:
                 options.append((f"claim:{archive['id']}", f"claim the unseen top card of {archive_label(state, archive)} "
                                 "(you pay its cost if you can; otherwise it is shown to all and stays)"))
             continue
-        cost = claim_cost(state, archive)
+        top = card(state, archive["cards"][-1])
+        cost = top["cost"]  # claim_cost, the top card looked up once
         if cost <= turn["influence"]:
-            label = archive_label(state, archive) if not archive.get("secret") else f"{name(state, archive['cards'][-1])} (your face-down archive)"
+            label = archive_label(state, archive) if not archive.get("secret") else f"{top['name']} (your face-down archive)"
             options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
     # an archive offered is something to claim: its cost is seen and paid, or it is face down and untried
-    left = bool(options) or something_to_claim(state, player)
-    for card_id in zones(state, player)["hand"]:
-        options.append((f"discard:{card_id}", f"discard {name(state, card_id)} for {influence_for(state, card_id)} influence"))
+    left = bool(options) or something_to_claim(state, player, archives)
+    hand = zones(state, player)["hand"]
+    if hand:
+        action_influence = discarded_action_influence(state)  # influence_for an action, the same for each
+        for card_id in hand:
+            data = card(state, card_id)
+            gained = action_influence if data["type"] == "action" else 1
+            options.append((f"discard:{card_id}", f"discard {data['name']} for {gained} influence"))
     ask(state, player, "claim" if left else "nothing-to-claim",
         f"claim phase: {turn['influence']} influence" + ("" if left else ", nothing left to claim"),
         options + [("done", "end the claim phase")], "turn:claim")
 
 
-def something_to_claim(state: State, player: str) -> bool:
+def something_to_claim(state: State, player: str, archives: list[Archive] | None = None) -> bool:
     """Whether an archive you may claim from (EN 220) has a top card you could pay for with
     your influence and one more per card in hand ("Influence = 2 automatic + influence from
     card effects + 1 per discard"), judged by public facts only, as the decision's kind is
     public: an untried face-down archive, or a secret archive of yours (whose top card
     only you see), counts as something to claim. A player's standing order may end the
-    claim phase when nothing is left to claim (kind ``nothing-to-claim``)."""
+    claim phase when nothing is left to claim (kind ``nothing-to-claim``).
+
+    ``archives``: :func:`claimable` of ``player``, when the caller has it at hand.
+    """
     turn = current_turn(state)
     reach = turn["influence"] + len(zones(state, player)["hand"])
-    for archive in claimable(state, player):
+    for archive in claimable(state, player) if archives is None else archives:
         if archive["hidden"]:
             if archive["id"] not in turn["tried"]:
                 return True

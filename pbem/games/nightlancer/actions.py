@@ -20,15 +20,16 @@ from pbem.engine.machine import PendingDecision, TurnMachine
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.flow import may_use_contacts
-from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.state import Card, State
 from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard
 
 GIFTS = (1, 2, 5, 10)
 
 
-def sale_price(state: State, item: str) -> int:
-    return card(state, item)["cost"] // 2
+def sale_price(data: Card) -> int:
+    """What an Item sells for: half its cost, rounded down (``data``: its card)."""
+    return data["cost"] // 2
 
 
 def sell(state: State, player: str, item: str) -> None:
@@ -39,13 +40,17 @@ def sell(state: State, player: str, item: str) -> None:
     if item in p["spent"]:
         p["spent"].remove(item)
     discard(state, item)
-    p["kc"] += sale_price(state, item)
-    tokens.say(state, f"{player} sells {card(state, item)['name']} for {sale_price(state, item)} KC.")
+    data = card(state, item)
+    p["kc"] += sale_price(data)
+    tokens.say(state, f"{player} sells {data['name']} for {sale_price(data)} KC.")
 
 
 def sell_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
-    return [(f"sell:{c}", f"Sell {card(state, c)['name']} for {sale_price(state, c)} KC")
-            for c in tokens.seat(state, decision["player"])["items"]]
+    offers = []
+    for c in tokens.seat(state, decision["player"])["items"]:
+        data = card(state, c)
+        offers.append((f"sell:{c}", f"Sell {data['name']} for {sale_price(data)} KC"))
+    return offers
 
 
 def sell_apply(state: State, player: str, option: str, rng: Rng) -> None:
@@ -61,7 +66,8 @@ def use_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]
         if data["kind"] != "contact":
             continue
         for n, effect in enumerate(data["self"], start=1):
-            if effects.self_applies(effect, "anytime"):
+            # effects.self_applies(effect, "anytime") inline: asked of every contact effect in hand, in most decisions
+            if effect["effect"] in effects.ANYTIME_SELF:
                 offers.append((f"use:{c}:{n}", f"Play {data['name']}: {describe_effect(effect)}"))
     return offers
 
@@ -77,10 +83,10 @@ def use_apply(state: State, player: str, option: str, rng: Rng) -> None:
 
 
 def give_offers(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
-    player = decision["player"]
-    p = tokens.seat(state, player)
     if state["mode"] != "cooperative":
         return []
+    player = decision["player"]
+    p = tokens.seat(state, player)
     return [(f"give:{other}:{n}", f"Give {n} KC to {other}")
             for other in state["order"] if other != player for n in GIFTS if p["kc"] >= n]
 

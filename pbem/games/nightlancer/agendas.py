@@ -16,13 +16,18 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import ITEM_TYPES
 from pbem.games.nightlancer.effects import draw_contacts
-from pbem.games.nightlancer.state import State
+from pbem.games.nightlancer.state import Seat, State
 from pbem.games.nightlancer.zones import card
+
+#: the requirements that count a token the seat holds, under the same name
+HELD_TOKENS = frozenset({"heat", "kc", "loans", "ideals", "prospects"})
 
 
 def measure(state: State, player: str, need: dict[str, Any]) -> int:
     p = tokens.seat(state, player)
     what = need["need"]
+    if what in HELD_TOKENS:  # the commonest requirements, read first
+        return p[what]  # type: ignore[literal-required]
     if what == "cards":
         return sum(1 for c in p["items"] + p["cyber"] if card(state, c)["type"] == need["of"])
     if what == "items":
@@ -33,13 +38,16 @@ def measure(state: State, player: str, need: dict[str, Any]) -> int:
         return len(p["skills"])
     if what == "missions":
         return p["missions_done"]
-    tokens_held = {"heat": p["heat"], "kc": p["kc"], "loans": p["loans"], "ideals": p["ideals"],
-                   "prospects": p["prospects"]}
-    return tokens_held[what]
+    raise KeyError(what)
 
 
-def requirements_met(state: State, player: str, agenda: str) -> bool:
-    for need in card(state, agenda)["requires"]:
+#: the kinds of Agenda card a player may hold and fulfil
+AGENDA_KINDS = ("agenda", "personal_agenda")
+
+
+def requirements_met(state: State, player: str, data: dict[str, Any]) -> bool:
+    """Whether ``player`` meets every requirement of the Agenda card ``data``."""
+    for need in data["requires"]:
         value = measure(state, player, need)
         if "at_least" in need and value < need["at_least"]:
             return False
@@ -48,15 +56,22 @@ def requirements_met(state: State, player: str, agenda: str) -> bool:
     return True
 
 
-def can_pay_in_full(state: State, player: str, agenda: str) -> bool:
-    """Whether the player holds the whole cost of the Agenda: KC, Health and Resolve (R28)."""
-    cost = card(state, agenda)["cost"]
+def holds_cost(p: Seat, cost: dict[str, int]) -> bool:
+    """Whether the seat holds the whole cost of an Agenda: KC, Health and Resolve (R28)."""
+    return (p["kc"] >= cost.get("kc", 0) and p["health"] >= cost.get("health", 0)
+            and p["resolve"] >= cost.get("resolve", 0))
+
+
+def fulfillable(state: State, player: str) -> list[str]:
+    """The Agendas in ``player``'s hand they may fulfil now, in the order held: the requirements are met and the
+    cost is held in full. Each card is looked up once (a Streets turn offers them in every decision)."""
     p = tokens.seat(state, player)
-    return all(p[token] >= cost.get(token, 0) for token in ("kc", "health", "resolve"))
-
-
-def can_fulfil(state: State, player: str, agenda: str) -> bool:
-    return requirements_met(state, player, agenda) and can_pay_in_full(state, player, agenda)
+    found = []
+    for c in p["hand"]:
+        data = card(state, c)
+        if data["kind"] in AGENDA_KINDS and requirements_met(state, player, data) and holds_cost(p, data["cost"]):
+            found.append(c)
+    return found
 
 
 def fulfil(state: State, player: str, agenda: str, rng: Rng) -> None:

@@ -328,9 +328,9 @@ def attempt_apply(state: State, decision: PendingDecision, option: str, rng: Rng
 def reaction_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     frame = top(state)
     options = []
-    for c in tokens.contacts_in_hand(state, decision["player"]):
-        data = card(state, c)
-        if effects.against_applies(data["against"], frame["trigger"], frame["ctype"]):
+    for c in tokens.seat(state, decision["player"])["hand"]:
+        data = card(state, c)  # tokens.contacts_in_hand and the card, from one look-up
+        if data["kind"] == "contact" and effects.against_applies(data["against"], frame["trigger"], frame["ctype"]):
             options.append((f"play:{c}", f"Play {data['name']} on {frame['target']}: {describe_effect(data['against'])}"))
     options.append(("pass", "Pass"))
     return options

@@ -19,7 +19,7 @@ from pbem.games.nightlancer import agendas, tokens
 from pbem.games.nightlancer.actions import sell
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.state import State
-from pbem.games.nightlancer.zones import card, discard, kind
+from pbem.games.nightlancer.zones import card, discard
 
 HAND_LIMIT = 6
 HEAT_KC, LOAN_KC, PROSPECT_KC, LOAN_PROSPECTS = 2, 10, 5, 5
@@ -67,9 +67,7 @@ def run_final(state: State, frame: Task, rng: Rng) -> None:
 
 def final_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     player = decision["player"]
-    options = [(f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}")
-               for c in tokens.seat(state, player)["hand"]
-               if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c)]
+    options = [(f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}") for c in agendas.fulfillable(state, player)]
     options.append(("done", "Done: score"))
     return options
 

@@ -24,7 +24,6 @@ from pbem.games.nightlancer.zones import (
     card,
     current_event,
     discard,
-    kind,
     tableau_zone,
 )
 
@@ -94,9 +93,8 @@ def streets_options(state: State, decision: PendingDecision) -> list[tuple[str, 
             data = card(state, c)
             marks = ", ".join([data["type"].title()] + [t.title() for t in data["traits"]])
             options.append((f"buy:{c}", f"Buy {data['name']} ({marks}) for {cost} KC"))
-    for c in p["hand"]:
-        if kind(state, c) in ("agenda", "personal_agenda") and agendas.can_fulfil(state, player, c):
-            options.append((f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}"))
+    for c in agendas.fulfillable(state, player):
+        options.append((f"fulfil:{c}", f"Fulfil the Agenda {card(state, c)['name']}"))
     if p["loans"] < MAX_LOANS:
         options.append(("loan", f"Take a Loan ({LOAN_KC} KC)"))
     each = prospect_price(state)

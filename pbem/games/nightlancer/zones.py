@@ -7,6 +7,7 @@ event deck never is: when it is empty the game ends).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pbem.engine.errors import present
@@ -31,10 +32,17 @@ def current_event(state: State) -> str:
     return present(state["event"], "the round's Event card")
 
 
+@lru_cache(maxsize=4096)
+def _design_id(instance: str) -> str:
+    """The instance's design id (:func:`pbem.engine.screen.key_of`), remembered: the rules look a card up some
+    twenty times a step, and a remembered id is a string whose hash is known, where an id cut anew must be
+    hashed for each look-up. The instances of a catalogue are a few hundred."""
+    return instance.partition("#")[0]
+
+
 def card(state: State, instance: str) -> dict[str, Any]:
     """The catalogue entry of a card instance."""
-    # the instance's design id (pbem.engine.screen.key_of) inlined: the rules look a card up some twenty times a step
-    return state["catalogue"]["cards"][instance.partition("#")[0]]
+    return state["catalogue"]["cards"][_design_id(instance)]
 
 
 def kind(state: State, instance: str) -> str:
