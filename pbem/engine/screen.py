@@ -28,6 +28,7 @@ import difflib
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 #: the columns a screen fits
@@ -43,9 +44,16 @@ def wrap(text: str, indent: str = "", more: str | None = None, width: int = WIDT
     return lines or [indent.rstrip()]
 
 
+@lru_cache(maxsize=4096)
 def key_of(card_id: str) -> str:
-    """The card key of an instance id (``bad-smoke#3`` -> ``bad-smoke``); a key is its own."""
-    return card_id.split("#", 1)[0]
+    """The card key of an instance id (``bad-smoke#3`` -> ``bad-smoke``); a key is its own.
+
+    Remembered: the rules look a card up by its instance id some fifteen to
+    twenty times a step, and a remembered key is a string whose hash is
+    known, where a key cut anew must be hashed for each look-up (issue 9).
+    A game's instance ids are a few hundred.
+    """
+    return card_id.partition("#")[0]
 
 
 def copy_number(card_id: str) -> str | None:

@@ -11,12 +11,12 @@ orders in the chain carry ``owner`` and ``controller``.
 # a string, some 80 compilations for these (2 ms of every step's start-up, issue 9); evaluated at import,
 # they cost a third of that. The annotations below name only what is defined above them.
 
-from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
 from pbem.engine.errors import RulesError
 from pbem.engine.machine import MachineState
 from pbem.engine.rng import Rng
+from pbem.engine.screen import key_of
 from pbem.games.nightfall import abilities
 
 #: a card's data in the catalogue (the card file's entry; wounds get one per kind and type)
@@ -190,17 +190,9 @@ def current_combat(state: State) -> Combat:
 
 # ------------------------------------------------------------------ cards
 
-@lru_cache(maxsize=4096)
-def _key_of(card_id: str) -> str:
-    """:func:`pbem.engine.screen.key_of`, remembered: the rules look a card up some fifteen times a step, and a
-    remembered key is a string whose hash is known, where a key cut anew must be hashed for each look-up.
-    The instance ids of a catalogue are a few hundred."""
-    return card_id.partition("#")[0]
-
-
 def card(state: State, card_id: str) -> Card:
     """The catalogue entry of a card instance."""
-    return state["catalog"][_key_of(card_id)]
+    return state["catalog"][key_of(card_id)]
 
 
 def name(state: State, card_id: str) -> str:

@@ -7,11 +7,11 @@ event deck never is: when it is empty the game ends).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from pbem.engine.errors import present
 from pbem.engine.rng import Rng
+from pbem.engine.screen import key_of
 from pbem.games.nightlancer.cards import CYBER_TYPES
 from pbem.games.nightlancer.events import say
 from pbem.games.nightlancer.state import State
@@ -32,17 +32,9 @@ def current_event(state: State) -> str:
     return present(state["event"], "the round's Event card")
 
 
-@lru_cache(maxsize=4096)
-def _design_id(instance: str) -> str:
-    """The instance's design id (:func:`pbem.engine.screen.key_of`), remembered: the rules look a card up some
-    twenty times a step, and a remembered id is a string whose hash is known, where an id cut anew must be
-    hashed for each look-up. The instances of a catalogue are a few hundred."""
-    return instance.partition("#")[0]
-
-
 def card(state: State, instance: str) -> dict[str, Any]:
     """The catalogue entry of a card instance."""
-    return state["catalogue"]["cards"][_design_id(instance)]
+    return state["catalogue"]["cards"][key_of(instance)]
 
 
 def kind(state: State, instance: str) -> str:
