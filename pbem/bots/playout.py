@@ -15,35 +15,37 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Generic
 
 from pbem.bots.bot import Bot
 from pbem.bots.random_bot import RandomBot
 from pbem.digests import sha256
-from pbem.engine.protocol import Game, Result, State, apply_choice
+from pbem.engine.protocol import Game, GameState, Result, apply_choice
 from pbem.engine.rng import Rng, StepRngs
 
 
 @dataclass
-class Playout:
+class Playout(Generic[GameState]):
     """The record of a simulated game."""
 
-    state: State
+    state: GameState
     result: Result | None
     steps: int
     choices: list[tuple[str, str]] = field(default_factory=list)
 
 
-Check = Callable[[Game, State], None]
+#: a check of every state of a playout (its game, the state)
+Check = Callable[[Game[Any], Any], None]
 
 
 def play(
-    game: Game,
+    game: Game[GameState],
     players: Sequence[str],
     seed: int,
     scenario: object | None = None,
     max_steps: int = 100_000,
     check: Check | None = None,
-) -> Playout:
+) -> Playout[GameState]:
     """Play one game with random bots; ``check`` runs on every state (invariants)."""
     step_rngs = StepRngs(sha256(f"pbem-sim-{seed}".encode()))
     if scenario is None:

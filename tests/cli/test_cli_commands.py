@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from helpers_cli import keygen, new_game, pbem
 from helpers_referee import TEST_SEED, snapshot, validate_directory  # registers the toy game
+from typer.core import TyperGroup
 from typer.main import get_command
 
 from pbem.cli.main import app
@@ -208,6 +209,7 @@ def test_demo_plays_the_toy_game_through_the_files(tmp_path: Path) -> None:
 
 def test_every_command_and_option_has_help() -> None:
     group = get_command(app)
+    assert isinstance(group, TyperGroup)
     assert len(group.commands) >= 9
     for name, command in group.commands.items():
         assert command.help, f"pbem {name} has no help"

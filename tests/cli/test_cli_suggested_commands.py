@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.core import TyperGroup
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -33,7 +34,15 @@ PROSE = re.compile(
     r"pbem (?:can|cannot|command|does|file|files|game|is|key(?=\*\*| file| with|[,:.])|keys|knows|neither|never|or|"
     r"reads|referee|remembers|seals|sends|signs|takes|version|writes|wrote)\b"
 )
-GROUP = get_command(app)
+
+
+def _root_group() -> TyperGroup:
+    group = get_command(app)
+    assert isinstance(group, TyperGroup)
+    return group
+
+
+GROUP = _root_group()
 runner = CliRunner()
 
 
@@ -42,7 +51,7 @@ def _strings(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.JoinedStr):
-            found.append("".join(part.value if isinstance(part, ast.Constant) else "VALUE" for part in node.values))
+            found.append("".join(str(part.value) if isinstance(part, ast.Constant) else "VALUE" for part in node.values))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             found.append(node.value)
     return found
@@ -104,7 +113,7 @@ def _is_group(command: Any) -> bool:
 
 
 def _command(words: tuple[str, ...]) -> Any:
-    command = GROUP
+    command: Any = GROUP
     for word in words:
         assert _is_group(command) and word in command.commands, f"no command `pbem {' '.join(words)}`"
         command = command.commands[word]

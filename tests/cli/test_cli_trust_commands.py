@@ -19,7 +19,7 @@ def pbem(*args, code: int = 0) -> str:
     return result.output
 
 
-def make_game(tmp_path: Path, *extra: str) -> tuple[Path, Path]:
+def make_game(tmp_path: Path, *extra: str) -> tuple[Path, Path, str]:
     keys = tmp_path / "keys"
     for name in ("referee", "alice", "bob"):
         pbem("keygen", name, "--out", keys)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from helpers_referee import make_table
+from typer.core import TyperGroup
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -28,6 +29,7 @@ VALUES: list[Any] = [None, "x", "", "-", "5", "-3", "007", "0", "1.5", "-0.25", 
 
 def _parameters() -> list[tuple[str, Any, Any]]:
     group = get_command(app)
+    assert isinstance(group, TyperGroup)
     found = []
     for name in group.list_commands(None):  # type: ignore[arg-type]
         command = group.commands[name]
@@ -70,4 +72,4 @@ def test_help_lists_every_command() -> None:
     shown = CliRunner().invoke(app, ["--help"], terminal_width=200).output
     listed = [line.split()[1] for line in shown.splitlines()
               if line.startswith("│ ") and line[2] not in " -"]  # a command's row, not its help's next line
-    assert listed == [info.name or info.callback.__name__ for info in commands.registered_commands] + ["mail"]
+    assert listed == [info.name or getattr(info.callback, "__name__", "") for info in commands.registered_commands] + ["mail"]

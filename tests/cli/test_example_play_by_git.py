@@ -18,6 +18,7 @@ import stat
 import subprocess
 import venv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ def blocks() -> list[str]:
     return re.findall(r"^```sh\n(.*?)^```$", EXAMPLE.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
 
 
-def workflow_steps(text: str) -> tuple[dict[str, str], list[dict[str, object]]]:
+def workflow_steps(text: str) -> tuple[dict[str, str], list[dict[str, Any]]]:
     """The job's ``env`` and its steps (``uses`` or ``run`` with the step's ``env``), from the workflow file.
 
     A reader for the small part of YAML the workflow uses: block mappings, a
@@ -45,7 +46,7 @@ def workflow_steps(text: str) -> tuple[dict[str, str], list[dict[str, object]]]:
         if not line.strip().startswith("#"):
             key, _, value = line.strip().partition(": ")
             job_env[key] = value
-    steps: list[dict[str, object]] = []
+    steps: list[dict[str, Any]] = []
     for line in lines[lines.index("    steps:") + 1:]:
         if line.startswith("      - "):
             key, _, value = line[8:].partition(": ")
@@ -53,11 +54,11 @@ def workflow_steps(text: str) -> tuple[dict[str, str], list[dict[str, object]]]:
         elif line.startswith("        env: "):
             steps[-1]["env"] = dict(re.findall(r"(\w+): \"\$\{\{ secrets\.(\w+) \}\}\"", line))
         elif line.startswith("          "):
-            steps[-1]["lines"].append(line[10:])  # type: ignore[union-attr]
+            steps[-1]["lines"].append(line[10:])
     for step in steps:
         script = step.pop("lines")
         if step.get("run") == "|":
-            step["run"] = "\n".join(script) + "\n"  # type: ignore[arg-type]
+            step["run"] = "\n".join(script) + "\n"
     return job_env, steps
 
 
@@ -86,7 +87,7 @@ def ci_job(tmp_path: Path, env: dict[str, str]) -> Path:
             job.append(f"[ -e {runner / 'installed'} ] || {{ bash -e {script} && touch {runner / 'installed'}; }}")
             continue
         script.write_text(str(step["run"]) + "\n")
-        for name, secret in step["env"].items():  # type: ignore[union-attr]
+        for name, secret in step["env"].items():
             (runner / f"{name}.secret").write_text(secrets[secret])
             job.append(f'export {name}="$(cat {runner / (name + ".secret")})"')
         job.append(f"bash -e {script}")  # GitHub runs each `run` with `bash -e`
@@ -131,7 +132,10 @@ def test_the_play_by_git_walkthrough_runs_as_written_with_the_ci_jobs_own_steps(
 
 def referee_step_script() -> str:
     """The script the walkthrough's CI job runs (referee-step.sh), as the walkthrough writes it."""
-    return re.search(r"cat > referee-step.sh <<'EOF'\n(.*?)^EOF$", EXAMPLE.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)[1]
+    found = re.search(r"cat > referee-step.sh <<'EOF'\n(.*?)^EOF$", EXAMPLE.read_text(encoding="utf-8"),
+                      re.DOTALL | re.MULTILINE)
+    assert found is not None, "the walkthrough writes no referee-step.sh"
+    return found[1]
 
 
 def test_the_referee_step_takes_only_plain_files_with_plain_names_from_the_inbox(tmp_path: Path) -> None:

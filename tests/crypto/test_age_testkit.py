@@ -117,7 +117,7 @@ def test_vector_ends_as_expected(path: Path):
 @pytest.mark.parametrize("path", SUPPORTED, ids=lambda p: p.name)
 def test_decrypt_releases_nothing_unless_the_whole_file_authenticates(path: Path):
     vector = read_vector(path)
-    identities = vector.identities or [age.X25519Identity.generate()]
+    identities: list[object] = [*vector.identities] or [age.X25519Identity.generate()]
     if vector.expect == "success":
         plaintext = age.decrypt(vector.file, identities)  # armor detected by itself
         assert hashlib.sha256(plaintext).hexdigest() == vector.payload
@@ -130,7 +130,7 @@ def test_decrypt_releases_nothing_unless_the_whole_file_authenticates(path: Path
 def test_vector_of_an_unsupported_type_fails_cleanly(path: Path):
     vector = read_vector(path)
     usable = [i for i in vector.identities if i.startswith("AGE-SECRET-KEY-1")]
-    identities = usable or [age.X25519Identity.generate()]
+    identities: list[object] = [*usable] or [age.X25519Identity.generate()]
     plaintext, error = run(vector, identities)
     assert isinstance(error, AgeError), f"{vector.name} opened without a supported identity"
     assert plaintext == b""

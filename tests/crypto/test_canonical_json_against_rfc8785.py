@@ -29,8 +29,8 @@ from pbem.referee.demo import bot_move
 from pbem.referee.gamefile import GameFile
 
 #: every character but lone surrogates (which have no UTF-8 form), astral ones included
-names = st.text(st.characters(exclude_categories=("Cs",)), max_size=6)
-strings = st.text(st.characters(exclude_categories=("Cs",)))
+names = st.text(st.characters(exclude_categories=["Cs"]), max_size=6)
+strings = st.text(st.characters(exclude_categories=["Cs"]))
 
 plain_values = st.recursive(
     st.none() | st.booleans() | st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER) | strings,

@@ -152,7 +152,9 @@ def test_an_early_simultaneous_answer_asks_nothing_more_until_the_others_are_in(
                 game.begin_step(state)
                 state = apply_choice(game, state, answered.player, choice, step_rng(key, [], step))
                 together = [d for d in decisions[1:] if d.kind == answered.kind and d.player != answered.player]
-                if answered.simultaneous and together and not answered.option(choice).free:
+                chosen = answered.option(choice)
+                assert chosen is not None
+                if answered.simultaneous and together and not chosen.free:
                     checked += 1
                     assert answered.player not in {d.player for d in game.awaiting(state)}, (
                         f"{game_name}: {answered.player} is awaited again before {together[0].player} "

@@ -4,6 +4,7 @@ and name it; a message that takes work to write is written only when a rule is b
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ SEATS = ["ann", "bob", "cyd"]
 def _mid_game(name: str):
     """A game and a copy of its state 60 steps into a random game."""
     game = find_game(name)
-    seen = []
+    seen: list[Any] = []
 
     def keep(game, state):
         if len(seen) < 60:

@@ -25,8 +25,9 @@ BAD_FILES = {
 
 def _bad_file(tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
-    if BAD_FILES[name] is not None:
-        path.write_text(BAD_FILES[name])
+    content = BAD_FILES[name]
+    if content is not None:
+        path.write_text(content)
     return path
 
 

@@ -101,8 +101,11 @@ def give_machine() -> TurnMachine[Log]:
             state["coins"][top(state)["to"]] += n
         finish(state)
 
+    def start(state: Log, task: Task, rng: Rng) -> None:
+        ask(state, task["from"], "give")
+
     machine.kind("give", prompt="give coins?", pass_id="pass", options=options, apply=apply)
-    machine.step("giving", "start", lambda state, task, rng: ask(state, task["from"], "give"))
+    machine.step("giving", "start", start)
 
     def found(state: Log, decision: PendingDecision) -> list[tuple[str, str]]:
         return [("find:1", "find a coin")]

@@ -1,4 +1,4 @@
-"""Fixtures of the mail tests: real mail servers on localhost (see mail_servers.py)."""
+"""Fixtures of the mail tests: real mail servers on localhost (see tests/helpers_mail.py)."""
 
 import sys
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mail_servers import dovecot, imap_post, post, smtp_server  # noqa: F401 - fixtures
+from helpers_mail import dovecot, imap_post, post, smtp_server  # noqa: F401 - fixtures
 
 
 def pytest_configure(config: pytest.Config) -> None:

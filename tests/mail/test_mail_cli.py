@@ -10,7 +10,7 @@ import sys
 from email import message_from_bytes, policy
 from pathlib import Path
 
-from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
+from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

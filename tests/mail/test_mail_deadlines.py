@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
+from helpers_mail import ADDRESSES, REFEREE, Post, body, make_post
 from helpers_referee import make_table
-from mail_servers import ADDRESSES, REFEREE, Post, make_post
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -34,8 +34,6 @@ def at(monkeypatch, hours: float) -> None:
     monkeypatch.setenv(NOW_ENV, (T0 + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def body(message: EmailMessage) -> str:
-    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def reminders(post: Post, address: str) -> list[EmailMessage]:

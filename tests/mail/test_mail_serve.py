@@ -14,8 +14,8 @@ import mailbox
 from email.message import EmailMessage
 
 import pytest
+from helpers_mail import ADDRESSES, REFEREE, SPECTATOR, Post, attachments, body, make_post
 from helpers_referee import make_keys, snapshot
-from mail_servers import ADDRESSES, REFEREE, SPECTATOR, Post, make_post
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.mail.compose import attach, message_bytes
@@ -25,15 +25,6 @@ from pbem.referee import status
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import locked
 from pbem.referee.player import Choice
-
-
-def body(message: EmailMessage) -> str:
-    """The text of a mail, its wrapped lines joined (the prose is wrapped at 76 columns)."""
-    return " ".join(message.get_body(("plain",)).get_content().split())
-
-
-def attachments(message: EmailMessage) -> dict[str, bytes]:
-    return {part.get_filename(): part.get_payload(decode=True) for part in message.iter_attachments()}
 
 
 def move_mail(post: Post, player: str, *choices: str, sender: str | None = None) -> EmailMessage:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
-from mail_servers import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
+from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

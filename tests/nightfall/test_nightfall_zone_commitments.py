@@ -41,6 +41,7 @@ def _played_game(tmp_path: Path, steps: int) -> Path:
             break
         player = now.awaiting[0]["player"]
         seen = read_view(game, player, keys[player])
+        assert seen.decision is not None
         submit(game, make_move(seen, keys[player], [bots[player].choose(seen.private, seen.decision)]), keys["referee"])
     return game
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import GAME
+from pbem.games.nightlancer.state import State
 
 _STANDARD = GAME.load_scenario("standard")
 _CARDS = GAME.cards(_STANDARD)
@@ -22,7 +23,7 @@ QUIET = {
 }
 
 
-def screen(state: dict[str, Any], player: str | None = None) -> str:
+def screen(state: State, player: str | None = None) -> str:
     """What ``pbem view`` shows ``player`` (an onlooker when ``None``): public and private parts with the card data."""
     return GAME.render(GAME.public(state), GAME.private(state, player) if player else None, _CARDS)
 
@@ -34,7 +35,7 @@ def scenario(mode: str = "competitive", hardened: int = 0, **pin: Any) -> dict[s
 
 
 def new_game(players=("ana", "ben"), mode: str = "competitive", seed: int = 1, hardened: int = 0,
-             nightlancers=None, **pin: Any) -> dict[str, Any]:
+             nightlancers=None, **pin: Any) -> State:
     """A game with pinned Nightlancers (Assassin, Guard, Sniper, Veteran by seat) and turn order = seats."""
     players = list(players)
     pin.setdefault("nightlancers", nightlancers or ["assassin", "guard", "sniper", "veteran"][: len(players)])
@@ -45,7 +46,7 @@ def new_game(players=("ana", "ben"), mode: str = "competitive", seed: int = 1, h
 class Table:
     """Drives a game: answers decisions, with quiet defaults for what a test does not care about."""
 
-    def __init__(self, state: dict[str, Any], seed: int = 7) -> None:
+    def __init__(self, state: State, seed: int = 7) -> None:
         self.state = state
         self.rng = Rng.from_seed(seed)
         self.log: list[str] = list(state["events"])
@@ -74,7 +75,7 @@ class Table:
     def quiet(self, decision) -> str:
         wanted = QUIET.get(decision.kind)
         ids = [o.id for o in decision.options]
-        return wanted if wanted in ids else ids[0]
+        return wanted if wanted is not None and wanted in ids else ids[0]
 
     def until(self, stop: Callable[[Table], bool], script: dict | None = None, limit: int = 2000) -> None:
         """Answer decisions (``script`` maps (player, kind) or kind to an option or a function) until ``stop``."""
@@ -87,7 +88,7 @@ class Table:
             if callable(answer):
                 answer = answer(self, d)
             ids = [o.id for o in d.options]
-            self.choose(d.player, answer if answer in ids else self.quiet(d))
+            self.choose(d.player, answer if isinstance(answer, str) and answer in ids else self.quiet(d))
         raise AssertionError("the game did not reach the expected point")
 
     def stay(self) -> None:
@@ -99,7 +100,8 @@ class Table:
         self.until(lambda t: any(d.kind == kind and (player is None or d.player == player) for d in t.awaiting), script)
 
     def seat(self, player: str) -> dict[str, Any]:
-        return self.state["seats"][player]
+        """A seat, as a plain dict that a test may set any member of."""
+        return cast(dict[str, Any], self.state["seats"][player])
 
     def events(self) -> str:
         """Every public event line since the table was set."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 from helpers_referee import make_keys
 
 from pbem.bots import RandomBot
 from pbem.engine import Rng
 from pbem.games.nightlancer import GAME
+from pbem.games.nightlancer.state import State
 from pbem.referee import commitments, make_move, new_game, read_view, sealing, status, submit
 
 PLAYERS = ("alice", "bob")
@@ -35,13 +37,14 @@ def test_each_turn_file_carries_a_commitment_to_each_hidden_zone(tmp_path: Path)
         now = status(game)
         player = now.awaiting[0]["player"]
         view = read_view(game, player, keys[player])
+        assert view.decision is not None
         submit(game, make_move(view, keys[player], [bots[player].choose(view.private, view.decision)]), keys["referee"])
     seed = b"\x05" * 32
     turns = [json.loads(p.read_text()) for p in sorted((game / "turns").glob("*.json"))]
     assert len(turns) >= 10
     static = GAME.static_state(GAME.load_scenario("standard"))  # kept out of the section, restored from the set-up
     for turn in turns:
-        state = {**sealing.open_with_seed(turn["sealed"]["referee"], seed, compressed=True)["state"], **static}
+        state = cast(State, {**sealing.open_with_seed(turn["sealed"]["referee"], seed, compressed=True)["state"], **static})
         zones = GAME.hidden_zones(state)
         assert set(turn["commitments"]["zones"]) == set(zones)
         for name in ("deck:contact", "hand:alice", "hand:bob"):

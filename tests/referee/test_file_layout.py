@@ -29,7 +29,7 @@ from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.records import check_layout, parse_record
 from pbem.referee.storage import dump_json, dump_json_and_compact, indented_json
 
-strings = st.text(st.characters(exclude_categories=("Cs",)), max_size=8)
+strings = st.text(st.characters(exclude_categories=["Cs"]), max_size=8)
 documents = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | strings,
     lambda children: st.lists(children, max_size=4) | st.dictionaries(strings, children, max_size=4),

@@ -95,14 +95,16 @@ def test_a_free_action_first_leaves_the_simultaneous_decision_open_for_later_cho
     """A free action (an option marked ``free``, like Sealed Bids' cashing in of a lot) is no answer
     to the simultaneous decision: the player is asked it again at once, so later choices count."""
     from types import SimpleNamespace
+    from typing import cast
 
     from pbem.engine.protocol import Decision, Option
-    from pbem.referee.player import resolve_choices
+    from pbem.referee.player import PlayerView, resolve_choices
 
     decision = Decision(player="alice", kind="bid", simultaneous=True,
                         options=(Option("bid:0", "bid nothing"), Option("cash:lot#1", "cash in lot 1", free=True)))
-    view = SimpleNamespace(player="alice", decision=decision, turn=SimpleNamespace(doc={"awaiting": [
-        {"player": "alice", "kind": "bid", "since": 3}, {"player": "bob", "kind": "bid", "since": 3}]}))
+    # a stand-in with what resolve_choices reads of a view
+    view = cast(PlayerView, SimpleNamespace(player="alice", decision=decision, turn=SimpleNamespace(doc={"awaiting": [
+        {"player": "alice", "kind": "bid", "since": 3}, {"player": "bob", "kind": "bid", "since": 3}]})))
     assert [c.id for c in resolve_choices(view, ["cash:lot#1", "bid:0"])] == ["cash:lot#1", "bid:0"]
     with pytest.raises(UsageError, match="bob has still to make"):
         resolve_choices(view, ["bid:0", "bid:0"])

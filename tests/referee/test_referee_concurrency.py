@@ -47,7 +47,7 @@ def test_two_referee_processes_apply_exactly_one_of_two_rival_moves(tmp_path: Pa
     finally:
         os.close(fd)
     codes = sorted(run.wait() for run in runs)
-    outputs = [run.stderr.read().decode() for run in runs]
+    outputs = [run.communicate()[1].decode() for run in runs]
     assert codes == [0, 16], outputs  # one applied; the other is then stale against the new turn
     assert verify(table.dir).turns == 2
     assert len(list((table.dir / "moves").glob("*.json"))) == 1

@@ -45,9 +45,13 @@ def test_a_fixed_game_gives_the_same_bytes(tmp_path: Path) -> None:
     assert directory_digest(game) == GOLDEN["turn0"]
     for number, player in enumerate(["alice", "bob", "alice"], start=1):
         view = read_view(game, player, keys[player])
+        assert view.decision is not None
         stream = Rng.from_seed(f"golden-{number}")
-        data = make_move(view, keys[player], [view.decision.options[0].id],
-                         rng=lambda n, stream=stream: stream.token(n, "seal"))
+
+        def seal_bytes(n: int, stream: Rng = stream) -> bytes:
+            return stream.token(n, "seal")
+
+        data = make_move(view, keys[player], [view.decision.options[0].id], rng=seal_bytes)
         submit(game, data, keys["referee"])
     assert table.view("alice").number == 3
     assert directory_digest(game) == GOLDEN["turn3"]

@@ -27,6 +27,7 @@ def test_a_real_game_plays_through_the_files(name: str, tmp_path: Path) -> None:
             break
         player = now.awaiting[0]["player"]
         view = read_view(tmp_path / "game", player, keys[player])
+        assert view.decision is not None
         choice = bots[player].choose(view.private, view.decision)
         submit(tmp_path / "game", make_move(view, keys[player], [choice]), keys["referee"])
     assert verify(tmp_path / "game").turns >= 2

@@ -55,4 +55,4 @@ def test_the_formats_before_sealed_padding_are_refused_by_name(old: str, fmt: st
 
 
 def test_a_document_of_another_kind_is_named() -> None:
-    assert "not a 'pbem-turn/3' document" in formats.format_problem({"format": "pbem-move/1"}, formats.TURN)
+    assert "not a 'pbem-turn/3' document" in str(formats.format_problem({"format": "pbem-move/1"}, formats.TURN))

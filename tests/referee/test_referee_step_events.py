@@ -25,6 +25,7 @@ def nightfall_after_the_draft(tmp_path: Path, orders: dict | None = None):
         now = status(game)
         player = now.awaiting[0]["player"]
         view = read_view(game, player, keys[player])
+        assert view.decision is not None
         if view.decision.kind == "chain-start":
             return game, keys, view
         submit(game, make_move(view, keys[player], [view.decision.options[0].id], standing_orders=orders),

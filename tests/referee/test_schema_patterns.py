@@ -27,7 +27,7 @@ _MOVE = {"format": formats.MOVE, "game_id": "0123456789abcdef", "player": "ann",
 @pytest.mark.parametrize("member", ["player", "game_id", "base"])
 def test_a_move_whose_name_ends_with_a_line_feed_is_refused_by_its_schema(member: str) -> None:
     assert formats.format_problem(_MOVE, formats.MOVE) is None
-    doc = {**_MOVE, member: _MOVE[member] + "\n"}
+    doc = {**_MOVE, member: f"{_MOVE[member]}\n"}
     assert formats.format_problem(doc, formats.MOVE) == (
         f"pbem-move/1 schema: at {member}: {doc[member]!r} does not match "
         f"{json.loads(schema_path('move').read_text())['properties'][member]['pattern']!r}")

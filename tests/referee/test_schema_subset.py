@@ -240,7 +240,7 @@ _ODD_SCHEMAS = [
     {"title": "only an annotation", "description": "x"},
 ]
 #: instances of every JSON kind, the numbers equal across int and float among them
-_ODD_INSTANCES = [None, True, False, 0, 1, 2, 3, 4, 1.0, 2.5, "", "a", "b", "é", [], [1], [1, 2, 3], ["a"], [[1]],
+_ODD_INSTANCES: list[Any] = [None, True, False, 0, 1, 2, 3, 4, 1.0, 2.5, "", "a", "b", "é", [], [1], [1, 2, 3], ["a"], [[1]],
                   {}, {"a": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": "c"}, {"A": 1}, {"standing_orders": {}},
                   {"auto_pass": {}}, "2026-01-01T00:00:00Z"]
 #: the schemas above whose every keyword is one the quick check evaluates, in a form it evaluates

@@ -5,7 +5,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pytest
-from screen_helpers import PlayedGame, play
+from helpers_screen import PlayedGame, play
 
 
 @pytest.fixture(scope="session")

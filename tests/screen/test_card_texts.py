@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from screen_helpers import PlayedGame
+from helpers_screen import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -20,7 +20,7 @@ from pbem.resources import scenario_dir
 runner = CliRunner()
 
 
-def pbem(*args: str, code: int = 0) -> str:
+def pbem(*args: object, code: int = 0) -> str:
     result = runner.invoke(app, [str(a) for a in args])
     assert result.exit_code == code, (result.output, result.exception)
     return result.output

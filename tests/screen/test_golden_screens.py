@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
-from screen_helpers import PlayedGame
+from helpers_screen import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

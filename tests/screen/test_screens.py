@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from screen_helpers import PlayedGame
+from helpers_screen import PlayedGame
 from typer.testing import CliRunner
 
 from pbem.bots import RandomBot
@@ -80,6 +80,7 @@ def _screens(game, state, players, step, cards) -> Iterator[tuple[str, dict[str,
         private = game.private(state, player) if player is not None else None
         lines = game.render(public, private, cards).splitlines()
         if player is not None:
+            assert private is not None
             since = SinceLastMove(player=player, last_move=step, complete=True,
                                   steps=[StepEvents(turn=step, mover=player, events=list(public.get("events", [])),
                                                     private_events=list(private.get("events", [])))])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import make_table
-from screen_helpers import PlayedGame, view_at
+from helpers_screen import PlayedGame, view_at
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

@@ -88,8 +88,9 @@ def round_settle(state: State, task: Task, rng: Rng) -> None:
 
 
 def score(state: State, task: Task, rng: Rng) -> None:
-    state["scores"] = {p: state["coins"][p] + sum(state["won"][p]) for p in state["players"]}
-    say(state, "scores: " + ", ".join(f"{p} {s}" for p, s in state["scores"].items()))
+    scores = {p: state["coins"][p] + sum(state["won"][p]) for p in state["players"]}
+    state["scores"] = scores
+    say(state, "scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
     state["over"] = True
 
 

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_race_and_crash import HERE, env, temp_files
-from trust_helpers import join, joining_table
+from helpers_trust import join, joining_table, temp_files, toy_game_env
 
 from pbem.referee import status, submit, verify
 from pbem.referee.errors import AlreadyApplied
@@ -29,6 +28,8 @@ from pbem.referee.records import read_turn
 #: files the last join's step renames into place: join, turn 0, then json + age view per player (2 players)
 WRITES_OF_THE_DEAL = 6
 SEED = bytes(range(32))
+
+HERE = Path(__file__).resolve().parent
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
@@ -42,7 +43,7 @@ def test_a_referee_killed_while_dealing_leaves_the_game_waiting_or_dealt(tmp_pat
     last.write_bytes(join(table, "bob"))
     args = ["submit", str(table.dir), str(last), "--referee-key", str(table.key_files["referee"])]
     crashed = subprocess.run([sys.executable, str(HERE / "crashing_referee.py"), str(write), when, *args],
-                             env=env(), capture_output=True)
+                             env=toy_game_env(), capture_output=True)
     assert crashed.returncode == 137, crashed.stderr.decode()
 
     gamedir = GameDir.at(table.dir)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from trust_helpers import flip
+from helpers_trust import flip
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import make_table, snapshot
-from trust_helpers import hostile_game_toml, play
+from helpers_trust import hostile_game_toml, play
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

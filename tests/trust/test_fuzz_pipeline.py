@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
+from helpers_trust import join, joining_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from trust_helpers import join, joining_table
 
 from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import MalformedError

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import zonegame
 from helpers_referee import make_keys
-from trust_helpers import Table, finished_table, play
+from helpers_trust import Table, finished_table, play
 
 from pbem.crypto.seal import open_sealed
 from pbem.engine import register
@@ -98,7 +98,7 @@ def test_pbem_prove_opens_the_deck_of_any_turn_after_the_reveal(tmp_path: Path) 
 
 
 def test_pbem_prove_refuses_before_the_reveal(tmp_path: Path) -> None:
-    from trust_helpers import joined_table
+    from helpers_trust import joined_table
     from typer.testing import CliRunner
 
     from pbem.cli.main import app

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
-from trust_helpers import play
+from helpers_trust import play
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -192,7 +192,7 @@ def test_a_card_file_that_game_toml_names_outside_the_game_directory_is_never_re
     """game.toml names the owner's card file kept in cards/; a hostile game directory (its own referee
     key, every record re-signed) naming '../../outside.toml' (or /dev/zero, or a FIFO) would have the
     player's `pbem view` read any file of their machine. Only a plain file name in cards/ is read."""
-    from trust_helpers import hostile_game_toml
+    from helpers_trust import hostile_game_toml
 
     card_file = tmp_path / "cards.toml"
     card_file.write_text("cards = [5, 6, 7, 8, 9]\n")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import snapshot
-from trust_helpers import joining_table
+from helpers_trust import joining_table
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

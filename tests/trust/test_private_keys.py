@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from trust_helpers import joined_table
+from helpers_trust import joined_table
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

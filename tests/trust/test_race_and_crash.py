@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import holds_open, make_table
+from helpers_trust import temp_files, toy_game_env
 
 from pbem.engine import Rng
 from pbem.referee import make_move, read_view, status, submit, verify
@@ -19,18 +20,8 @@ from pbem.referee.layout import GameDir
 from pbem.referee.records import read_turn
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent
 #: files one toy-game step renames into place: move, turn, then json + age view per player
 WRITES_PER_STEP = 6
-
-
-def env() -> dict[str, str]:
-    path = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
-    return {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": path}
-
-
-def temp_files(directory: Path) -> list[Path]:
-    return list(directory.rglob(".tmp-*"))
 
 
 def test_four_referee_processes_at_once_apply_exactly_one_move(tmp_path: Path) -> None:
@@ -50,7 +41,7 @@ def test_four_referee_processes_at_once_apply_exactly_one_move(tmp_path: Path) -
         runs = [
             subprocess.Popen([sys.executable, "-m", "pbem", "submit", str(table.dir), str(path), "--referee-key",
                               str(table.key_files["referee"]), "--wait", "120"],
-                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             env=toy_game_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             for path in files
         ]
         while not all(holds_open(run.pid, lock) for run in runs):
@@ -58,7 +49,7 @@ def test_four_referee_processes_at_once_apply_exactly_one_move(tmp_path: Path) -
     finally:
         os.close(fd)
     codes = sorted(run.wait() for run in runs)
-    assert codes == [0, 16, 16, 16], [run.stderr.read() for run in runs]
+    assert codes == [0, 16, 16, 16], [run.communicate()[1] for run in runs]
     assert len(list((table.dir / "moves").iterdir())) == 1 and status(table.dir).turn == 1
     assert not temp_files(table.dir)
     verify(table.dir, replay=True)
@@ -70,13 +61,14 @@ def test_a_referee_killed_between_writes_leaves_the_old_turn_or_the_new_one(tmp_
                                                                              when: str) -> None:
     table = make_table(tmp_path)
     view = read_view(table.dir, "alice", table.keys["alice"])
+    assert view.decision is not None
     stream = Rng.from_seed("crash")
     move = tmp_path / "move.json"
     move.write_bytes(make_move(view, table.keys["alice"], [view.decision.options[0].id],
                                rng=lambda n: stream.token(n, "seal")))
     args = ["submit", str(table.dir), str(move), "--referee-key", str(table.key_files["referee"])]
     crashed = subprocess.run([sys.executable, str(HERE / "crashing_referee.py"), str(write), when, *args],
-                             env=env(), capture_output=True)
+                             env=toy_game_env(), capture_output=True)
     assert crashed.returncode == 137, crashed.stderr.decode()
 
     # the game is at turn 0 or turn 1, each turn whole and signed: never in between

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import snapshot, validate_directory
-from trust_helpers import join, join_all, joined_table, joining_table, make_table
+from helpers_trust import join, join_all, joined_table, joining_table, make_table
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document

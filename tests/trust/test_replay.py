@@ -7,7 +7,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from trust_helpers import finished_table, joined_table, make_table, play
+from helpers_trust import finished_table, joined_table, make_table, play
 from typer.testing import CliRunner
 
 import pbem.referee.pipeline as pipeline

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import zonegame
 from helpers_referee import make_keys
-from trust_helpers import Table, finished_table, play
+from helpers_trust import Table, finished_table, play
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import itertools
 import json
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import pytest
 import toygame
 import zonegame
 from helpers_referee import make_keys
-from trust_helpers import joining_table
+from helpers_trust import joining_table
 
 from pbem.bots import RandomBot
 from pbem.crypto import age
@@ -63,6 +62,7 @@ def test_a_moves_sealed_length_does_not_depend_on_the_option_chosen(game_name: s
             break
         player = now.awaiting[0]["player"]
         view = read_view(directory, player, keys[player])
+        assert view.decision is not None
         moves = [make_move(view, keys[player], [option.id]) for option in view.decision.options]
         lengths |= {len(json.loads(move)["sealed_choices"]) for move in moves}
         assert len(lengths) == 1, f"{game_name}: sealed choices of {sorted(lengths)} bytes at turn {view.number}"
@@ -101,7 +101,8 @@ def _outgrown(game, scenario, players, seed: int, every: int) -> tuple[int, int,
         fullest[kind] = max(fullest.get(kind, 0.0), length / size)
         return length > size
 
-    for step in itertools.count():
+    step = 0
+    while True:
         decisions = game.awaiting(state)
         if step % every == 0 or not decisions:
             # the referee's section as it is sealed: its step and orders at their largest usual size
@@ -120,6 +121,7 @@ def _outgrown(game, scenario, players, seed: int, every: int) -> tuple[int, int,
         choice = bots[decisions[0].player].choose(None, decisions[0])
         game.begin_step(state)  # each choice a step of its own, as the referee begins every step
         state = apply_choice(game, state, decisions[0].player, choice, step_rng(key, [], step + 1))
+        step += 1
 
 
 @pytest.mark.parametrize("game_name", game_names())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import snapshot
-from trust_helpers import finished_table, join, joined_table, joining_table, play
+from helpers_trust import finished_table, join, joined_table, joining_table, play
 
 from pbem.referee import keying, status, submit, verify
 from pbem.referee.errors import GameOverMove, RevealRefused

@@ -16,10 +16,11 @@ import os
 import shutil
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_referee import make_table, snapshot
-from trust_helpers import joining_table
+from helpers_trust import joining_table
 from typer.testing import CliRunner
 
 import pbem.durable as durable
@@ -58,9 +59,14 @@ def test_a_temporary_file_is_opened_exclusively_and_never_through_a_link(tmp_pat
 
 
 def test_two_writes_of_one_file_use_different_temporary_names(tmp_path: Path, monkeypatch) -> None:
-    names = []
+    names: list[str] = []
     real_open = os.open
-    monkeypatch.setattr(durable.os, "open", lambda path, *a, **k: (names.append(Path(path).name), real_open(path, *a, **k))[1])
+
+    def recording_open(path: str, *args: Any, **kwargs: Any) -> int:
+        names.append(Path(path).name)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(durable.os, "open", recording_open)
     atomic_write(tmp_path / "f", b"1", sync_dir=False)
     atomic_write(tmp_path / "f", b"2", sync_dir=False)
     assert len(set(names)) == 2 and all(n.startswith(".tmp-f.") for n in names)
@@ -193,7 +199,12 @@ def test_a_link_in_place_of_an_old_timeout_record_is_never_read_through(tmp_path
     record.symlink_to(victim)
     read: list[Path] = []
     real = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: (read.append(self), real(self))[1])
+
+    def recording_read(self: Path) -> bytes:
+        read.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", recording_read)
     with pytest.raises(StaleMove) as refused:
         submit(table.dir, late, table.referee, now=t0 + timedelta(hours=3))
     assert record not in read and "timed out" not in refused.value.message

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from trust_helpers import finished_table, flip
+from helpers_trust import finished_table, flip
 
 from pbem.engine import Rng
 from pbem.referee import submit, verify

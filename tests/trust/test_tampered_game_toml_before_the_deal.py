@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import make_keys, snapshot
-from trust_helpers import join, joining_table
+from helpers_trust import join, joining_table
 
 from pbem.referee import submit
 from pbem.referee.errors import GameDirError

@@ -94,7 +94,7 @@ def test_verify_replay_names_an_applied_move_with_a_float_turn(table: Table, mon
     monkeypatch.setattr(formats, "format_problem", strict)
     with pytest.raises(VerificationFailed) as failure:
         verify(table.dir, replay=True)
-    assert failure.value.path.endswith("000002-bob.json")
+    assert (failure.value.path or "").endswith("000002-bob.json")
 
 
 @pytest.mark.parametrize("where", ["turn", "exit_code"])
@@ -141,6 +141,7 @@ def test_a_failure_inside_the_step_is_a_refusal_with_a_notice(tmp_path: Path) ->
         submit(table.dir, table.move("alice", "draw"), table.referee)
     assert refused.value.exit_code == 23 and refused.value.reason == "referee-failed"
     assert "top card" not in refused.value.message  # the game's own words may name hidden cards
+    assert refused.value.rejection is not None
     notice = json.loads(Path(refused.value.rejection).read_text())
     assert (notice["reason"], notice["exit_code"]) == ("referee-failed", 23)
     assert snapshot(table.dir) == before

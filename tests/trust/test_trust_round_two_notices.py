@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
+from helpers_trust import forge_move, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from trust_helpers import forge_move, play
 
 from pbem.crypto import age
 from pbem.referee import pipeline, read_view, status, submit, verify
@@ -61,6 +61,13 @@ def refusal_of(table: Table, data: bytes) -> Refusal | None:
     except Refusal as refusal:
         return refusal
     return None
+
+
+def refused(table: Table, data: bytes) -> Refusal:
+    """The refusal of ``data``, which the referee must refuse."""
+    refusal = refusal_of(table, data)
+    assert refusal is not None, "the referee applied the file"
+    return refusal
 
 
 def assert_nothing_quoted(table: Table, refusal: Refusal | None) -> None:
@@ -140,46 +147,46 @@ def notices(table: Table) -> list[str]:
 
 def test_a_flood_of_bad_files_from_one_key_keeps_one_notice_per_turn(table: Table) -> None:
     for number in range(40):
-        refusal = refusal_of(table, forge_move(table, "alice", [f"card-of-nothing-{number}"]))
-        assert refusal is not None and refusal.reason == "illegal"
+        refusal = refused(table, forge_move(table, "alice", [f"card-of-nothing-{number}"]))
+        assert refusal.reason == "illegal"
     assert notices(table) == ["000000-alice.json"]
     assert json.loads((table.dir / "rejected" / "000000-alice.json").read_text())["move"] == refusal.move_hash
     play(table, steps=1)
-    refusal_of(table, forge_move(table, "alice", ["card-of-nothing"]))
+    refused(table, forge_move(table, "alice", ["card-of-nothing"]))
     assert notices(table) == ["000000-alice.json", "000001-alice.json"]
     verify(table.dir)
 
 
 def test_a_flood_from_unknown_senders_shares_one_slot_per_turn(table: Table) -> None:
     for number in range(40):
-        assert refusal_of(table, f"not a move {number}".encode()).reason == "unreadable"
+        assert refused(table, f"not a move {number}".encode()).reason == "unreadable"
         doc = json.loads(table.move("alice", f"card-{table.view('alice').private['hand'][0]}"))
         doc["base"] = f"sha256:{number:064x}"  # altered after signing: nobody's signature
-        assert refusal_of(table, dump_json(doc)).reason == "bad-signature"
+        assert refused(table, dump_json(doc)).reason == "bad-signature"
     assert notices(table) == ["000000-_unknown.json"]
     verify(table.dir)
 
 
 def test_a_forged_file_in_alices_name_does_not_replace_her_notice(table: Table) -> None:
-    refusal_of(table, forge_move(table, "alice", ["card-of-nothing"]))
+    refused(table, forge_move(table, "alice", ["card-of-nothing"]))
     kept = (table.dir / "rejected" / "000000-alice.json").read_bytes()
     doc = json.loads(forge_move(table, "alice", ["card-of-nothing-else"]))
     doc["base"] = "sha256:" + "1" * 64  # claims to be alice's, signature broken
-    assert refusal_of(table, dump_json(doc)).reason == "bad-signature"
+    assert refused(table, dump_json(doc)).reason == "bad-signature"
     assert (table.dir / "rejected" / "000000-alice.json").read_bytes() == kept
     assert notices(table) == ["000000-_unknown.json", "000000-alice.json"]
 
 
 def test_a_full_rejected_directory_takes_no_new_slot_and_says_so(table: Table, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "MAX_NOTICES", 2)
-    refusal_of(table, b"garbage")
-    refusal_of(table, forge_move(table, "alice", ["card-of-nothing"]))
+    refused(table, b"garbage")
+    refused(table, forge_move(table, "alice", ["card-of-nothing"]))
     before = snapshot(table.dir, skip=())
-    refusal = refusal_of(table, forge_move(table, "bob", ["card-of-nothing"]))
+    refusal = refused(table, forge_move(table, "bob", ["card-of-nothing"]))
     assert refusal.reason == "illegal" and refusal.rejection is None
     assert "rejected/ is full" in refusal.message
     assert snapshot(table.dir, skip=()) == before
-    again = refusal_of(table, forge_move(table, "alice", ["card-of-nothing-again"]))  # her slot is kept: replaced
+    again = refused(table, forge_move(table, "alice", ["card-of-nothing-again"]))  # her slot is kept: replaced
     assert again.rejection is not None and notices(table) == ["000000-_unknown.json", "000000-alice.json"]
 
 
@@ -187,13 +194,14 @@ def test_a_notice_does_not_tell_how_many_choices_or_orders_a_refused_move_sealed
     """The number of choices, and whether the payload held any, are the sealed payload's: the public
     notice of a move refused at its first choice, or a move of standing orders alone from a player who
     is not awaited, reads the same whatever else the move sealed."""
-    from trust_helpers import forge_move
+    from helpers_trust import forge_move
 
     messages = []
     for n, choices in enumerate((["card-99"], ["card-99", "pass", "card-1"])):
         table = make_table(tmp_path / str(n))
         with pytest.raises(Refusal) as refused:
             submit(table.dir, forge_move(table, "alice", choices), table.referee)
+        assert refused.value.rejection is not None
         messages.append(json.loads(Path(refused.value.rejection).read_text())["message"])
     assert messages[0] == messages[1]
     table = make_table(tmp_path / "not-awaited")
@@ -202,6 +210,7 @@ def test_a_notice_does_not_tell_how_many_choices_or_orders_a_refused_move_sealed
     for choices, orders in ((["card-1"], None), ([], {"auto_pass": {"play": "always"}})):
         with pytest.raises(Refusal) as refused:
             submit(table.dir, forge_move(table, "alice", choices, orders), table.referee)
+        assert refused.value.rejection is not None
         messages.append(json.loads(Path(refused.value.rejection).read_text())["message"])
     assert messages[0] == messages[1]
 
@@ -211,13 +220,13 @@ def test_a_replayed_older_move_of_alice_does_not_replace_her_notice_of_this_turn
     never sent) is refused as stale, but its notice must not take the place of the notice of the move she
     had refused at this turn, which tells her why; a stale move of hers only fills an empty slot."""
     older = forge_move(table, "alice", ["card-of-nothing"])
-    assert refusal_of(table, older).reason == "illegal"
+    assert refused(table, older).reason == "illegal"
     while status(table.dir).awaiting[0]["player"] != "alice" or status(table.dir).turn == 0:
         play(table, steps=1)
-    refusal_of(table, forge_move(table, "alice", ["card-of-nothing-now"]))
+    refused(table, forge_move(table, "alice", ["card-of-nothing-now"]))
     slot = table.dir / "rejected" / f"{status(table.dir).turn:06d}-alice.json"
     kept, before = slot.read_bytes(), snapshot(table.dir, skip=())
-    replayed = refusal_of(table, older)  # dropped again by bob, or by the mail
+    replayed = refused(table, older)  # dropped again by bob, or by the mail
     assert replayed is not None and replayed.reason == "stale"
     assert slot.read_bytes() == kept and snapshot(table.dir, skip=()) == before  # nothing else changed either
     assert replayed.rejection is None and "kept" in replayed.message
@@ -228,7 +237,8 @@ def test_alices_own_stale_move_fills_an_empty_slot(table: Table) -> None:
     options = table.view("alice").decision.options
     older = table.move("alice", options[0].id)  # written, never sent: she sent another move instead
     submit(table.dir, table.move("alice", options[1].id), table.referee)
-    refusal = refusal_of(table, older)
+    refusal = refused(table, older)
     assert refusal is not None and refusal.reason == "stale"
+    assert refusal.rejection is not None
     assert refusal.rejection is not None and Path(refusal.rejection).name == "000001-alice.json"
     verify(table.dir)

@@ -23,12 +23,12 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 import toygame
 from helpers_referee import Table, make_table, snapshot
-from test_views_leak_nothing import _positions as random_positions
-from trust_helpers import play
+from helpers_trust import play, random_positions
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -37,6 +37,7 @@ from pbem.engine import IllegalMoveError, NotAwaitedError, Rng, apply_choice, fi
 from pbem.referee import formats, submit, verify
 from pbem.referee.deal import static_of
 from pbem.referee.errors import IllegalMove
+from pbem.referee.gamefile import GameFile
 from pbem.referee.pipeline import advance
 from pbem.referee.turns import Position, section_documents
 
@@ -95,10 +96,11 @@ def test_the_next_turn_clears_the_note(table: Table) -> None:
 def test_a_first_choice_that_is_not_an_option_is_still_refused_whole(table: Table) -> None:
     """The player saw the options of the decision open at the base turn: no probe there."""
     before = snapshot(table.dir)
-    from trust_helpers import forge_move
+    from helpers_trust import forge_move
 
     with pytest.raises(IllegalMove, match="the first choice is not an option") as refused:
         submit(table.dir, forge_move(table, "alice", ["card-99", "pass"]), table.referee)
+    assert refused.value.rejection is not None
     assert "card-99" not in Path(refused.value.rejection).read_text()
     assert snapshot(table.dir) == before
 
@@ -121,7 +123,8 @@ def outcome(game, seats: Seats, number: int, state, key: bytes, player: str, cho
     payload = {"format": formats.CHOICES, "choices": choices}
     new_position, since, step, _after = advance(game, position, since_before, number, player, payload,
                                                 "sha256:" + "0" * 64, lambda since: None)
-    sections = section_documents(game, seats, new_position, static_of(game, game.load_scenario(game.scenarios()[0])))
+    static = static_of(game, game.load_scenario(game.scenarios()[0]))
+    sections = section_documents(game, cast(GameFile, seats), new_position, static)  # all they read of one
     return new_position, since, step, {name: canonical_json(doc) for name, doc in sections.items()}
 
 

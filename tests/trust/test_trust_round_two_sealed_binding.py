@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
-from trust_helpers import forge_move, play
+from helpers_trust import forge_move, play
 
 from pbem.referee import formats, player, sealing, submit, verify
 from pbem.referee.errors import SchemaInvalidMove

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
-from trust_helpers import forge_move, play
-from typer.testing import CliRunner
+from helpers_trust import forge_move, play
+from typer.testing import CliRunner, Result
 
 from pbem.cli.main import app
 from pbem.crypto import age
@@ -36,7 +36,7 @@ def table(tmp_path: Path) -> Table:
     return make_table(tmp_path)
 
 
-def run(*args) -> object:
+def run(*args: object) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
@@ -68,6 +68,7 @@ def test_standing_orders_naming_a_kind_the_game_does_not_have_are_refused_by_the
         submit(table.dir, forge_move(table, "alice", [f"card-{table.view('alice').private['hand'][0]}"],
                                      orders={"auto_pass": {"secret-plan": "always"}}), table.referee)
     assert "draw, play" in refused.value.message and "secret-plan" not in refused.value.message
+    assert refused.value.rejection is not None
     assert "secret-plan" not in Path(refused.value.rejection).read_text()
     assert snapshot(table.dir) == before
 
@@ -132,6 +133,7 @@ def test_an_orders_only_move_that_passes_the_open_decision_is_applied(table: Tab
 def test_the_largest_sealed_plaintext_is_one_bound_for_the_writer_and_every_reader(table: Table) -> None:
     gamefile = read_view(table.dir, "alice", table.keys["alice"]).gamefile
     seed = gamefile.test_seed
+    assert seed is not None
     biggest = {"pad": "x" * (seal.MAX_SEALED_PLAINTEXT - len(canonical_json({"pad": ""})))}
     assert len(canonical_json(biggest)) == seal.MAX_SEALED_PLAINTEXT
     for_seed = sealing.seal_json(biggest, [gamefile.game_recipient], None, CHOICES_SIZE)

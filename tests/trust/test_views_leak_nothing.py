@@ -18,16 +18,14 @@ every redraw of what Q may not know.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from helpers_referee import make_keys
+from helpers_trust import random_positions
 
-from pbem.bots import RandomBot
-from pbem.engine import Game, Rng, ScenarioError, apply_choice, find_game, game_names, step_rng
+from pbem.engine import Game, Rng, ScenarioError, find_game, game_names
 from pbem.referee.deal import static_of
 from pbem.referee.gamefile import GameFile
 from pbem.referee.turns import Position, assemble_turn
@@ -64,29 +62,6 @@ def _set_ups(game: Game) -> list[tuple[Any, list[str]]]:
     return set_ups
 
 
-def _positions(game: Game, players: list[str], seed: int, every: int, scenario: Any = None) -> Iterator[Any]:
-    """Yield positions of one random game (of ``scenario``, by default the standard set-up),
-    every ``every`` steps, and its end."""
-    key = hashlib.sha256(f"leak-{game.name}-{seed}".encode()).digest()
-    if scenario is None:
-        scenario = game.load_scenario(game.scenarios()[0])
-    state = game.new_state(scenario, players, step_rng(key, [], 0))
-    bots = {p: RandomBot(Rng.from_seed(f"leak-{seed}-{p}")) for p in players}
-    step = 0
-    while True:
-        if step % every == 0:
-            yield state
-        decisions = game.awaiting(state)
-        if not decisions:
-            yield state
-            return
-        step += 1
-        decision = decisions[0]
-        choice = bots[decision.player].choose(None, decision)
-        game.begin_step(state)
-        state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
-
-
 def _seats(game, seed: int) -> list[str]:
     count = game.min_players + seed % (game.max_players - game.min_players + 1)
     return [f"p{i}" for i in range(count)]
@@ -102,7 +77,7 @@ def test_a_view_is_unchanged_by_what_its_player_may_not_know(game_name: str, gam
     seed = 0
     while checked < wanted:
         scenario, players = set_ups[seed % len(set_ups)]
-        for state in _positions(game, players, seed, every=7, scenario=scenario):
+        for state in random_positions(game, players, seed, every=7, scenario=scenario):
             before = _dump(state)
             for player in players:
                 hidden = game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"conceal-{seed}-{checked}"))
@@ -163,7 +138,7 @@ def test_a_sealed_section_is_as_long_whatever_an_opponent_may_not_know(game_name
     while checked < wanted:
         players = _seats(game, seed)
         gamefile = _gamefile(game, players, seat_keys)
-        for turn, state in enumerate(_positions(game, players, seed, every=11)):
+        for turn, state in enumerate(random_positions(game, players, seed, every=11)):
             lengths = _sealed_lengths(game, gamefile, static, state, turn)
             for opponent in players:
                 for redraw in range(2):

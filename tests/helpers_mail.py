@@ -17,7 +17,6 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -28,9 +27,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from helpers_referee import TEST_SEED, Table, make_keys, make_table
@@ -181,7 +177,7 @@ class Dovecot:
         try:
             imap.select(folder, readonly=True)
             _status, data = imap.fetch("1:*", "(FLAGS)")
-            return [item for item in data if item]
+            return [item for item in data if isinstance(item, bytes)]
         finally:
             imap.logout()
 
@@ -337,9 +333,10 @@ spectators = [{spectators}]
             assert self.imap is not None and self.folder is not None
             self.imap.append(self.folder, raw)
         elif self.mailbox_kind == "maildir":
-            box = mailbox.Maildir(self.referee_box, create=True)
-            box.add(raw)
+            assert self.referee_box is not None
+            mailbox.Maildir(self.referee_box, create=True).add(raw)
         else:
+            assert self.referee_box is not None
             box = mailbox.mbox(self.referee_box, create=True)
             box.lock()
             try:
@@ -393,3 +390,20 @@ def post(tmp_path: Path, smtp_server: SmtpServer) -> Post:
 def imap_post(tmp_path: Path, smtp_server: SmtpServer, dovecot: Dovecot) -> Post:
     """A two-player toy game whose referee reads a folder of a real IMAP server."""
     return make_post(tmp_path, smtp_server, "imap", imap=dovecot)
+
+
+def body(message: EmailMessage) -> str:
+    """The text of a mail, its wrapped lines joined (the prose is wrapped at 76 columns)."""
+    text = message.get_body(("plain",))
+    assert text is not None, "the mail has no text"
+    return " ".join(text.get_content().split())
+
+
+def attachments(message: EmailMessage) -> dict[str, bytes]:
+    """A mail's attachments by file name."""
+    found = {}
+    for part in message.iter_attachments():
+        name, data = part.get_filename(), part.get_payload(decode=True)
+        assert isinstance(name, str) and isinstance(data, bytes), part
+        found[name] = data
+    return found

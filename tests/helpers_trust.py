@@ -1,22 +1,62 @@
-"""Helpers for the trust tests: toy games that wait for joins, finished games, byte flips."""
+"""Helpers for the trust tests: toy games that wait for joins, finished games, byte flips, random positions,
+referee processes of the toy game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from helpers_referee import Table, make_keys, make_table
 
+from pbem.bots import RandomBot
 from pbem.crypto.canonical import canonical_json
 from pbem.crypto.signing import sign_document
-from pbem.engine import Rng
+from pbem.engine import Game, Rng, apply_choice, step_rng
 from pbem.referee import formats, new_game, read_view, sealing, status, submit
 from pbem.referee.joins import make_join
 from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
 
 PLAYERS = ("alice", "bob")
+#: the tests' folder, where the toy game's module is
+TESTS = Path(__file__).resolve().parent
+
+
+def toy_game_env() -> dict[str, str]:
+    """The environment of a referee process that plays the toy game (``tests/toygame.py``)."""
+    path = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": path}
+
+
+def temp_files(directory: Path) -> list[Path]:
+    """The temporary files of durable writes left in a game directory."""
+    return list(directory.rglob(".tmp-*"))
+
+
+def random_positions(game: Game, players: list[str], seed: int, every: int, scenario: Any = None) -> Iterator[Any]:
+    """Yield positions of one random game (of ``scenario``, by default the standard set-up),
+    every ``every`` steps, and its end."""
+    key = hashlib.sha256(f"leak-{game.name}-{seed}".encode()).digest()
+    if scenario is None:
+        scenario = game.load_scenario(game.scenarios()[0])
+    state = game.new_state(scenario, players, step_rng(key, [], 0))
+    bots = {p: RandomBot(Rng.from_seed(f"leak-{seed}-{p}")) for p in players}
+    step = 0
+    while True:
+        if step % every == 0:
+            yield state
+        decisions = game.awaiting(state)
+        if not decisions:
+            yield state
+            return
+        step += 1
+        decision = decisions[0]
+        choice = bots[decision.player].choose(None, decision)
+        game.begin_step(state)
+        state = apply_choice(game, state, decision.player, choice, step_rng(key, [], step))
 
 
 def joining_table(tmp: Path, players: tuple[str, ...] = PLAYERS, seed: bytes | None = None,
