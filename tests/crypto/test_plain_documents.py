@@ -75,7 +75,7 @@ class Items(list):
 
 
 #: every character but lone surrogates, astral ones included
-_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=4)
+_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=4)
 
 _integers = st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER) | st.sampled_from(
     [MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER + 1, -MAX_SAFE_INTEGER - 1, 2**64, 10**16])
