@@ -27,6 +27,12 @@ static member of the state is still the shared object (identity), or else
 equal to it (a game that put a rebuilt value in its place), as
 :func:`~pbem.referee.turns.dynamic_state` does.
 
+Building the read-only members costs a process about what the first step
+paid before for a copy and a comparison (:meth:`StaticMembers.of` copies the
+game's own values rather than reading back their canonical JSON), so a
+one-shot ``pbem submit``, which opens one state, is no slower; every later
+step of the process pays nothing for them.
+
 Two ways were set aside. A fresh deep copy per opened state compared with
 a pristine copy before sealing (what the referee did) cost some 2 ms of a
 12 ms Nightlancer step: the copy (``marshal``) and the deep comparison.
@@ -37,18 +43,21 @@ games in one run) could be changed after its comparison and before the
 next state is opened with it.
 
 What no Python object can refuse is a deliberate call of the base class's
-method past the subclass (``dict.__setitem__(member, ...)``) or C code that
-writes into a container directly: no game rule does either, and one that
-did would be sabotage of the process it runs in, not a mistake in a rule.
+method past the subclass (``dict.__setitem__(member, ...)``), a call of
+``member.__init__(...)`` (left to ``dict``'s and ``list``'s own, which
+build the containers fastest) or C code that writes into a container
+directly: no game rule does any of these, and one that did would be
+sabotage of the process it runs in, not a mistake in a rule.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, ClassVar, NoReturn
 
-from pbem.crypto.canonical import canonical_json
+from pbem.crypto.canonical import canonical_json, is_plain
 from pbem.engine.plain import copy_plain
 from pbem.immutable import Immutable
 from pbem.referee.errors import GameDirError
@@ -65,17 +74,14 @@ def _refuse(self: StaticDict | StaticList, *args: Any, **kwargs: Any) -> NoRetur
 
 
 class StaticDict(dict):  # type: ignore[type-arg]
-    """A JSON object of a static member: reads as a ``dict``, refuses every change (see the module)."""
+    """A JSON object of a static member: reads as a ``dict``, refuses every change (see the module).
 
-    __slots__ = ("_member",)
+    Each member has its own subclass (:func:`_classes`), which names it in the error.
+    """
+
+    __slots__ = ()
     #: (the state's kind, the static member's name), which the error names
-    _member: tuple[str, str]
-
-    def __init__(self, items: Any, member: tuple[str, str]) -> None:
-        if hasattr(self, "_member"):  # ``__init__`` called again, which would change it
-            _refuse(self)
-        dict.__init__(self, items)
-        self._member = member
+    _member: ClassVar[tuple[str, str]] = ("game", "?")
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = update = _refuse
@@ -99,14 +105,8 @@ class StaticDict(dict):  # type: ignore[type-arg]
 class StaticList(list):  # type: ignore[type-arg]
     """A JSON array of a static member: reads as a ``list``, refuses every change (see the module)."""
 
-    __slots__ = ("_member",)
-    _member: tuple[str, str]
-
-    def __init__(self, items: Any, member: tuple[str, str]) -> None:
-        if hasattr(self, "_member"):
-            _refuse(self)
-        list.__init__(self, items)
-        self._member = member
+    __slots__ = ()
+    _member: ClassVar[tuple[str, str]] = ("game", "?")
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
@@ -121,19 +121,44 @@ class StaticList(list):  # type: ignore[type-arg]
         return list, (list(self),)
 
 
-def _freeze(value: Any, member: tuple[str, str]) -> Any:
-    kind = type(value)
-    if kind is dict:
-        return StaticDict({key: _freeze(item, member) for key, item in value.items()}, member)
-    if kind is list:
-        return StaticList([_freeze(item, member) for item in value], member)
-    return value
+#: the classes of each static member's containers, by (the state's kind, the member's name)
+_CLASSES: dict[tuple[str, str], tuple[type[StaticDict], type[StaticList]]] = {}
+
+
+def _classes(member: tuple[str, str]) -> tuple[type[StaticDict], type[StaticList]]:
+    found = _CLASSES.get(member)
+    if found is None:
+        body = {"__slots__": (), "_member": member}
+        found = _CLASSES[member] = (type("StaticDict", (StaticDict,), body), type("StaticList", (StaticList,), body))
+    return found
+
+
+#: the types of the containers :func:`_freezer` copies (a tuple, which a plain value may hold, as an array)
+_CONTAINERS = frozenset((dict, list, tuple))
+
+
+def _freezer(member: tuple[str, str]) -> Callable[[Any], Any]:
+    """What copies a plain JSON value of ``member`` into read-only containers (its scalars are shared).
+
+    Made for speed, since a one-shot ``pbem submit`` pays it (Nightlancer's
+    catalogue holds some 1,100 objects and 480 arrays): a Python call per
+    container, none per scalar, and each container filled by ``dict``'s and
+    ``list``'s own ``__init__``, in C.
+    """
+    static_dict, static_list = _classes(member)
+
+    def freeze(value: Any) -> Any:
+        if type(value) is dict:
+            return static_dict({name: freeze(item) if type(item) in _CONTAINERS else item
+                                for name, item in value.items()})
+        return static_list([freeze(item) if type(item) in _CONTAINERS else item for item in value])
+
+    return freeze
 
 
 def is_static(value: Any) -> bool:
     """``value`` is a read-only container of a static member."""
-    kind = type(value)
-    return kind is StaticDict or kind is StaticList
+    return isinstance(value, (StaticDict, StaticList))
 
 
 class StaticMembers(Immutable):
@@ -150,15 +175,23 @@ class StaticMembers(Immutable):
     #: the members as read-only JSON values
     _shared: dict[str, Any]
 
-    def __init__(self, canonical: bytes, state_kind: str = "game") -> None:
-        """``state_kind`` names the states in the error of a change (the game's name)."""
-        members = json.loads(canonical)
-        self._set(canonical=canonical,
-                  _shared={name: _freeze(value, (state_kind, name)) for name, value in members.items()})
+    def __init__(self, canonical: bytes, state_kind: str = "game", members: dict[str, Any] | None = None) -> None:
+        """``state_kind`` names the states in the error of a change (the game's name); ``members`` are the
+        values ``canonical`` holds, if the caller has them plain (:func:`~pbem.crypto.canonical.is_plain`:
+        then they read back from ``canonical`` as they are, but for a tuple, which is an array)."""
+        if members is None:
+            members = json.loads(canonical)
+        self._set(canonical=canonical, _shared={
+            name: _freezer((state_kind, name))(value) if type(value) in _CONTAINERS else value
+            for name, value in members.items()
+        })
 
     @classmethod
     def of(cls, members: dict[str, Any], state_kind: str = "game") -> StaticMembers:
-        return cls(canonical_json(members), state_kind)
+        """The static members ``members`` (the game's :meth:`~pbem.engine.protocol.Game.static_state`),
+        copied: nothing of theirs is shared with the game's objects but the scalars."""
+        plain = is_plain(members)
+        return cls(canonical_json(members, plain), state_kind, members if plain else None)
 
     @property
     def names(self) -> frozenset[str]:
