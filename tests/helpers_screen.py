@@ -46,7 +46,7 @@ class PlayedGame:
         """The whole state after turn ``number``, from the referee's section (the seed opens it): the oracle."""
         sealed = self.turn_doc(number)["sealed"]["referee"]
         state = sealing.open_with_seed(sealed, self.seed, compressed=True)["state"]
-        return {**state, **_static(self.dir, self.name).fresh()}
+        return {**state, **_static(self.dir, self.name).members()}
 
     def private_events(self, number: int, player: str) -> list[str]:
         """``player``'s private events of turn ``number`` as the referee's state has them."""

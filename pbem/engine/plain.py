@@ -27,5 +27,23 @@ def copy_plain(value: T) -> T:
     between Python versions), about twice as fast as the JSON round trip and three times
     :func:`copy.deepcopy`. ``ValueError`` for what marshal cannot write; a tuple stays a tuple,
     so this is for data that is already plain JSON.
+
+    A ``dict`` or ``list`` of a subclass, which marshal does not write (the
+    referee's read-only static members, :mod:`pbem.referee.static`), is
+    copied as a plain one, by a walk in Python: slower, and only for data
+    that holds one.
     """
-    return cast(T, marshal.loads(marshal.dumps(cast(Any, value), _NO_REFERENCES)))
+    try:
+        return cast(T, marshal.loads(marshal.dumps(cast(Any, value), _NO_REFERENCES)))
+    except ValueError:
+        return cast(T, _copy_walk(value))
+
+
+def _copy_walk(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copy_walk(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_walk(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_copy_walk(item) for item in value)
+    return marshal.loads(marshal.dumps(value, _NO_REFERENCES))  # a scalar, or marshal's ValueError

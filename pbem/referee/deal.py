@@ -86,9 +86,9 @@ def static_members(game: Game, gamedir: GameDir, gamefile: GameFile) -> StaticMe
 
 def static_of(game: Game, setup: Any) -> StaticMembers:
     """:meth:`Game.static_state` of ``setup``."""
-    from pbem.referee.turns import StaticMembers  # the referee's side: a view's card data needs no state
+    from pbem.referee.static import StaticMembers  # the referee's side: a view's card data needs no state
 
-    return StaticMembers.of(game.static_state(setup))
+    return StaticMembers.of(game.static_state(setup), game.name)
 
 
 def card_data(game: GameScreen, gamedir: GameDir, gamefile: GameFile) -> Any:

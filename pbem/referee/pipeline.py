@@ -42,7 +42,6 @@ from pbem.crypto.keys import PrivateKey
 from pbem.crypto.seal import parse_plaintext
 from pbem.crypto.signing import sign_document, signed_bytes
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
-from pbem.engine.plain import copy_plain
 from pbem.engine.protocol import Decision, Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
@@ -69,6 +68,7 @@ from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
+from pbem.referee.static import working_copy
 from pbem.referee.storage import dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
     SIGNATURE_TEXT_LENGTH,
@@ -482,7 +482,7 @@ def advance(
     # 9. legal choices, applied to a copy; 10. standing orders
     new_turn = number + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
-    state = copy_plain(position.state) if copy_state else position.state
+    state = working_copy(position.state) if copy_state else position.state
     game.begin_step(state)
     step: list[dict[str, str]] = []
     state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)

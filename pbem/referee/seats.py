@@ -125,10 +125,10 @@ def takeover_position(game: Game, position: Position, since_before: dict[str, in
 
     Shared by ``pbem takeover`` and ``verify --replay``.
     """
-    from pbem.engine.plain import copy_plain
+    from pbem.referee.static import working_copy
     from pbem.referee.turns import Position, carry_since  # building a turn: not for a reader of seats
 
-    state = copy_plain(position.state)
+    state = working_copy(position.state)
     game.begin_step(state)
     awaiting = game.awaiting(state)
     new_turn = position.turn + 1

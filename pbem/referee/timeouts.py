@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import EngineError
-from pbem.engine.plain import copy_plain
 from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Game, apply_choice
 from pbem.engine.rng import Rng
 from pbem.referee import formats, keying
@@ -39,6 +38,7 @@ from pbem.referee.clock import read_recorded
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.records import Record, read_step_record
+from pbem.referee.static import working_copy
 from pbem.referee.turns import Position
 
 #: the default action of a kind the game declares nothing for
@@ -104,7 +104,7 @@ def timeout_position(
     new_turn = position.turn + 1
     rng = keying.engine_rng(position.seed, position.entropy, new_turn)
     option, action = default_choice(game, decision, rng)
-    state = copy_plain(position.state)
+    state = working_copy(position.state)
     game.begin_step(state)  # a step of its own: its events are the timeout's
     state = apply_choice(game, state, player, option, rng)
     step = [{"player": player, "option": option, "by": "timeout"}]

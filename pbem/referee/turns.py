@@ -15,8 +15,6 @@ state alone.
 from __future__ import annotations
 
 import base64
-import json
-import marshal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -24,12 +22,13 @@ from pbem.crypto.canonical import canonical_json, is_plain, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import ALGORITHM, SIGNATURE_FIELD, sign_document
 from pbem.engine.protocol import Decision, Game, Result
-from pbem.immutable import Immutable, Value
+from pbem.immutable import Value
 from pbem.referee import commitments, formats, keying, sealing
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record
+from pbem.referee.static import StaticMembers, changed_message
 from pbem.referee.storage import dump_json, write_file
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,52 +40,6 @@ REFEREE_SECTION = formats.REFEREE_SECTION
 # The classes of a step are plain classes and NamedTuples rather than dataclasses: Python 3.11 compiles
 # every method a dataclass generates when its module is imported, about a millisecond a class, which a
 # one-shot ``pbem submit`` pays on every run (issue 9).
-
-
-class StaticMembers(Immutable):
-    """The members of a game's states that are a pure function of its set-up (:meth:`Game.static_state`).
-
-    Kept as canonical JSON: every opened state gets fresh objects
-    (:meth:`fresh`), and what the game hands back is compared with an
-    untouched copy (:meth:`matches`), so a game that changed one is caught
-    rather than sealed without the change. Immutable, and equal to (and
-    hashed as) another of the same canonical JSON.
-    """
-
-    __slots__ = ("_marshalled", "_pristine", "canonical")
-    _key = ("canonical",)
-    canonical: bytes
-    #: the members as JSON values, never handed out (:meth:`matches`), and as :mod:`marshal` bytes (:meth:`fresh`)
-    _pristine: dict[str, Any]
-    _marshalled: bytes
-
-    def __init__(self, canonical: bytes) -> None:
-        pristine = json.loads(canonical)
-        self._set(canonical=canonical, _pristine=pristine, _marshalled=marshal.dumps(pristine))
-
-    @classmethod
-    def of(cls, members: dict[str, Any]) -> StaticMembers:
-        return cls(canonical_json(members))
-
-    @property
-    def names(self) -> frozenset[str]:
-        return frozenset(self._pristine)
-
-    def fresh(self) -> dict[str, Any]:
-        """The members as new objects, for a state the game may work on.
-
-        Loaded from :mod:`marshal` bytes (in memory only: the format may
-        change between Python versions) of the JSON values: the quickest
-        deep copy of a card catalogue of some tens of KiB, once per step,
-        and, unlike pickle, nothing a one-shot process must import. Its
-        back-references share nothing here: marshal shares on loading only
-        an object it met twice when writing, and a JSON parse holds no list
-        or dict twice.
-        """
-        return marshal.loads(self._marshalled)
-
-    def matches(self, name: str, value: Any) -> bool:
-        return self._pristine[name] == value
 
 
 #: the members of a :class:`Position`, in the order its constructor takes them
@@ -155,7 +108,7 @@ class Position(Value):
             raise GameDirError(f"{where}: referee section: the state holds its static members {clash}")
         return cls(
             turn=doc["turn"],
-            state=dict(sorted({**doc["state"], **static.fresh()}.items())),
+            state=dict(sorted({**doc["state"], **static.members()}.items())),
             seed=bytes.fromhex(doc["seed"]),
             entropy=[bytes.fromhex(e) for e in doc["entropy"]],
             standing_orders=doc["standing_orders"],
@@ -168,14 +121,15 @@ def dynamic_state(state: dict[str, Any], static: StaticMembers) -> dict[str, Any
     """``state`` without its static members, after checking that they are still what the set-up makes.
 
     A game that changed one would lose the change when the section is
-    opened again, so that is an error of the game, not a silent loss.
+    opened again, so that is an error of the game, not a silent loss. A
+    state opened by the referee holds the shared read-only members, which
+    refuse a change when it is tried (:mod:`pbem.referee.static`): here each
+    is found to be still that object; a game's own state (turn 0) is
+    compared.
     """
     for name in sorted(static.names):
         if name not in state or not static.matches(name, state[name]):
-            raise GameDirError(
-                f"the {state.get('format', 'game')} state changed its member {name!r}, which the game declares "
-                "static (a pure function of the set-up); the referee cannot seal it"
-            )
+            raise GameDirError(changed_message(state.get("format", "game"), name))
     return {name: value for name, value in state.items() if name not in static.names}
 
 
