@@ -39,6 +39,9 @@ PLAYER_JOINS = "player-joins"
 PLAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 #: a game id (the schema's pattern); it names the player's record file too
 GAME_ID = re.compile(r"[0-9a-f]{16}")
+#: a scenario's name (the schema's pattern): a game loads the scenario of that name from pbem's own files, and
+#: some loaders take a path too, which game.toml must never give them
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 class Handover(NamedTuple):
@@ -197,9 +200,9 @@ class GameFile(Immutable):
             try:
                 found = cls._fields(doc, where)
                 # the names are file names on the player's machine too: whoever signed the turns,
-                # a game id or seat name that the schema refuses is never taken unchecked
-                if found.to_doc() == doc and GAME_ID.fullmatch(found.game_id) and all(
-                        PLAYER_NAME.fullmatch(name) for name in found.player_names):
+                # a game id, scenario or seat name that the schema refuses is never taken unchecked
+                if found.to_doc() == doc and GAME_ID.fullmatch(found.game_id) and SCENARIO_NAME.fullmatch(
+                        found.scenario) and all(PLAYER_NAME.fullmatch(name) for name in found.player_names):
                     return found
             except Exception:  # not the shape of a game.toml, or a bad key: the checks below say why
                 pass

@@ -204,3 +204,63 @@ def test_a_card_file_that_game_toml_names_outside_the_game_directory_is_never_re
     (table.dir / "cards" / kept["file"]).unlink()
     result = CliRunner().invoke(app, ["view", str(table.dir), "--as", "alice", "--key", str(table.key_files["alice"])])
     assert result.exit_code == 3 and "cards/" in result.output, (result.exit_code, result.output)
+
+
+@pytest.mark.parametrize("game_name", ["nightfall", "nightlancer"])
+def test_a_scenario_that_game_toml_names_outside_the_shipped_scenarios_is_never_read(
+    tmp_path: Path, game_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """game.toml names the scenario by name; a hostile game directory (its own referee key, every record
+    re-signed) naming a path instead — absolute, or climbing out of pbem's scenarios with '..' — would
+    have the player's `pbem view` read a file of their machine (here a copy of the standard scenario,
+    which would even hash to the set-up game.toml pins). Only a scenario this pbem ships is loaded."""
+    import os
+    import shutil
+
+    from helpers_referee import make_keys
+    from helpers_trust import hostile_game_toml
+
+    from pbem.engine import find_game
+    from pbem.referee import new_game
+    from pbem.resources import scenario_dir
+
+    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    game = tmp_path / "game"
+    new_game(game, game_name, [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
+             seed=bytes(range(32)))
+    table = Table(dir=game, keys=keys, key_files=files)
+    standard = find_game(game_name).scenarios()[0]
+    outside = tmp_path / "elsewhere" / f"{standard}.toml"
+    outside.parent.mkdir()
+    shutil.copyfile(scenario_dir(game_name) / f"{standard}.toml", outside)
+    climbing = os.path.relpath(outside.with_suffix(""), scenario_dir(game_name))
+    read: list[Path] = []
+    real_read_bytes = Path.read_bytes
+
+    def recording_read_bytes(self: Path) -> bytes:
+        read.append(self.resolve())
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", recording_read_bytes)
+    view = ["view", str(game), "--as", "alice", "--key", str(files["alice"])]
+    dealt = {path: path.read_bytes() for path in (game / "game.toml", game / "turns" / "000000.json")}
+    for named in (str(outside), climbing):
+        for path, data in dealt.items():
+            path.write_bytes(data)
+        hostile_game_toml(table, scenario=named)
+        result = CliRunner().invoke(app, view)
+        assert result.exit_code == 3 and "at scenario" in result.output, (named, result.output)
+        assert outside.resolve() not in read, named
+
+
+def test_every_shipped_scenario_has_a_name_game_toml_may_hold() -> None:
+    """game.toml's schema takes a scenario's name, never a path: each scenario pbem ships has such a name."""
+    import re
+
+    from pbem.engine import find_game, game_names
+    from pbem.resources import schema_path
+
+    pattern = re.compile(json.loads(schema_path("game").read_text())["properties"]["scenario"]["pattern"])
+    for name in game_names():
+        for scenario in find_game(name).scenarios():
+            assert pattern.fullmatch(scenario), (name, scenario)
