@@ -29,7 +29,9 @@ def test_a_tie_for_the_highest_bid_takes_nothing():
     state = choose(state, "ann", "bid:3")
     assert GAME.private(state, "ann")["my_bid"] == 3 and GAME.private(state, "bob")["my_bid"] is None
     state = choose(state, "bob", "bid:3")
-    assert state["over"] and state["discard"] == [6] and GAME.result(state).scores == {"ann": 4, "bob": 4}
+    result = GAME.result(state)
+    assert state["over"] and state["discard"] == [6]
+    assert result is not None and result.scores == {"ann": 4, "bob": 4}
     assert "bids: ann 3, bob 3" in GAME.public(state)["events"]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.engine.protocol import Decision, Game, apply_choice
+from pbem.engine.protocol import Decision, Game, GameState, apply_choice
 from pbem.engine.rng import Rng
 
 #: what a standing order may say for one decision kind
@@ -82,7 +82,8 @@ def answers(decision: Decision, player_orders: dict[str, Any] | None) -> bool:
     return mode == "always" or (mode == "when-only-option" and len(decision.options) == 1)
 
 
-def carry_out(game: Game, state: dict[str, Any], orders: Orders, rng: Rng, step: list[dict[str, str]]) -> dict[str, Any]:
+def carry_out(game: Game[GameState], state: GameState, orders: Orders, rng: Rng,
+              step: list[dict[str, str]]) -> GameState:
     """Answer, for players with a standing order, the pass decisions it covers, in a loop.
 
     Each answer is recorded in ``step`` as ``"by": "standing-order"``.

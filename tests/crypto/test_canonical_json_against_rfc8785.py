@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rfc8785
@@ -95,7 +96,7 @@ def test_a_lone_surrogate_is_refused():
             canonical_json(value)
 
 
-def _real_documents(game: str, players: int, steps: int) -> list[object]:
+def _real_documents(game: str, players: int, steps: int) -> list[Any]:
     """Every document a real game's files hold or seal, over its first ``steps`` steps."""
     names = ["ann", "bob", "cyd", "dee", "eve"][:players]
     keys = {name: generate(name) for name in ["referee", *names]}

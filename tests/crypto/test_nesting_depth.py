@@ -9,6 +9,7 @@ brackets, quotes, backslashes and runs of them.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -41,7 +42,7 @@ def test_escaped_quotes_and_backslashes_end_no_string(string):
 
 
 def test_a_section_nested_deeper_than_a_reader_opens_is_refused():
-    deep: object = "]"
+    deep: Any = "]"
     for _ in range(MAX_SEALED_DEPTH + 1):
         deep = [deep, '\\"[']
     with pytest.raises(SealTooLarge, match=f"nested {MAX_SEALED_DEPTH + 1} deep"):

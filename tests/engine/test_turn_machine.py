@@ -160,10 +160,14 @@ def test_a_forced_decision_with_one_option_is_taken_at_once():
     machine: TurnMachine[Log] = TurnMachine("test")
     machine.kind("target")
     machine.answer("picked", lambda state, decision, option, rng: state["log"].append(option))
-    machine.task("one", lambda state, task, rng: ask(state, "ann", "target", options=[("only", "Only")],
-                                                     answer="picked", forced=True))
-    machine.task("two", lambda state, task, rng: ask(state, "ann", "target", options=[("a", "A"), ("b", "B")],
-                                                     answer="picked", forced=True))
+    def one(state: Log, task: Task, rng: Rng) -> None:
+        ask(state, "ann", "target", options=[("only", "Only")], answer="picked", forced=True)
+
+    def two(state: Log, task: Task, rng: Rng) -> None:
+        ask(state, "ann", "target", options=[("a", "A"), ("b", "B")], answer="picked", forced=True)
+
+    machine.task("one", one)
+    machine.task("two", two)
     state = fresh()
     push_all(state, [new_task("one"), new_task("two")])
     machine.run(state, RNG)

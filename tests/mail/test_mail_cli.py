@@ -11,7 +11,7 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from pbem.cli.main import app
 from pbem.mail.compose import message_bytes
@@ -21,7 +21,7 @@ from pbem.referee import status
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def invoke(*args) -> object:
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
@@ -167,7 +167,7 @@ def test_serve_poll_runs_round_after_round_until_stopped(post):
     )
     try:
         assert process.stderr is not None
-        lines = []
+        lines: list[str] = []
         while not any("sent a mail to bob" in line for line in lines):  # the first round: the deal
             lines.append(process.stderr.readline())
             assert lines[-1], lines

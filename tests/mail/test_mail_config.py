@@ -25,12 +25,14 @@ def config(tmp_path: Path, text: str) -> MailConfig:
 
 def test_the_example_configurations_read(tmp_path):
     referee = MailConfig.read(EXAMPLES / "referee.toml")
+    assert referee.mailbox is not None and referee.mailbox.server is not None and referee.smtp is not None
     assert referee.mailbox.kind == "imap" and referee.mailbox.server.port == 993
     assert referee.smtp.port == 587 and referee.smtp.security == "starttls"
     assert referee.key == EXAMPLES / "referee.key"  # relative to the file
     assert referee.games[0].players == {"alice": "alice@example.org", "bob": "bob@example.org"}
     assert referee.games[0].spectators == ("carol@example.org",)
     player = MailConfig.read(EXAMPLES / "player.toml")
+    assert player.smtp is not None
     assert player.referee == "referee@example.org" and player.smtp.credentials.password_env == "PBEM_SMTP_PASSWORD"
 
 
@@ -68,6 +70,7 @@ def test_a_bad_configuration_is_refused_naming_the_key(tmp_path, text, message):
 def test_passwords_come_from_the_environment_or_a_private_file_never_the_command_line(tmp_path, monkeypatch):
     settings = config(tmp_path, '[smtp]\nhost = "localhost"\nuser = "u"\npassword_env = "PBEM_TEST_PW"\n'
                                 '[mailbox]\nkind = "imap"\nhost = "localhost"\nuser = "u"\npassword_file = "pw"\n')
+    assert settings.smtp is not None and settings.mailbox is not None and settings.mailbox.server is not None
     monkeypatch.delenv("PBEM_TEST_PW", raising=False)
     with pytest.raises(MailConfigError, match="PBEM_TEST_PW"):
         settings.smtp.credentials.password()

@@ -385,6 +385,7 @@ def test_mbox_mailbox(tmp_path, smtp_server):
     post.serve()
     post.serve()
     assert len(answers(post, ADDRESSES["alice"])) == 1
+    assert post.referee_box is not None
     assert len(mailbox.mbox(post.referee_box)) == 1  # pbem never changes the mailbox
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
-from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, make_post
+from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, SPECTATOR, attachments, body, make_post
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -37,7 +37,7 @@ password_env = "PBEM_TEST_SMTP_{player.upper()}"
     return path
 
 
-def run(*args: str) -> str:
+def run(*args: object) -> str:
     result = CliRunner().invoke(app, [str(a) for a in args])
     assert result.exit_code == 0, (args, result.output)
     return result.output
@@ -69,7 +69,7 @@ def test_a_whole_game_by_mail_with_joins_through_smtp_and_imap(tmp_path, smtp_se
             read[player] += len(mails)
             for number, mail in enumerate(mails, start=read[player] - len(mails)):
                 if mail["Auto-Submitted"] == "auto-replied":  # the answer to a mail of ours
-                    text = mail.get_body(("plain",)).get_content()
+                    text = body(mail)
                     assert "APPLIED" in text and "REFUSED" not in text, text
                     continue
                 saved = home / f"mail-{number}.eml"
@@ -82,8 +82,7 @@ def test_a_whole_game_by_mail_with_joins_through_smtp_and_imap(tmp_path, smtp_se
                     sent += 1
                 elif "your decision" in subject:
                     view = read_view(copy, player, post.table.keys[player])  # from the mailed turn file
-                    sealed = next(part.get_payload(decode=True) for part in mail.iter_attachments()
-                                  if part.get_filename().endswith(".age"))
+                    sealed = next(data for name, data in attachments(mail).items() if name.endswith(".age"))
                     assert open_sealed(sealed.decode(), post.table.keys[player]) == view.doc
                     out = home / f"move-{view.number:06d}.json"
                     run("move", copy, "--as", player, "--key", key, "--choose", "1", "--out", out,
@@ -98,10 +97,10 @@ def test_a_whole_game_by_mail_with_joins_through_smtp_and_imap(tmp_path, smtp_se
     assert verify(post.table.dir, replay=True).replayed
     answered = sum(1 for p in players for m in post.inbox(ADDRESSES[p]) if m["Auto-Submitted"] == "auto-replied")
     assert answered == sent  # every mail got its answer, once
-    assert "Game over:" in finished["alice"].get_body(("plain",)).get_content()
+    assert "Game over:" in body(finished["alice"])
     spectator = post.inbox(SPECTATOR)
     assert spectator and spectator[-1]["Subject"].endswith("game over")
-    assert all(not part.get_filename().endswith(".age") for m in spectator for part in m.iter_attachments())
+    assert all(not name.endswith(".age") for m in spectator for name in attachments(m))
     # the referee's IMAP folder: every mail read is flagged seen
     assert all(b"\\Seen" in flags for flags in dovecot.flags(post.folder))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import cast
 
 import pytest
 
@@ -57,8 +58,9 @@ class Table:
         """What ``pbem view`` shows ``player``: the public and private parts joined to the card data."""
         return GAME.render(GAME.public(self.state), GAME.private(self.state, player), GAME.cards(self.scenario))
 
-    def zone(self, player, zone):
-        return self.state["zones"][player][zone]
+    def zone(self, player: str, zone: str) -> list[str]:
+        zones: dict[str, list[str]] = cast(dict[str, list[str]], self.state["zones"][player])
+        return zones[zone]
 
     def keys(self, player, zone):
         return [c.split("#")[0] for c in self.zone(player, zone)]

@@ -35,7 +35,7 @@ def test_scenario_files_match_their_schema(name):
 
 def test_the_set_has_30_cards_4_promos_and_2_kinds_of_wound():
     """EN 63: 18 minion piles (6 starting) and 12 action piles."""
-    by_group = {}
+    by_group: dict[tuple[str, str], list[str]] = {}
     for c in cards().values():
         by_group.setdefault((c["group"], c["type"]), []).append(c["key"])
     assert len(by_group[("starter", "minion")]) == 6

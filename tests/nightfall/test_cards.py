@@ -417,6 +417,7 @@ def test_bleak_resurrection_feed_paid_with_the_minion_it_brings_back(table):
 
 def test_bleak_resurrection_kicker_exiles_what_the_previous_card_destroyed(table):
     """DE 98: even a minion just brought back."""
+    from pbem.engine.rng import Rng
     from pbem.games.nightfall import effects
     t = chain_table(table, [], janet={"in_play": ["koi-jiang"], "discard": ["roland-lefontaine"]})
     # the chain as it stands when Bleak Resurrection (#1) resolves: #2 resolved just before and destroyed
@@ -425,7 +426,8 @@ def test_bleak_resurrection_kicker_exiles_what_the_previous_card_destroyed(table
         {"card": "bleak-resurrection#9", "owner": "janet", "controller": "janet", "resolved": False},
         {"card": "headshot#9", "owner": "scott", "controller": "scott", "resolved": True,
          "destroyed": ["roland-lefontaine#1", "koi-jiang#1"]}]}
-    effects.EFFECTS["exile_destroyed_by_previous"](t.s, {"player": "janet", "entry": 0, "card": "bleak-resurrection#9"}, {}, None)
+    effects.EFFECTS["exile_destroyed_by_previous"](t.s, {"player": "janet", "entry": 0, "card": "bleak-resurrection#9"}, {},
+                                                   Rng.from_seed("unused"))
     assert {"roland-lefontaine#1", "koi-jiang#1"} <= set(t.s["exiled"]) and t.in_play() == []
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.engine.machine import MachineGame
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
 from pbem.referee.timeouts import default_choice
@@ -55,5 +56,7 @@ def test_a_timed_out_link_opportunity_passes(table):
     ("wound-effect", "pass"),
 ])
 def test_the_kinds_with_an_obvious_pass_declare_it(kind, pass_id):
-    registered = GAME.machine.decision_kind(kind)
-    assert (registered.pass_id, GAME.default_action(kind)) == (pass_id, "pass")
+    rules = GAME
+    assert isinstance(rules, MachineGame)  # the rules' turn machine, beside the protocol
+    registered = rules.machine.decision_kind(kind)
+    assert (registered.pass_id, rules.default_action(kind)) == (pass_id, "pass")

@@ -4,6 +4,8 @@ standing order can end one's own chain and an empty claim phase with (ruling 49)
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
 from pbem.referee import orders
@@ -46,7 +48,8 @@ def test_the_claim_phase_with_nothing_left_to_claim_is_its_own_kind(table):
     assert t.decision().kind == "nothing-to-claim"
     assert t.options() == ["discard:genesis-one#1", "done"]
     standing = {"janet": {"auto_pass": {"nothing-to-claim": "always"}}}
-    state = orders.carry_out(GAME, t.s, standing, Rng.from_seed("orders"), step := [])
+    step: list[dict[str, str]] = []
+    state = orders.carry_out(GAME, t.s, standing, Rng.from_seed("orders"), step)
     assert step == [{"player": "janet", "option": "done", "by": "standing-order"}]
     assert GAME.awaiting(state)[0].kind == "wound-effect"
 
@@ -81,8 +84,8 @@ def test_adding_to_your_own_chain_is_a_kind_of_its_own_that_a_link_order_does_no
 def test_an_opponent_with_a_card_in_hand_is_offered_the_link_with_only_the_pass(table):
     """Whether you could link stays hidden (ruling 45): asked while you hold a card, taken
     without asking with an empty hand (public)."""
-    pin = {"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["enraged-wight"]},
-                                                             "brad": {"hand": ["nf-bite"]}}}
+    pin: dict[str, Any] = {"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["enraged-wight"]},
+                                                                             "brad": {"hand": ["nf-bite"]}}}
     t = table(pin, players=("janet", "brad"), take_public_singles=True)
     t.choose("janet", "play:enraged-wight")
     assert t.awaited() == [("brad", "link")] and t.options() == ["pass"]

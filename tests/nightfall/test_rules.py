@@ -98,7 +98,8 @@ def test_the_game_ends_after_the_combat_in_which_the_last_face_up_wound_is_taken
                "players": {"janet": {"in_play": ["lone-hound"], "hand": ["genesis-one"]}}}, players=("janet", "brad"))
     t.play(("janet", "pass"), ("janet", "strike:lone-hound#1"))
     assert t.s["over"] and t.wounds("brad") == 4 and t.awaited() == []
-    assert GAME.result(t.s).winners == ("janet",)
+    result = GAME.result(t.s)
+    assert result is not None and result.winners == ("janet",)
 
 
 def test_face_up_wounds_are_not_counted_unless_the_table_agrees(table):

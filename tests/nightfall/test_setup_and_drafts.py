@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -207,9 +208,11 @@ def test_end_of_the_world_series_keeps_running_totals():
     scenario["options"]["series_target"] = 30
     playout = play(GAME, ["ann", "bob"], 3, scenario=scenario)
     series = playout.state["series"]
+    assert series is not None and playout.result is not None
     assert len(series["games"]) >= 2
-    assert series["totals"] == {p: sum(g[p] for g in series["games"]) for p in ("ann", "bob")}
-    assert playout.result.winners[0] == min(series["totals"], key=series["totals"].get)
+    totals = series["totals"]
+    assert totals == {p: sum(g[p] for g in series["games"]) for p in ("ann", "bob")}
+    assert playout.result.winners[0] == min(totals, key=lambda p: totals[p])
 
 
 def test_unknown_variant_is_refused():
@@ -233,7 +236,7 @@ def test_a_player_sees_his_own_draft_picks_and_nobody_elses():
     """Each player knows where his own picks went, the removed and the commons ones included, for the whole game;
     the other players do not (the picks are face down, EN 73-75)."""
     state = new(players=2)
-    picks = {}
+    picks: dict[str, Any] = {}
     while state["draft"] is not None:
         for d in GAME.awaiting(state):
             if d.kind == "draft-pick":

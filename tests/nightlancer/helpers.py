@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable
 from typing import Any, cast
 
-from pbem.engine.protocol import apply_choice
+from pbem.engine.protocol import Result, apply_choice
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import GAME
 from pbem.games.nightlancer.state import State
@@ -26,6 +26,13 @@ QUIET = {
 def screen(state: State, player: str | None = None) -> str:
     """What ``pbem view`` shows ``player`` (an onlooker when ``None``): public and private parts with the card data."""
     return GAME.render(GAME.public(state), GAME.private(state, player) if player else None, _CARDS)
+
+
+def final_result(state: State) -> Result:
+    """The result of a game that has ended."""
+    result = GAME.result(state)
+    assert result is not None, "the game has not ended"
+    return result
 
 
 def scenario(mode: str = "competitive", hardened: int = 0, **pin: Any) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.games.nightlancer import GAME, effects, tokens
 from pbem.games.nightlancer.cards import COMBAT_COST
 
@@ -334,7 +336,7 @@ def test_a_reaction_window_whose_only_option_is_the_pass_is_still_asked():
     declares no public count: the machine takes none of its decisions."""
     from pbem.bots.playout import play
 
-    seen = []
+    seen: list[Any] = []
 
     def check(game, state):
         seen.extend(d for d in game.awaiting(state) if d.kind == "reaction" and [o.id for o in d.options] == ["pass"])

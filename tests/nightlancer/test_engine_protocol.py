@@ -6,12 +6,13 @@ import hashlib
 import json
 
 from pbem.bots.playout import play
+from pbem.engine.machine import MachineGame
 from pbem.engine.protocol import Game, apply_choice
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng, step_rng
 from pbem.games.nightlancer import GAME
 
-from .helpers import screen
+from .helpers import final_result, screen
 
 
 def test_nightlancer_is_registered_and_implements_the_protocol():
@@ -61,7 +62,7 @@ def test_render_shows_the_table_and_the_players_own_hand():
 
 def test_a_finished_game_awaits_nobody_and_has_a_result():
     playout = play(GAME, ["ana"], 1, GAME.load_scenario("solitaire"))
-    assert GAME.awaiting(playout.state) == [] and GAME.result(playout.state).summary
+    assert GAME.awaiting(playout.state) == [] and final_result(playout.state).summary
 
 
 def test_render_shows_cards_agendas_abilities_and_the_challenge_breakdown():
@@ -102,9 +103,11 @@ def test_a_players_private_part_shows_a_change_of_their_own_hand():
 def test_the_kinds_with_an_obvious_pass_declare_it_for_standing_orders_and_timeouts():
     """The option that declines: a standing order to pass takes it, and so does the referee for a
     player whose decision passed its deadline (pbem tick); the others are a bot's choice then."""
-    passes = {kind: GAME.machine.decision_kind(kind).pass_id for kind in GAME.decision_kinds()}
+    rules = GAME
+    assert isinstance(rules, MachineGame)  # the rules' turn machine, beside the protocol
+    passes = {kind: rules.machine.decision_kind(kind).pass_id for kind in rules.decision_kinds()}
     assert {kind: p for kind, p in passes.items() if p is not None} == {
         "assist": "stand-by", "attempt": "roll", "reaction": "pass", "gear-up": "done", "abandon": "continue",
         "skill": "none", "repay": "keep", "take-mission": "pass", "stay": "stay", "final": "done",
         "streets": "pass", "event": "go-on"}
-    assert {GAME.default_action(kind) for kind in GAME.decision_kinds()} == {"pass"}
+    assert {rules.default_action(kind) for kind in rules.decision_kinds()} == {"pass"}

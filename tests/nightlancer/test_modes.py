@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.games.nightlancer import GAME, tokens
 from pbem.games.nightlancer.scoring import score_all
 
-from .helpers import Table, mission_table, new_game
+from .helpers import Table, final_result, mission_table, new_game
 
 QUIET_2P = ["quiet-night", "payday", "street-market"]
 
@@ -55,7 +55,7 @@ def test_cooperative_techshock_of_any_player_loses_the_game_for_all():
     t = Table(new_game(("ana", "ben"), mode="cooperative", events=QUIET_2P))
     t.seat("ben")["ideals"] = 1
     tokens.shake(t.state, "ben")
-    result = GAME.result(t.state)
+    result = final_result(t.state)
     assert result is not None and result.winners == () and GAME.awaiting(t.state) == []
 
 
@@ -65,7 +65,7 @@ def test_cooperative_players_win_with_a_combined_score_of_30_per_player():
         t.seat("ana").update(kc=0, heat=0, loans=0, prospects=total - 30 - 3, ideals=3, items=[])
         t.seat("ben").update(kc=0, heat=0, loans=0, prospects=30 - 3, ideals=3, items=[])
         score_all(t.state)
-        assert GAME.result(t.state).winners == (("ana", "ben") if won else ())
+        assert final_result(t.state).winners == (("ana", "ben") if won else ())
 
 
 def test_solitaire_is_lost_on_entering_techshock():
@@ -73,7 +73,7 @@ def test_solitaire_is_lost_on_entering_techshock():
     assert t.state["mode"] == "solitaire"
     t.seat("ana")["ideals"] = 1
     tokens.lose(t.state, "ana", health=99)
-    assert GAME.result(t.state).winners == () and "Techshock" in GAME.result(t.state).summary
+    assert final_result(t.state).winners == () and "Techshock" in final_result(t.state).summary
 
 
 def test_solitaire_is_won_with_a_score_of_30():
@@ -81,7 +81,7 @@ def test_solitaire_is_won_with_a_score_of_30():
         t = Table(new_game(("ana",), mode="solitaire", events=["quiet-night"]))
         t.seat("ana").update(kc=0, heat=0, loans=0, prospects=prospects, ideals=3, items=[])
         score_all(t.state)
-        assert GAME.result(t.state).winners == (("ana",) if won else ())
+        assert final_result(t.state).winners == (("ana",) if won else ())
 
 
 def test_solitaire_draws_four_black_market_cards_and_missions_as_for_two_players():

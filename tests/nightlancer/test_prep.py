@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.nightlancer.crews import FIRST, SECOND, crew_at, slot_by_card
+from pbem.games.nightlancer.state import Crew, Slot
 from pbem.games.nightlancer.zones import card
 
 from .helpers import Table, new_game
@@ -12,6 +13,20 @@ QUIET_2P = ["quiet-night", "payday", "street-market"]  # 2 players: 2 low + 0 hi
 
 def missions(t):
     return [s["card"] for s in t.state["missions"]]
+
+
+def mission_slot(t, mission: str) -> Slot:
+    """The slot of the mission card ``mission``, which is on the table."""
+    found = slot_by_card(t.state, mission)
+    assert found is not None, mission
+    return found
+
+
+def crew_of(slot: Slot, pos: str) -> Crew:
+    """The crew at ``pos`` (first or second) of a mission's ``slot``, which has one there."""
+    found = crew_at(slot, pos)
+    assert found is not None, (slot["card"], pos)
+    return found
 
 
 def test_draw_cards_step_draws_missions_by_the_events_counts_and_black_market_two_per_player_plus_two():
@@ -70,7 +85,7 @@ def test_starting_a_first_crew_makes_the_player_its_boss():
     t = Table(new_game(events=QUIET_2P))
     m = missions(t)[0]
     t.choose("ana", f"first:{m}")
-    assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ana"]
+    assert crew_of(mission_slot(t, m), FIRST)["members"] == ["ana"]
 
 
 def test_a_second_crew_needs_a_first_crew_and_no_second_crew_or_deal():
@@ -80,7 +95,7 @@ def test_a_second_crew_needs_a_first_crew_and_no_second_crew_or_deal():
     t.choose("ana", f"first:{m}")
     assert f"second:{m}" in t.options("ben")
     t.choose("ben", f"second:{m}")
-    assert crew_at(slot_by_card(t.state, m), SECOND)["members"] == ["ben"]
+    assert crew_of(mission_slot(t, m), SECOND)["members"] == ["ben"]
     t.stay()
     assert f"second:{m}" not in t.options("cy")
 
@@ -89,7 +104,7 @@ def test_a_deal_token_blocks_a_second_crew():
     t = Table(new_game(events=QUIET_2P, hands=[["mr-johnson#1"], []]))
     m = missions(t)[0]
     t.choose("ana", f"deal:{m}:mr-johnson#1")
-    assert slot_by_card(t.state, m)["deal"] == "ana" and not t.seat("ana")["deal"]
+    assert mission_slot(t, m)["deal"] == "ana" and not t.seat("ana")["deal"]
     assert f"second:{m}" not in t.options("ben")
     assert f"join:{m}:first" in t.options("ben")
 
@@ -104,7 +119,7 @@ def test_joining_a_crew_needs_the_bosss_consent():
     t.stay()
     t.choose("cy", f"join:{m}:first")
     t.choose("ana", "refuse")
-    assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ana", "ben"]
+    assert crew_of(mission_slot(t, m), FIRST)["members"] == ["ana", "ben"]
 
 
 def test_a_shaken_player_or_one_with_five_heat_must_pass():
@@ -151,10 +166,10 @@ def test_when_the_boss_leaves_the_next_token_is_boss_and_a_second_crew_moves_up(
     t.choose("ben", "stay")
     t.choose("dee", "pass")
     t.choose("ana", "leave")
-    slot = slot_by_card(t.state, m)
-    assert crew_at(slot, FIRST)["members"] == ["ben"]
+    slot = mission_slot(t, m)
+    assert crew_of(slot, FIRST)["members"] == ["ben"]
     t.choose("ben", "leave")
-    assert crew_at(slot, FIRST)["members"] == ["cy"] and crew_at(slot, SECOND) is None
+    assert crew_of(slot, FIRST)["members"] == ["cy"] and crew_at(slot, SECOND) is None
     t.choose("cy", "stay")
     assert not any(d.kind == "stay" for d in t.awaiting), "the Take missions step is over"
 
@@ -179,7 +194,7 @@ def test_whoever_a_leaver_affects_may_answer_it_before_the_next_turn():
     t.choose("ana", f"first:{m}")
     t.choose("ben", f"second:{m}")
     t.choose("ana", "leave")
-    assert crew_at(slot_by_card(t.state, m), FIRST)["members"] == ["ben"], "the Second Crew moves up"
+    assert crew_of(mission_slot(t, m), FIRST)["members"] == ["ben"], "the Second Crew moves up"
     assert t.kinds() == [("ben", "stay")]
     t.choose("ben", "stay")
     assert t.kinds() == [("cy", "take-mission")]
@@ -249,7 +264,7 @@ def test_a_player_the_boss_refuses_chooses_again_without_that_crew():
     assert t.kinds() == [("ben", "take-mission")]
     assert f"join:{m}:first" not in t.options("ben")
     t.choose("ben", f"second:{m}")
-    assert crew_at(slot_by_card(t.state, m), SECOND)["members"] == ["ben"]
+    assert crew_of(mission_slot(t, m), SECOND)["members"] == ["ben"]
 
 
 def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
@@ -261,7 +276,7 @@ def test_the_deal_token_leaves_the_mission_with_the_player_who_placed_it():
     t.choose("ben", f"join:{m}:first")
     t.choose("ana", "accept")
     t.choose("ana", "leave")
-    assert slot_by_card(t.state, m)["deal"] is None and t.seat("ana")["deal"]
+    assert mission_slot(t, m)["deal"] is None and t.seat("ana")["deal"]
 
 
 def test_contacts_may_be_played_between_the_parts_of_an_event():
@@ -295,7 +310,11 @@ def test_a_player_holding_no_contact_is_not_asked_between_the_parts_of_an_event(
     t.choose("ana", f"first:{missions(t)[0]}")
     t.choose("ben", "pass")
     t.stay()
-    asked = []
-    t.until(lambda t: t.state["phase"] == "streets",
-            {"event": lambda t, d: asked.append(d.player) or "go-on", "attempt": "roll", "reaction": "pass"})
+    asked: list[str] = []
+
+    def event(t, d) -> str:
+        asked.append(d.player)
+        return "go-on"
+
+    t.until(lambda t: t.state["phase"] == "streets", {"event": event, "attempt": "roll", "reaction": "pass"})
     assert asked == [] and "The event hits ana." in t.events()

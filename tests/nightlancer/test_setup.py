@@ -6,7 +6,7 @@ import json
 
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import GAME
-from pbem.games.nightlancer.zones import card
+from pbem.games.nightlancer.zones import card, current_event
 
 from .helpers import Table, new_game, scenario
 
@@ -18,7 +18,7 @@ def deck_kinds(state):
 def test_event_deck_is_four_late_under_four_early():
     state = new_game(("ana", "ben", "cy"))
     # round 1 has turned over the first Early event already
-    assert card(state, state["event"])["deck"] == "early"
+    assert card(state, current_event(state))["deck"] == "early"
     assert deck_kinds(state) == ["early"] * 3 + ["late"] * 4
 
 

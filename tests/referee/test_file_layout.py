@@ -119,7 +119,9 @@ signatures = st.fixed_dictionaries({"alg": st.just("ed25519"), "signer": tricky,
 def test_one_walk_gives_the_layout_and_the_compact_form_without_the_signature(document, signature):
     if signature is not None:
         document = {**document, "signature": signature}
-    laid, compact = dump_json_and_compact(document, "signature")
+    both = dump_json_and_compact(document, "signature")
+    assert both is not None
+    laid, compact = both
     assert laid == dump_json(document) == indented_json(document)
     rest = {name: value for name, value in document.items() if name != "signature"}
     assert compact == json.dumps(rest, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
@@ -134,7 +136,9 @@ def test_what_one_walk_does_not_lay_out_is_left_to_dump_json(value):
 
 def test_a_name_beyond_u_ffff_is_not_taken_for_canonical():
     document = {"\U0001f600": 1, "\uffff": 2}  # UTF-16 puts the first first, code points the second
-    _laid, compact = dump_json_and_compact(document, "signature")
+    both = dump_json_and_compact(document, "signature")
+    assert both is not None
+    _laid, compact = both
     assert not compact_is_canonical(compact) and compact != canonical_json(document)
 
 

@@ -16,7 +16,7 @@ import pytest
 from helpers_referee import Table, make_table, snapshot, validate_directory
 
 from pbem.crypto.errors import CryptoError
-from pbem.crypto.keys import generate
+from pbem.crypto.keys import PrivateKey, generate
 from pbem.crypto.seal import open_sealed
 from pbem.crypto.signing import sign_document
 from pbem.referee import make_move, public_log, read_view, status, submit, verify
@@ -54,7 +54,7 @@ def table(tmp_path: Path) -> Table:
     return make_table(tmp_path)
 
 
-def hand_bob_over(table: Table) -> tuple[Table, object]:
+def hand_bob_over(table: Table) -> tuple[Table, PrivateKey]:
     """alice plays; then bob's seat goes to a new key (bob's decision is open). Returns the table with the new key."""
     submit(table.dir, table.move("alice", first_option(table, "alice")), table.referee)
     old = table.keys["bob"]
