@@ -19,6 +19,7 @@ their ratio.
 from __future__ import annotations
 
 import argparse
+import copy
 import statistics
 import sys
 import tempfile
@@ -29,6 +30,7 @@ from typing import Any
 
 from pbem.crypto.keys import generate
 from pbem.engine import Decision, Option, Result, Rng, SealedSizes, register
+from pbem.engine.errors import InvariantError
 from pbem.referee import make_move, new_game, read_view, submit
 
 PLAYERS = ("ann", "bob")
@@ -101,6 +103,23 @@ class Rotation:
     def render(self, public: Any, private: Any, cards: Any) -> str:
         return f"passed: {public['passed']}"
 
+    def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[Any]]:
+        """None: the game commits per sealed section only, as a game may (the figures stay those of earlier runs)."""
+        return {}
+
+    def conceal(self, state: dict[str, Any], player: str, rng: Rng) -> dict[str, Any]:
+        """A copy with what ``player`` cannot see redrawn: the deck's order and the other player's hand."""
+        concealed = copy.deepcopy(state)
+        other = next(p for p in concealed["players"] if p != player)
+        pool = rng.shuffled(concealed["hands"][other] + concealed["deck"], label="conceal")
+        concealed["hands"][other], concealed["deck"] = sorted(pool[:HAND]), pool[HAND:]
+        return concealed
+
+    def check_invariants(self, state: dict[str, Any]) -> None:
+        held = [*state["deck"], *(c for hand in state["hands"].values() for c in hand)]
+        if sorted(held) != sorted(state["cards"]):
+            raise InvariantError("rotation: a card was lost or made")
+
 
 GAME = Rotation()
 
@@ -118,6 +137,7 @@ class Table:
     def next_move(self) -> bytes:
         player = PLAYERS[self.moves % 2]
         view = read_view(self.dir, player, self.keys[player])
+        assert view.decision is not None
         return make_move(view, self.keys[player], [view.decision.options[self.moves % HAND].id])
 
     def step(self) -> float:

@@ -31,6 +31,7 @@ from pbem.games.nightlancer import GAME, effects, tokens
 from pbem.games.nightlancer.actions import sale_price
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY, COMBAT_CHALLENGES, SPECIAL_CHALLENGES
 from pbem.games.nightlancer.scoring import LOAN_PROSPECTS, best_payments
+from pbem.games.nightlancer.zones import card
 
 CONFIGS = [("solitaire", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("cooperative", 3),
            ("hardened", 4)]
@@ -71,7 +72,7 @@ def heuristic(state, rng: Rng, decision) -> str:
 def settled_score(state, player: str, kc_change: int = 0) -> int:
     """The score a player would settle at if the game ended now (items sold, best payments made)."""
     p = state["seats"][player]
-    kc = p["kc"] + kc_change + sum(sale_price(state, i) for i in p["items"])
+    kc = p["kc"] + kc_change + sum(sale_price(card(state, i)) for i in p["items"])
     repaid, paid, bought = best_payments(kc, p["heat"], p["loans"])
     return (p["prospects"] + bought + p["ideals"] - (p["heat"] - paid)
             - LOAN_PROSPECTS * (p["loans"] - repaid))
@@ -195,7 +196,10 @@ def balance(games: int) -> None:
             won += bool(result.winners)
             total += sum(result.scores.values()) / players
         print(f"{scenario} x{players}: won {won}/{games}, mean score {total / games:.1f} (target 30)")
-    plays, wins, score, spread = Counter(), Counter(), Counter(), 0
+    plays: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    score: Counter[str] = Counter()
+    spread = 0
     for seed in range(games):
         state, result = play_heuristic("standard", 4, seed)
         spread += max(result.scores.values()) - min(result.scores.values())

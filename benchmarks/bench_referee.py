@@ -62,6 +62,7 @@ def time_game_steps(game: str, games: int, turns: int, players: tuple[str, ...] 
                     break
                 player = now.awaiting[0]["player"]
                 view = read_view(directory, player, keys[player])
+                assert view.decision is not None
                 data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
                 start = time.perf_counter()
                 submit(directory, data, keys["referee"])

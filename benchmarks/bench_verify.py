@@ -169,8 +169,8 @@ def main() -> None:
                     wall, cpu, files, moves = worker(directory, mode, args.calls, env)
                     record(f"{name} {mode}", wall, cpu)
                     counts = (files, moves)
-            plain = timed(signatures)
-            record("floor plain", *plain)
+            floor_plain = timed(signatures)
+            record("floor plain", *floor_plain)
             record("floor replay", *(a + b for a, b in zip(timed(signatures), timed(sealed), strict=True)))
         files, moves = counts
         median = {key: statistics.median(values) for key, values in times.items()}

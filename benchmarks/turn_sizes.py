@@ -60,6 +60,7 @@ def measure(game: str, count: int, games: int, turns: int | None) -> dict[str, l
                     break
                 player = now.awaiting[0]["player"]
                 view = read_view(directory, player, keys[player])
+                assert view.decision is not None
                 data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
                 sizes["move file"].append(len(data))
                 sizes["  sealed choices"].append(_size(json.loads(data)["sealed_choices"]))
