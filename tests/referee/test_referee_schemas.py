@@ -56,3 +56,15 @@ def test_the_formats_before_sealed_padding_are_refused_by_name(old: str, fmt: st
 
 def test_a_document_of_another_kind_is_named() -> None:
     assert "not a 'pbem-turn/3' document" in str(formats.format_problem({"format": "pbem-move/1"}, formats.TURN))
+
+
+def test_the_names_game_toml_is_read_by_without_its_schema_are_the_schemas_patterns() -> None:
+    """A game.toml that a signed turn vouches for is not checked against its schema
+    (pbem.referee.gamefile.GameFile.from_doc), but its game id, seat names and scenario name still are,
+    by the same patterns (they name files on the player's machine): the two must not drift apart."""
+    from pbem.referee.gamefile import GAME_ID, PLAYER_NAME, SCENARIO_NAME
+
+    schema = json.loads(schema_path("game").read_text(encoding="utf-8"))["properties"]
+    assert f"^{GAME_ID.pattern}$" == schema["game_id"]["pattern"]
+    assert f"^{PLAYER_NAME.pattern}$" == schema["players"]["items"]["properties"]["name"]["pattern"]
+    assert f"^{SCENARIO_NAME.pattern}$" == schema["scenario"]["pattern"]
