@@ -37,11 +37,12 @@ the file floor. With ``--profile``, where the referee's time goes (cProfile,
 own time by part; the profiler slows pure Python more than C, so the shares
 are rough).
 
-Issue 9 asks for a step within 3x its crypto floor; it is not met. In the
-fourth round (README, "Performance"; two shared cores) a step was 9.5-20x
-its crypto floor on disk (6.1 / 5.6 / 6.8x on a RAM disk) for Nightfall 2 /
-5 and Nightlancer 4 players, and 5.8 / 5.4 / 6.5x less the game's own time
-and the file floor; the file floor alone is 3-15x the crypto floor on disk.
+Issue 9 asks for a step within 3x its crypto floor; it is not met (README,
+"Performance"). In the fourth round (docs/performance.md, "The step,
+fourth round"; two shared cores) a step was 9.5-20x its crypto floor on
+disk (6.1 / 5.6 / 6.8x on a RAM disk) for Nightfall 2 / 5 and Nightlancer
+4 players, and 5.8 / 5.4 / 6.5x less the game's own time and the file
+floor; the file floor alone is 3-15x the crypto floor on disk.
 """
 
 from __future__ import annotations
