@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pbem.crypto.canonical import compact_is_canonical, document_hash, parse_json_strict_plain, sha256_ref
+from pbem.crypto.canonical import compact_is_canonical, document_hash, is_plain, parse_json_strict_plain, sha256_ref
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import SIGNATURE_FIELD, signed_bytes, verify_document
@@ -120,7 +120,17 @@ def read_game_file(gamedir: GameDir) -> GameFile:
 
 
 def check_layout(record: Record) -> Record:
-    """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`)."""
+    """A file pbem wrote must be exactly the bytes pbem writes for its document (:func:`~pbem.referee.storage.dump_json`),
+    and plain (:func:`~pbem.crypto.canonical.is_plain`), as every document the referee writes is.
+
+    A float that is an integer has that integer's canonical form (``1.0`` and ``1`` are both ``1``), so
+    an integer of a signed file rewritten as one keeps the signature and, laid out as pbem lays out a
+    float, the layout: only its plainness tells such a file from the one the referee wrote.
+    """
+    if record.plain is False or (record.plain is None and not is_plain(record.doc)):
+        raise GameDirError(f"{record.path}: holds a number with a fraction or an exponent (or an integer beyond "
+                           "±(2**53-1)), which the referee never writes: not what the referee wrote (altered after "
+                           "signing?)")
     if record.laid_out is None:
         data = record.data if record.data is not None else read_file(record.path)
         laid_out = data == dump_json(record.doc)

@@ -108,7 +108,7 @@ def compare_signed(unsigned: dict[str, Any], path: Path, gamefile: GameFile, wha
     return document_hash(unsigned)
 
 
-def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, what: str) -> str:
+def compare_turn(unsigned: dict[str, Any], found: Record, what: str) -> str:
     """Check that the turn file ``found`` is ``unsigned`` signed by the referee, byte for byte; return its hash.
 
     ``found`` was read as :func:`checked_turn` reads it: its referee
@@ -120,12 +120,12 @@ def compare_turn(unsigned: dict[str, Any], found: Record, gamefile: GameFile, wh
     value and type for type: the signature verifies over the rebuilt one,
     and the file is byte for byte what pbem writes for it with that
     signature. That is the comparison, without writing the file again
-    (:func:`same_canonical_form`). A document with a float is compared as
-    it is written, byte for byte.
+    (:func:`same_canonical_form`). A found document that is not plain is
+    not one the referee wrote (:func:`~pbem.referee.records.check_layout`
+    refuses it before), so it differs.
     """
     plain = found.plain if found.plain is not None else is_plain(found.doc)
-    if not (same_canonical_form(unsigned, found.doc, plain=True) if plain
-            else _signed_as_found(unsigned, found, gamefile)):
+    if not (plain and same_canonical_form(unsigned, found.doc, plain=True)):
         raise _fail(
             f"{found.path}: {what} differs from the replay, first at `{first_difference(unsigned, found.doc)}`",
             found.path,
@@ -266,7 +266,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
             recorded=found.doc.get("sealed"), forms=forms,
         )
-        hashes.append(compare_turn(unsigned, found, gamefile, f"turn {number}"))
+        hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         previous = found
         if number == stop_at and openings is not None:
             openings.update(commitments.openings(game, seed, number, move_hash, forms[0], position.state))

@@ -27,7 +27,7 @@ from pbem.referee.gamefile import PLAYER_JOINS, PLAYER_NAME, REFEREE_ONLY, GameF
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
 from pbem.referee.storage import atomic_write, fsync_dir
-from pbem.referee.turns import build_turn, write_turn
+from pbem.referee.turns import NotPlainTurn, build_turn, write_turn
 
 RESERVED_NAMES = frozenset({"referee"})
 
@@ -116,8 +116,11 @@ def new_game(
             position, since = deal_position(game, gamefile, setup, secret, [])
         except EngineError as error:
             raise SetupError(str(error)) from error
-        files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
-                           clock=deal_clock(rules, now))
+        try:
+            files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
+                               clock=deal_clock(rules, now))
+        except NotPlainTurn as error:
+            raise SetupError(f"{game.name}: {error}, which pbem's files never hold: a bug in the game") from error
 
     gamedir.root.mkdir(parents=True, exist_ok=True)
     for folder in (gamedir.turns, gamedir.moves, gamedir.views, gamedir.rejected):

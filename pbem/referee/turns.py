@@ -406,14 +406,27 @@ def build_turn(
     return TurnFiles(turn=turn, hash=turn_hash, views=views)
 
 
+class NotPlainTurn(ValueError):
+    """A turn holding a float or an integer beyond ±(2**53-1) (from the game's public part or result).
+
+    The referee writes only plain documents (:func:`~pbem.crypto.canonical.is_plain`): a float has the
+    canonical form of an integer when it is one (``1.0`` and ``1`` are both ``1``), so the signature of
+    a file would not tell the two apart, and plain ``verify`` finds a changed byte only because a file
+    the referee wrote holds none. Inside a step this is a bug of the game, refused as ``referee-failed``.
+    """
+
+
 def sign_and_hash(doc: dict[str, Any], key: PrivateKey) -> tuple[dict[str, Any], str]:
     """``sign_document(doc, key)`` and its ``document_hash``, from one canonical form.
 
     Both cover the canonical JSON of the document without ``signature``, so
-    a large turn is serialised once rather than twice.
+    a large turn is serialised once rather than twice. A turn that is not
+    plain is refused (:class:`NotPlainTurn`).
     """
-    body = canonical_json({name: value for name, value in doc.items() if name != SIGNATURE_FIELD})
     signed = {name: value for name, value in doc.items() if name != SIGNATURE_FIELD}
+    if not is_plain(signed):
+        raise NotPlainTurn(f"turn {doc.get('turn')} holds a float or an integer beyond ±(2**53-1)")
+    body = canonical_json(signed, True)
     signed[SIGNATURE_FIELD] = {
         "alg": ALGORITHM,
         "signer": key.fingerprint,

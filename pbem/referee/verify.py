@@ -166,7 +166,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         if keep_turns:
-            # its bytes are read again only for a turn holding a float
+            # the replay compares documents, not bytes: a turn holding a float was refused above
             kept.append(turn._replace(data=None, signed=None))
         files += 1
         expected_previous = previous.hash if previous is not None else None

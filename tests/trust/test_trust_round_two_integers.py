@@ -161,3 +161,75 @@ def test_a_move_refused_for_its_schema_is_still_schema_invalid(table: Table) -> 
     doc["turn"] = True
     with pytest.raises(SchemaInvalidMove):
         submit(table.dir, dump_json(doc), table.referee)
+
+
+def test_plain_verify_finds_an_integer_of_a_turns_public_part_rewritten_as_a_float(table: Table) -> None:
+    """``"round": 1.0`` for ``"round": 1`` in the game's public part (which no schema types) keeps the turn's
+    canonical form, so its signature and hash; laid out as pbem lays out a float, the file passed plain
+    ``verify``, whose promise is that a changed byte of a file the referee wrote is found without the seed.
+    The referee writes only plain documents (no float), so such a file is not one it wrote."""
+    for player in ("alice", "bob"):
+        submit(table.dir, table.move(player, first_card(table, player)), table.referee)
+    path = table.dir / "turns" / "000002.json"
+    doc = json.loads(path.read_bytes())
+    assert type(doc["public"]["round"]) is int
+    doc["public"]["round"] = float(doc["public"]["round"])
+    assert document_hash(doc) == document_hash(json.loads(path.read_bytes()))
+    path.write_bytes(dump_json(doc))
+    with pytest.raises(VerificationFailed) as failure:
+        verify(table.dir)
+    assert (failure.value.path or "").endswith("000002.json")
+    assert "float" in str(failure.value) or "fraction" in str(failure.value)
+
+
+class FloatHighCard(HighCard):
+    """High Card whose public part holds a float once a card is picked (a bug in a game module: pbem's files
+    hold integers only)."""
+
+    name = "highcard-float"
+
+    def public(self, state):
+        public = super().public(state)
+        return {**public, "average": 0.5} if state["picks"] else public
+
+
+def test_a_turn_whose_public_part_holds_a_float_is_not_written(tmp_path: Path) -> None:
+    """A file the referee writes is plain JSON (no float: what plain ``verify`` requires of it); a step whose
+    game puts a float in its public part fails (``referee-failed``, exit 23) and writes nothing but its notice."""
+    from helpers_referee import make_keys
+
+    from pbem.referee import new_game
+
+    register(FloatHighCard())  # here, not at import: the random walks over every registered game skip it
+    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    game = tmp_path / "game"
+    new_game(game, "highcard-float", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
+             seed=TEST_SEED)
+    table = Table(dir=game, keys=keys, key_files=files)
+    before = snapshot(table.dir)
+    with pytest.raises(errors.Refusal) as refused:
+        submit(table.dir, table.move("alice", first_card(table, "alice")), table.referee)
+    assert refused.value.exit_code == 23 and refused.value.reason == "referee-failed"
+    assert snapshot(table.dir) == before
+    verify(table.dir)
+
+
+class FloatFromTheDealHighCard(FloatHighCard):
+    name = "highcard-float-dealt"
+
+    def public(self, state):
+        return {**HighCard.public(self, state), "average": 0.5}
+
+
+def test_a_game_whose_first_turn_holds_a_float_is_not_set_up(tmp_path: Path) -> None:
+    from helpers_referee import make_keys
+
+    from pbem.referee import new_game
+
+    register(FloatFromTheDealHighCard())
+    keys, _ = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    with pytest.raises(errors.SetupError) as refused:
+        new_game(tmp_path / "game", "highcard-float-dealt", [(p, keys[p].public) for p in ("alice", "bob")],
+                 keys["referee"], seed=TEST_SEED)
+    assert "float" in str(refused.value) and "bug in the game" in str(refused.value)
+    assert not (tmp_path / "game").exists()
