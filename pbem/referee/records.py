@@ -124,7 +124,7 @@ def check_layout(record: Record) -> Record:
     and plain (:func:`~pbem.crypto.canonical.is_plain`), as every document the referee writes is.
 
     A float that is an integer has that integer's canonical form (``1.0`` and ``1`` are both ``1``), so
-    an integer of a signed file rewritten as one keeps the signature and, laid out as pbem lays out a
+    an integer of a signed file rewritten as one keeps the signature and, laid out with the text of a
     float, the layout: only its plainness tells such a file from the one the referee wrote.
     """
     if record.plain is False or (record.plain is None and not is_plain(record.doc)):
