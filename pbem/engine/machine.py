@@ -149,6 +149,11 @@ class FreeAction(NamedTuple, Generic[S]):
     apply: FreeApply[S]
 
 
+#: makes a NamedTuple from a tuple of all its members, in C: a NamedTuple's own constructor is a Python
+#: function, and the machine makes an Option for every option of every decision it lists (issue 9)
+_new_tuple = tuple.__new__
+
+
 class _KindDefault:
     """The pass option a decision kind declares (the default of :func:`ask`)."""
 
@@ -376,15 +381,17 @@ class TurnMachine(Generic[S]):
         kind = self.decision_kind(pending["kind"])
         free = self._free_by_prefix
         if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
-            options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
+            options = tuple([_new_tuple(Option, (option_id, label, option_id.partition(":")[0] in free))
                              for option_id, label in self._options(state, pending, kind)])
         # a game without free actions: no option is one, and none need be looked up
         elif "options" in pending:  # the options it was asked with, read as they are kept
-            options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
+            options = tuple([_new_tuple(Option, (option["id"], option["label"], False))
+                             for option in pending["options"]])
         else:
-            options = tuple([Option(option_id, label) for option_id, label in self._options(state, pending, kind)])
-        return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
-                        pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
+            options = tuple([_new_tuple(Option, (option_id, label, False))
+                             for option_id, label in self._options(state, pending, kind)])
+        return _new_tuple(Decision, (pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
+                                     pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False)))
 
     def decisions(self, state: S) -> list[Decision]:
         """Every decision awaited now; none once the game is over."""
