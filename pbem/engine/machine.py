@@ -366,31 +366,38 @@ class TurnMachine(Generic[S]):
 
     def _options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
         """:meth:`options`, for the caller that has looked the decision's kind up already."""
-        if "options" in pending:
-            options = [(option["id"], option["label"]) for option in pending["options"]]
-        elif kind.options is not None:
-            options = list(kind.options(state, pending))
-        else:
-            raise RulesError(f"{self.game}: a {kind.name} decision was asked without options")
+        options = list(self._own_options(state, pending, kind))
         for action in self._free:
             options.extend(action.offers(state, pending))
         return options
+
+    def _own_options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
+        """The options a decision was asked with, or else those its kind lists: free actions left out."""
+        if "options" in pending:
+            return [(option["id"], option["label"]) for option in pending["options"]]
+        if kind.options is not None:
+            return kind.options(state, pending)
+        raise RulesError(f"{self.game}: a {kind.name} decision was asked without options")
 
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
         kind = self.decision_kind(pending["kind"])
         free = self._free_by_prefix
-        if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
-            options = tuple([_new_tuple(Option, (option_id, label, option_id.partition(":")[0] in free))
-                             for option_id, label in self._options(state, pending, kind)])
+        if free:
+            # one of its own options takes a free action, which keeps the decision open, when its prefix names one
+            # (as :meth:`choose` tells them); what a free action offers is one, under the action's prefix
+            options = [_new_tuple(Option, (option_id, label, option_id.partition(":")[0] in free))
+                       for option_id, label in self._own_options(state, pending, kind)]
+            for action in self._free:
+                for option_id, label in action.offers(state, pending):
+                    options.append(_new_tuple(Option, (option_id, label, True)))
         # a game without free actions: no option is one, and none need be looked up
         elif "options" in pending:  # the options it was asked with, read as they are kept
-            options = tuple([_new_tuple(Option, (option["id"], option["label"], False))
-                             for option in pending["options"]])
+            options = [_new_tuple(Option, (option["id"], option["label"], False)) for option in pending["options"]]
         else:
-            options = tuple([_new_tuple(Option, (option_id, label, False))
-                             for option_id, label in self._options(state, pending, kind)])
-        return _new_tuple(Decision, (pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
+            options = [_new_tuple(Option, (option_id, label, False))
+                       for option_id, label in self._own_options(state, pending, kind)]
+        return _new_tuple(Decision, (pending["player"], kind.name, tuple(options), pending.get("prompt", kind.prompt),
                                      pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False)))
 
     def decisions(self, state: S) -> list[Decision]:
