@@ -55,6 +55,8 @@ Options = list[tuple[str, str]]
 
 #: the step a task in steps starts with
 START: Final = "start"
+#: the steps of a task that has none registered
+_NO_STEPS: Final[dict[str, Any]] = {}
 
 
 class OptionData(TypedDict):
@@ -381,7 +383,8 @@ class TurnMachine(Generic[S]):
 
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
-        kind = self.decision_kind(pending["kind"])
+        # the kind from the table itself, and only a kind nobody registered through decision_kind (its error)
+        kind = self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])
         free = self._free_by_prefix
         if free:
             # one of its own options takes a free action, which keeps the decision open, when its prefix names one
@@ -410,20 +413,22 @@ class TurnMachine(Generic[S]):
 
     def run(self, state: S, rng: Rng) -> None:
         """Run tasks until a decision is awaited, nothing is left, or the game is over."""
+        tasks, steps = self._tasks, self._steps  # looked up once: a decision takes a few turns of this loop
         while not state["over"]:
             if state["pending"]:
                 if not self._take_forced(state, rng):
                     break
                 continue
-            if not state["stack"]:
+            stack = state["stack"]  # read on each turn: a task may put another stack in its place
+            if not stack:
                 break
-            task = state["stack"][-1]
-            handler = self._tasks.get(task["type"])
+            task = stack[-1]
+            handler = tasks.get(task["type"])
             if handler is not None:
-                state["stack"].pop()
+                stack.pop()
             else:
                 step = task.get("step", START)
-                handler = self._steps.get(task["type"], {}).get(step)
+                handler = steps.get(task["type"], _NO_STEPS).get(step)
                 if handler is None:
                     raise RulesError(f"{self.game}: no handler for step {step!r} of task {task['type']!r}")
             handler(state, task, rng)
@@ -450,7 +455,7 @@ class TurnMachine(Generic[S]):
         ``forced``, or its kind says its number of options is public here."""
         if pending.get("forced"):
             return True
-        public_count = self.decision_kind(pending["kind"]).public_count
+        public_count = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).public_count
         return self.take_public_singles and public_count is not None and public_count(state, pending)
 
     def choose(self, state: S, player: str, option_id: str, rng: Rng) -> None:
@@ -473,7 +478,7 @@ class TurnMachine(Generic[S]):
             if handler is None:
                 raise RulesError(f"{self.game}: no answer {pending['answer']!r} is registered")
         else:
-            handler = self.decision_kind(pending["kind"]).apply
+            handler = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).apply
             if handler is None:
                 raise RulesError(f"{self.game}: the {pending['kind']} decision names no answer")
         handler(state, pending, option_id, rng)
