@@ -29,6 +29,8 @@ T = TypeVar("T")
 
 ALGORITHM = "pbem-rng-v1"
 _PREFIX = ALGORITHM.encode() + b"\x00"
+#: a label's stream before its first draw: its counter and unread bytes
+_NEW_STREAM: tuple[int, bytes] = (0, b"")
 
 
 class Rng:
@@ -81,19 +83,24 @@ class Rng:
         return key
 
     def _bytes(self, count: int, label: str) -> bytes:
-        counter, buffer = self._streams.get(label, (0, b""))
+        counter, buffer = self._streams.get(label, _NEW_STREAM)
         if len(buffer) < count:
-            keyed = self._mac
-            if keyed is None:
-                keyed = self._mac = hmac_sha256_context(self._key_bytes())
-            head = _PREFIX + label.encode() + b"\x00"
-            while len(buffer) < count:
-                mac = keyed.copy()
-                mac.update(head + counter.to_bytes(8, "big"))
-                buffer += mac.finalize()
-                counter += 1
+            counter, buffer = self._extend(label, counter, buffer, count)
         self._streams[label] = (counter, buffer[count:])
         return buffer[:count]
+
+    def _extend(self, label: str, counter: int, buffer: bytes, count: int) -> tuple[int, bytes]:
+        """The stream of ``label`` (its counter and unread bytes) extended by its next blocks to ``count`` bytes."""
+        keyed = self._mac
+        if keyed is None:
+            keyed = self._mac = hmac_sha256_context(self._key_bytes())
+        head = _PREFIX + label.encode() + b"\x00"
+        while len(buffer) < count:
+            mac = keyed.copy()
+            mac.update(head + counter.to_bytes(8, "big"))
+            buffer += mac.finalize()
+            counter += 1
+        return counter, buffer
 
     def randbelow(self, n: int, label: str = "") -> int:
         """A uniformly random integer in ``range(n)``."""
@@ -102,8 +109,20 @@ class Rng:
         if n == 1:
             return 0
         width = (n - 1).bit_length()
-        nbytes = (width + 7) // 8
         mask = (1 << width) - 1
+        if width <= 8:
+            # one byte a try, as nearly every draw of a game is (n <= 256): the byte _bytes(1, label) would
+            # give, read in place, as a game draws some thousand times
+            streams = self._streams
+            while True:
+                counter, buffer = streams.get(label, _NEW_STREAM)
+                if not buffer:
+                    counter, buffer = self._extend(label, counter, buffer, 1)
+                streams[label] = (counter, buffer[1:])
+                value = buffer[0] & mask
+                if value < n:
+                    return value
+        nbytes = (width + 7) // 8
         while True:
             value = int.from_bytes(self._bytes(nbytes, label), "big") & mask
             if value < n:
