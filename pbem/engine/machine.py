@@ -233,7 +233,8 @@ def ask(
     if options is not None:
         if not options:
             raise RulesError(f"a {kind} decision of {player} needs options")
-        if len(options) > 1 and len({option_id for option_id, _ in options}) != len(options):
+        # dict() keeps one option per id, in C: most decisions are asked with a handful of options
+        if len(options) > 1 and len(dict(options)) != len(options):
             raise RulesError(f"duplicate option ids in a {kind} decision: {[option_id for option_id, _ in options]}")
         pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
     if not isinstance(pass_id, _KindDefault):
