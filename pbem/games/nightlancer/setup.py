@@ -17,7 +17,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
-from pbem.games.nightlancer.cards import catalogue, instances
+from pbem.games.nightlancer.cards import instances, shared_catalogue
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.scenarios import option_table
 from pbem.games.nightlancer.state import Seat, State
@@ -47,7 +47,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "hardened": options["hardened"],
         "players": players,
         "order": list(players),
-        "catalogue": catalogue(data),
+        "catalogue": shared_catalogue(data),
         "round": 0,
         "phase": "setup",
         "decks": {},
