@@ -163,6 +163,9 @@ def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
     return StepRngs(seed).rng(entropy, step)
 
 
+_new_rng = object.__new__
+
+
 class StepRngs:
     """The generators of many steps of one game (:func:`step_rng`), for a caller that runs them all (a bot's
     playout): the HMAC context is keyed with the seed once and copied for each step, as keying it costs
@@ -178,7 +181,10 @@ class StepRngs:
 
     def rng(self, entropy: Sequence[bytes], step: int) -> Rng:
         """:func:`step_rng` ``(seed, entropy, step)``, keyed at its first draw."""
-        return Rng.keyed_later(partial(self._key, tuple(entropy), step))
+        # Rng.keyed_later inline: a playout makes one generator a step
+        rng = _new_rng(Rng)
+        rng._key, rng._mac, rng._streams = partial(self._key, tuple(entropy), step), None, {}
+        return rng
 
     def _key(self, entropy: tuple[bytes, ...], step: int) -> bytes:
         """The key of the generator of one step: HMAC-SHA256 of the step's entropy and number under the seed."""
