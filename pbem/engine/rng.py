@@ -29,6 +29,8 @@ T = TypeVar("T")
 
 ALGORITHM = "pbem-rng-v1"
 _PREFIX = ALGORITHM.encode() + b"\x00"
+#: the mask of a draw below n, for n up to 256 (one byte a try): the bits of the smallest width that covers n
+_BYTE_MASKS = [0, 0] + [(1 << (n - 1).bit_length()) - 1 for n in range(2, 257)]
 #: a label's stream before its first draw: its counter and unread bytes
 _NEW_STREAM: tuple[int, bytes] = (0, b"")
 
@@ -108,11 +110,10 @@ class Rng:
             raise ValueError("randbelow needs a positive bound")
         if n == 1:
             return 0
-        width = (n - 1).bit_length()
-        mask = (1 << width) - 1
-        if width <= 8:
-            # one byte a try, as nearly every draw of a game is (n <= 256): the byte _bytes(1, label) would
-            # give, read in place, as a game draws some thousand times
+        if n <= 256:
+            # one byte a try, as nearly every draw of a game is: the byte _bytes(1, label) would give, read in
+            # place, under the mask of the smallest width that covers n, as a game draws some thousand times
+            mask = _BYTE_MASKS[n]
             streams = self._streams
             while True:
                 counter, buffer = streams.get(label, _NEW_STREAM)
@@ -122,7 +123,9 @@ class Rng:
                 value = buffer[0] & mask
                 if value < n:
                     return value
+        width = (n - 1).bit_length()
         nbytes = (width + 7) // 8
+        mask = (1 << width) - 1
         while True:
             value = int.from_bytes(self._bytes(nbytes, label), "big") & mask
             if value < n:
