@@ -55,6 +55,8 @@ Options = list[tuple[str, str]]
 
 #: the step a task in steps starts with
 START: Final = "start"
+#: the steps of a task that has none registered
+_NO_STEPS: Final[dict[str, Any]] = {}
 
 
 class OptionData(TypedDict):
@@ -149,6 +151,11 @@ class FreeAction(NamedTuple, Generic[S]):
     apply: FreeApply[S]
 
 
+#: makes a NamedTuple from a tuple of all its members, in C: a NamedTuple's own constructor is a Python
+#: function, and the machine makes an Option for every option of every decision it lists (issue 9)
+_new_tuple = tuple.__new__
+
+
 class _KindDefault:
     """The pass option a decision kind declares (the default of :func:`ask`)."""
 
@@ -226,7 +233,8 @@ def ask(
     if options is not None:
         if not options:
             raise RulesError(f"a {kind} decision of {player} needs options")
-        if len(options) > 1 and len({option_id for option_id, _ in options}) != len(options):
+        # dict() keeps one option per id, in C: most decisions are asked with a handful of options
+        if len(options) > 1 and len(dict(options)) != len(options):
             raise RulesError(f"duplicate option ids in a {kind} decision: {[option_id for option_id, _ in options]}")
         pending["options"] = [{"id": option_id, "label": label} for option_id, label in options]
     if not isinstance(pass_id, _KindDefault):
@@ -361,30 +369,40 @@ class TurnMachine(Generic[S]):
 
     def _options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
         """:meth:`options`, for the caller that has looked the decision's kind up already."""
-        if "options" in pending:
-            options = [(option["id"], option["label"]) for option in pending["options"]]
-        elif kind.options is not None:
-            options = list(kind.options(state, pending))
-        else:
-            raise RulesError(f"{self.game}: a {kind.name} decision was asked without options")
+        options = list(self._own_options(state, pending, kind))
         for action in self._free:
             options.extend(action.offers(state, pending))
         return options
 
+    def _own_options(self, state: S, pending: PendingDecision, kind: DecisionKind[S]) -> Options:
+        """The options a decision was asked with, or else those its kind lists: free actions left out."""
+        if "options" in pending:
+            return [(option["id"], option["label"]) for option in pending["options"]]
+        if kind.options is not None:
+            return kind.options(state, pending)
+        raise RulesError(f"{self.game}: a {kind.name} decision was asked without options")
+
     def decision(self, state: S, pending: PendingDecision) -> Decision:
         """A pending decision as the protocol's :class:`~pbem.engine.protocol.Decision`."""
-        kind = self.decision_kind(pending["kind"])
+        # the kind from the table itself, and only a kind nobody registered through decision_kind (its error)
+        kind = self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])
         free = self._free_by_prefix
-        if free:  # an option takes a free action, which keeps the decision open, when its prefix names one
-            options = tuple([Option(option_id, label, option_id.partition(":")[0] in free)
-                             for option_id, label in self._options(state, pending, kind)])
+        if free:
+            # one of its own options takes a free action, which keeps the decision open, when its prefix names one
+            # (as :meth:`choose` tells them); what a free action offers is one, under the action's prefix
+            options = [_new_tuple(Option, (option_id, label, option_id.partition(":")[0] in free))
+                       for option_id, label in self._own_options(state, pending, kind)]
+            for action in self._free:
+                for option_id, label in action.offers(state, pending):
+                    options.append(_new_tuple(Option, (option_id, label, True)))
         # a game without free actions: no option is one, and none need be looked up
         elif "options" in pending:  # the options it was asked with, read as they are kept
-            options = tuple([Option(option["id"], option["label"]) for option in pending["options"]])
+            options = [_new_tuple(Option, (option["id"], option["label"], False)) for option in pending["options"]]
         else:
-            options = tuple([Option(option_id, label) for option_id, label in self._options(state, pending, kind)])
-        return Decision(pending["player"], kind.name, options, pending.get("prompt", kind.prompt),
-                        pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False))
+            options = [_new_tuple(Option, (option_id, label, False))
+                       for option_id, label in self._own_options(state, pending, kind)]
+        return _new_tuple(Decision, (pending["player"], kind.name, tuple(options), pending.get("prompt", kind.prompt),
+                                     pending.get("pass_id", kind.pass_id), pending.get("simultaneous", False)))
 
     def decisions(self, state: S) -> list[Decision]:
         """Every decision awaited now; none once the game is over."""
@@ -396,20 +414,22 @@ class TurnMachine(Generic[S]):
 
     def run(self, state: S, rng: Rng) -> None:
         """Run tasks until a decision is awaited, nothing is left, or the game is over."""
+        tasks, steps = self._tasks, self._steps  # looked up once: a decision takes a few turns of this loop
         while not state["over"]:
             if state["pending"]:
                 if not self._take_forced(state, rng):
                     break
                 continue
-            if not state["stack"]:
+            stack = state["stack"]  # read on each turn: a task may put another stack in its place
+            if not stack:
                 break
-            task = state["stack"][-1]
-            handler = self._tasks.get(task["type"])
+            task = stack[-1]
+            handler = tasks.get(task["type"])
             if handler is not None:
-                state["stack"].pop()
+                stack.pop()
             else:
                 step = task.get("step", START)
-                handler = self._steps.get(task["type"], {}).get(step)
+                handler = steps.get(task["type"], _NO_STEPS).get(step)
                 if handler is None:
                     raise RulesError(f"{self.game}: no handler for step {step!r} of task {task['type']!r}")
             handler(state, task, rng)
@@ -436,7 +456,7 @@ class TurnMachine(Generic[S]):
         ``forced``, or its kind says its number of options is public here."""
         if pending.get("forced"):
             return True
-        public_count = self.decision_kind(pending["kind"]).public_count
+        public_count = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).public_count
         return self.take_public_singles and public_count is not None and public_count(state, pending)
 
     def choose(self, state: S, player: str, option_id: str, rng: Rng) -> None:
@@ -459,7 +479,7 @@ class TurnMachine(Generic[S]):
             if handler is None:
                 raise RulesError(f"{self.game}: no answer {pending['answer']!r} is registered")
         else:
-            handler = self.decision_kind(pending["kind"]).apply
+            handler = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).apply
             if handler is None:
                 raise RulesError(f"{self.game}: the {pending['kind']} decision names no answer")
         handler(state, pending, option_id, rng)

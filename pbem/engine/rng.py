@@ -29,6 +29,10 @@ T = TypeVar("T")
 
 ALGORITHM = "pbem-rng-v1"
 _PREFIX = ALGORITHM.encode() + b"\x00"
+#: the mask of a draw below n, for n up to 256 (one byte a try): the bits of the smallest width that covers n
+_BYTE_MASKS = [0, 0] + [(1 << (n - 1).bit_length()) - 1 for n in range(2, 257)]
+#: a label's stream before its first draw: its counter and unread bytes
+_NEW_STREAM: tuple[int, bytes] = (0, b"")
 
 
 class Rng:
@@ -81,19 +85,24 @@ class Rng:
         return key
 
     def _bytes(self, count: int, label: str) -> bytes:
-        counter, buffer = self._streams.get(label, (0, b""))
+        counter, buffer = self._streams.get(label, _NEW_STREAM)
         if len(buffer) < count:
-            keyed = self._mac
-            if keyed is None:
-                keyed = self._mac = hmac_sha256_context(self._key_bytes())
-            head = _PREFIX + label.encode() + b"\x00"
-            while len(buffer) < count:
-                mac = keyed.copy()
-                mac.update(head + counter.to_bytes(8, "big"))
-                buffer += mac.finalize()
-                counter += 1
+            counter, buffer = self._extend(label, counter, buffer, count)
         self._streams[label] = (counter, buffer[count:])
         return buffer[:count]
+
+    def _extend(self, label: str, counter: int, buffer: bytes, count: int) -> tuple[int, bytes]:
+        """The stream of ``label`` (its counter and unread bytes) extended by its next blocks to ``count`` bytes."""
+        keyed = self._mac
+        if keyed is None:
+            keyed = self._mac = hmac_sha256_context(self._key_bytes())
+        head = _PREFIX + label.encode() + b"\x00"
+        while len(buffer) < count:
+            mac = keyed.copy()
+            mac.update(head + counter.to_bytes(8, "big"))
+            buffer += mac.finalize()
+            counter += 1
+        return counter, buffer
 
     def randbelow(self, n: int, label: str = "") -> int:
         """A uniformly random integer in ``range(n)``."""
@@ -101,6 +110,19 @@ class Rng:
             raise ValueError("randbelow needs a positive bound")
         if n == 1:
             return 0
+        if n <= 256:
+            # one byte a try, as nearly every draw of a game is: the byte _bytes(1, label) would give, read in
+            # place, under the mask of the smallest width that covers n, as a game draws some thousand times
+            mask = _BYTE_MASKS[n]
+            streams = self._streams
+            while True:
+                counter, buffer = streams.get(label, _NEW_STREAM)
+                if not buffer:
+                    counter, buffer = self._extend(label, counter, buffer, 1)
+                streams[label] = (counter, buffer[1:])
+                value = buffer[0] & mask
+                if value < n:
+                    return value
         width = (n - 1).bit_length()
         nbytes = (width + 7) // 8
         mask = (1 << width) - 1
@@ -144,6 +166,9 @@ def step_rng(seed: bytes, entropy: Sequence[bytes], step: int) -> Rng:
     return StepRngs(seed).rng(entropy, step)
 
 
+_new_rng = object.__new__
+
+
 class StepRngs:
     """The generators of many steps of one game (:func:`step_rng`), for a caller that runs them all (a bot's
     playout): the HMAC context is keyed with the seed once and copied for each step, as keying it costs
@@ -159,7 +184,10 @@ class StepRngs:
 
     def rng(self, entropy: Sequence[bytes], step: int) -> Rng:
         """:func:`step_rng` ``(seed, entropy, step)``, keyed at its first draw."""
-        return Rng.keyed_later(partial(self._key, tuple(entropy), step))
+        # Rng.keyed_later inline: a playout makes one generator a step
+        rng = _new_rng(Rng)
+        rng._key, rng._mac, rng._streams = partial(self._key, tuple(entropy), step), None, {}
+        return rng
 
     def _key(self, entropy: tuple[bytes, ...], step: int) -> bytes:
         """The key of the generator of one step: HMAC-SHA256 of the step's entropy and number under the seed."""

@@ -247,3 +247,16 @@ def test_a_player_sees_his_own_draft_picks_and_nobody_elses():
         assert [key for key, _ in seen][:len(keys)] == keys
         assert [where for _, where in seen] == ["removed", "private", "private", "commons"]
     assert "draft_picks" not in json.dumps(GAME.public(state))
+
+
+def test_states_set_up_from_one_card_data_share_its_static_members():
+    """The catalogue and the Quick Start sets are static: games set up one after another from the same
+    card data share them (built once); another load of the card data gets its own, equal ones."""
+    data = GAME.load_scenario("standard")
+    first = GAME.new_state(data, NAMES[:2], Rng.from_seed(1))
+    second = GAME.new_state(data, NAMES[:3], Rng.from_seed(2))
+    assert first["catalog"] is second["catalog"]
+    assert first["quick_start_sets"] is second["quick_start_sets"]
+    assert first["catalog"] == GAME.static_state(data)["catalog"]
+    other = GAME.new_state(GAME.load_scenario("standard"), NAMES[:2], Rng.from_seed(1))
+    assert other["catalog"] is not first["catalog"] and other["catalog"] == first["catalog"]

@@ -155,3 +155,32 @@ def test_a_card_file_of_the_first_format_is_refused_saying_what_changed(tmp_path
     path.write_text(text.replace('format = "pbem-nightlancer-cards-v2"', 'format = "pbem-nightlancer-cards-v1"', 1))
     with pytest.raises(ScenarioError, match=r"a pbem-nightlancer-cards-v1 file; this pbem reads pbem-nightlancer-cards-v2 \(.*5\.1"):
         read_card_file(path)
+
+
+def test_states_set_up_from_one_card_data_share_one_catalogue_that_shares_nothing_with_the_data():
+    """The catalogue is static: the states of games set up one after another from the same card data
+    share it (it is built once), and it holds no container of the loaded card data, which a change to
+    one would otherwise reach."""
+    from pbem.engine.rng import Rng
+    from pbem.games.nightlancer.cards import catalogue
+
+    scenario = GAME.load_scenario("standard")
+    first = GAME.new_state(scenario, ["ann", "bob"], Rng.from_seed(1))
+    second = GAME.new_state(scenario, ["ann", "bob", "cyd"], Rng.from_seed(2))
+    assert first["catalogue"] is second["catalogue"]
+    assert first["catalogue"] == catalogue(scenario["card_data"])
+    other = GAME.new_state(GAME.load_scenario("standard"), ["ann", "bob"], Rng.from_seed(1))
+    assert other["catalogue"] is not first["catalogue"] and other["catalogue"] == first["catalogue"]
+
+    def containers(value):
+        if isinstance(value, dict):
+            yield value
+            for item in value.values():
+                yield from containers(item)
+        elif isinstance(value, list):
+            yield value
+            for item in value:
+                yield from containers(item)
+
+    in_data = {id(c) for c in containers(scenario["card_data"])}
+    assert not any(id(c) in in_data for c in containers(first["catalogue"]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pbem.games.nightlancer import GAME, effects, tokens
@@ -147,7 +148,9 @@ def test_only_one_armour_and_one_weapon_card_may_be_used_in_any_challenge():
     # two Armoured Suits, +1 Streetwise each: one may be used
     k = effects.kit(state, "ana", "streetwise", {"traits": []})
     assert len(k["used"]) == 1 and k["bonus"] == 1
-    # two Weapons that would help a Technical challenge (card data as an owner might enter it)
+    # two Weapons that would help a Technical challenge (card data as an owner might enter it), in this
+    # state's own copy of the catalogue: states set up from the same card data share one
+    state["catalogue"] = copy.deepcopy(state["catalogue"])
     for design_id in ("mono-blade", "liontooth-pistol"):
         state["catalogue"]["cards"][design_id]["effects"].append(
             {"effect": "bonus", "amount": 1, "challenges": ["technical"]})

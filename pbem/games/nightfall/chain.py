@@ -20,6 +20,7 @@ from pbem.games.nightfall.effects import schedule
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     ORDER_TYPES,
+    Card,
     State,
     card,
     clockwise_from,
@@ -34,15 +35,15 @@ from pbem.games.nightfall.state import (
 )
 
 
-def linkable(state: State, player: str) -> list[str]:
-    """The orders in hand that link to the chain: a card links if its colour is a link colour of the last
-    card (EN 177)."""
-    links = card(state, current_chain(state)["entries"][-1]["card"])["links"]
+def linkable(state: State, player: str, last: Card) -> list[tuple[str, Card]]:
+    """The orders in hand that link to the chain, each with its card: a card links if its colour is a link
+    colour of the last card of the chain, ``last`` (EN 177)."""
+    links = last["links"]
     found = []
     for c in zones(state, player)["hand"]:
         data = card(state, c)  # is_order and the colour, from one look-up
         if data["type"] in ORDER_TYPES and data["colour"] in links:
-            found.append(c)
+            found.append((c, data))
     return found
 
 
@@ -88,11 +89,12 @@ def link_opportunity(state: State, task: dict[str, Any], rng: Rng) -> None:
     opponent (with a pass), so that whether they could link stays hidden,
     unless they chose to auto-pass when they cannot link."""
     player = task["player"]
-    options = [(f"link:{c}", name(state, c)) for c in linkable(state, player)]
-    starter = player == current_chain(state)["starter"]
+    chain = current_chain(state)
+    last = card(state, chain["entries"][-1]["card"])  # read once, for the links and the prompt
+    options = [(f"link:{c}", data["name"]) for c, data in linkable(state, player, last)]
+    starter = player == chain["starter"]
     if not options and not starter and player in state["options"].get("auto_pass_when_unable", []):
         return
-    last = card(state, current_chain(state)["entries"][-1]["card"])
     prompt = f"link to {last['name']} (links {', '.join(last['links'])}), or pass"
     # adding to your own chain ("when you are done adding cards to your chain", EN 180) is a kind of its
     # own, so that a standing order to pass opponents' chains never ends your own

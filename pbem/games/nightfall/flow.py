@@ -133,6 +133,10 @@ def on_data(handler: DataAnswer) -> Answer[State]:
     return answer
 
 
+#: the instance number of the last card an option id names (``#3``)
+_COPY_NUMBER = re.compile(r"#(\d+)(?!.*#\d)")
+
+
 def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Options whose labels would read alike (two copies of a minion in play)
     get the instance number of the card their id names, as the screen shows
@@ -145,7 +149,7 @@ def distinct_labels(options: list[tuple[str, str]]) -> list[tuple[str, str]]:
     result = []
     for option_id, label in options:
         if counts[label] > 1:
-            number = re.search(r"#(\d+)(?!.*#\d)", option_id)
+            number = _COPY_NUMBER.search(option_id)
             if number:
                 label = f"{label} #{number.group(1)}"
         result.append((option_id, label))

@@ -37,8 +37,27 @@ def static_members(scenario: dict[str, Any]) -> dict[str, Any]:
             "quick_start_sets": quick_start_sets(scenario["card_data"])}
 
 
+#: the card data states were last set up from, and its static members (:func:`shared_static_members`)
+_last_built: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+
+def shared_static_members(scenario: dict[str, Any]) -> dict[str, Any]:
+    """:func:`static_members` of ``scenario``, one for every state set up from the same card data object, one
+    after another (games played in memory): they are static and no rule changes them, so states may share
+    them, as every state the referee opens in a process shares one read-only copy (issue 9).
+
+    The card data is held while its members are remembered, so that another object loaded later cannot be
+    taken for it; a scenario's card data is never changed once loaded.
+    """
+    global _last_built
+    data = scenario["card_data"]
+    if _last_built is None or _last_built[0] is not data:
+        _last_built = (data, static_members(scenario))
+    return _last_built[1]
+
+
 def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
-    static = static_members(scenario)
+    static = shared_static_members(scenario)
     return {
         "format": "nightfall-state/1",
         "scenario": scenario.get("name", ""),

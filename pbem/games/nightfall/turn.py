@@ -104,13 +104,17 @@ def claim_phase(state: State, task: dict[str, Any], rng: Rng) -> None:
             options.append((f"claim:{archive['id']}", f"claim {label} for {cost}"))
     # an archive offered is something to claim: its cost is seen and paid, or it is face down and untried
     left = bool(options) or something_to_claim(state, player, archives)
-    hand = zones(state, player)["hand"]
-    if hand:
-        action_influence = discarded_action_influence(state)  # influence_for an action, the same for each
-        for card_id in hand:
-            data = card(state, card_id)
-            gained = action_influence if data["type"] == "action" else 1
-            options.append((f"discard:{card_id}", f"discard {data['name']} for {gained} influence"))
+    # influence_for an action, the same for each: read at the first action in hand, as most hands hold none
+    action_influence: int | None = None
+    for card_id in zones(state, player)["hand"]:
+        data = card(state, card_id)
+        if data["type"] == "action":
+            if action_influence is None:
+                action_influence = discarded_action_influence(state)
+            gained = action_influence
+        else:
+            gained = 1
+        options.append((f"discard:{card_id}", f"discard {data['name']} for {gained} influence"))
     ask(state, player, "claim" if left else "nothing-to-claim",
         f"claim phase: {turn['influence']} influence" + ("" if left else ", nothing left to claim"),
         options + [("done", "end the claim phase")], "turn:claim")

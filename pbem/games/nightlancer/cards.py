@@ -114,6 +114,26 @@ def catalogue(data: dict[str, Any]) -> Catalogue:
     return copy_plain(built)
 
 
+#: the card data states were last set up from, and its catalogue (:func:`shared_catalogue`)
+_last_built: tuple[dict[str, Any], Catalogue] | None = None
+
+
+def shared_catalogue(data: dict[str, Any]) -> Catalogue:
+    """:func:`catalogue` of ``data``, one for every state set up from that same card data object, one after
+    another (games played in memory): the catalogue is static (:meth:`~pbem.engine.protocol.Game.static_state`)
+    and no rule changes it, so states may share it, as every state the referee opens in a process shares one
+    read-only. Building it anew, a deep copy of some 3,000 containers and strings, was a tenth of a random
+    four-player game (issue 9). A test that changes a card in one state copies the catalogue first.
+
+    The card data is held while its catalogue is remembered, so that another object loaded later cannot be
+    taken for it; a scenario's card data is never changed once loaded.
+    """
+    global _last_built
+    if _last_built is None or _last_built[0] is not data:
+        _last_built = (data, catalogue(data))
+    return _last_built[1]
+
+
 def instances(data: dict[str, Any], section: str) -> list[str]:
     """Instance ids of one section, in file order (before any shuffle)."""
     result: list[str] = []

@@ -17,7 +17,7 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
-from pbem.games.nightlancer.cards import catalogue, instances
+from pbem.games.nightlancer.cards import instances, shared_catalogue
 from pbem.games.nightlancer.flow import ask
 from pbem.games.nightlancer.scenarios import option_table
 from pbem.games.nightlancer.state import Seat, State
@@ -47,7 +47,7 @@ def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> Sta
         "hardened": options["hardened"],
         "players": players,
         "order": list(players),
-        "catalogue": catalogue(data),
+        "catalogue": shared_catalogue(data),
         "round": 0,
         "phase": "setup",
         "decks": {},
@@ -213,15 +213,33 @@ def take_pinned_item(state: State, player: str, instance: str) -> None:
 
 def pick_options(state: State, decision: PendingDecision) -> list[tuple[str, str]]:
     taken = {tokens.seat(state, p)["nightlancer"] for p in state["players"]}
-    cards = state["catalogue"]["cards"]
-    def label(c: dict[str, Any]) -> str:
-        a = c["abilities"]
-        stats = (f"Covert {a['covert']}, Streetwise {a['streetwise']}, Technical {a['technical']}, Close {a['close']}, "
-                 f"Gunfighter {a['gunfighter']}, Marksman {a['marksman']}; Health {c['health']}, Resolve {c['resolve']}, "
-                 f"Ideals {c['ideals']}, {c['kc']} KC")
-        return f"{c['name']} ({stats}): {c.get('special_text', '')}"
+    return [(option_id, label) for nightlancer, option_id, label in _pick_offers(state["catalogue"]["cards"])
+            if nightlancer not in taken]
 
-    return [(f"pick:{c['id']}", label(c)) for c in cards.values() if c["kind"] == "nightlancer" and c["id"] not in taken]
+
+#: the catalogue's cards last asked about, and the picks they offer (:func:`_pick_offers`)
+_last_picks: tuple[dict[str, Any], list[tuple[str, str, str]]] | None = None
+
+
+def _pick_offers(cards: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Every Nightlancer of the catalogue's ``cards``, in their order, with the option that picks it and its
+    label: ``(id, option id, label)``. Found once for a catalogue, as every state set up from one card data
+    shares it and it never changes: a pick is asked some ten times a game, and finding them was a
+    walk through the whole catalogue each time (issue 9)."""
+    global _last_picks
+    if _last_picks is None or _last_picks[0] is not cards:
+        _last_picks = (cards, [(c["id"], f"pick:{c['id']}", _pick_label(c))
+                               for c in cards.values() if c["kind"] == "nightlancer"])
+    return _last_picks[1]
+
+
+def _pick_label(c: dict[str, Any]) -> str:
+    """A Nightlancer card as a pick's option shows it: ratings, tokens and special."""
+    a = c["abilities"]
+    stats = (f"Covert {a['covert']}, Streetwise {a['streetwise']}, Technical {a['technical']}, Close {a['close']}, "
+             f"Gunfighter {a['gunfighter']}, Marksman {a['marksman']}; Health {c['health']}, Resolve {c['resolve']}, "
+             f"Ideals {c['ideals']}, {c['kc']} KC")
+    return f"{c['name']} ({stats}): {c.get('special_text', '')}"
 
 
 def pick_apply(state: State, decision: PendingDecision, option: str, rng: Rng) -> None:
