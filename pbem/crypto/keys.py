@@ -119,7 +119,7 @@ class PublicKey(Immutable):
             # with a small-order key, signatures verify that nobody made (S = 0 for the identity)
             raise KeyFileError(f"key {name!r}: a small-order Ed25519 key, which anyone could sign for")
         try:
-            parsed = age.parse_recipient(recipient)
+            parsed = age.parsed_recipient(recipient)
         except AgeError as exc:
             raise KeyFileError(f"key {name!r} has an unusable recipient: {exc}") from None
         if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != ed25519:
