@@ -14,7 +14,9 @@ are converted without pydantic (:mod:`pbem.cli.values`). At the top are only
 what every command needs: typer, the error classes.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads the annotations of the command it runs, and
+# evaluates each one twice (``inspect.signature`` and ``get_type_hints``) when it is a string, on every run
+# (issue 9). The annotations below name only what is imported or defined above them.
 
 import importlib
 import json
