@@ -14,7 +14,9 @@ are converted without pydantic (:mod:`pbem.cli.values`). At the top are only
 what every command needs: typer, the error classes.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads the annotations of the command it runs, and
+# evaluates each one twice (``inspect.signature`` and ``get_type_hints``) when it is a string, on every run
+# (issue 9). The annotations below name only what is imported or defined above them.
 
 import importlib
 import json
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 # typer vendors click from 0.26 on (pyproject asks for it): its commands, contexts and usage errors
 # are typer._click's, whether or not a click of its own is installed beside it
@@ -39,7 +41,6 @@ from pbem.cli.output import say
 from pbem.cli.values import convert_plainly
 from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
-from pbem.mail.errors import MailConfigError, MailError, MailFileError, MailServerError
 from pbem.referee import clock
 from pbem.referee.errors import (
     REFUSALS,
@@ -60,37 +61,52 @@ from pbem.referee.errors import (
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.seen import STATE_ENV
 
-#: every error a command reports, each with its own exit code and reason: the one place the codes are
-#: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a number
-#: written elsewhere, and the tables of docs/referee.md and README against :data:`EXIT_CODES`). A usage
-#: error of the command line itself (click's) exits with :class:`UsageError`'s code too.
-EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError], ...] = (
-    FileError,
-    UsageError,
-    GameDirError,
-    KeyMismatch,
-    VerificationFailed,
-    SetupError,
-    KeyFileError,
-    *REFUSALS,
-    LockBusy,
-    RevealRefused,
-    ClockWentBack,
-    TakeoverRefused,
-    MailConfigError,
-    MailServerError,
-    MailFileError,
-)
+if TYPE_CHECKING:
+    from pbem.mail.errors import MailError
+
+    #: every error a command reports, each with its own exit code and reason: the one place the codes are
+    #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a
+    #: number written elsewhere, and the tables of docs/referee.md and README against :data:`EXIT_CODES`).
+    #: A usage error of the command line itself (click's) exits with :class:`UsageError`'s code too.
+    EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError], ...]
+    #: exit code -> meaning
+    EXIT_CODES: dict[int, str]
 
 
-def _meaning(error: type[RefereeError | KeyFileError | MailError]) -> str:
+def __getattr__(name: str) -> Any:
+    """:data:`EXIT_ERRORS` and :data:`EXIT_CODES`, made when first read: they name the errors of ``pbem mail``,
+    whose module no other command imports (issue 9)."""
+    if name not in ("EXIT_ERRORS", "EXIT_CODES"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
+
+    errors: tuple[type[RefereeError | KeyFileError | MailError], ...] = (
+        FileError,
+        UsageError,
+        GameDirError,
+        KeyMismatch,
+        VerificationFailed,
+        SetupError,
+        KeyFileError,
+        *REFUSALS,
+        LockBusy,
+        RevealRefused,
+        ClockWentBack,
+        TakeoverRefused,
+        MailConfigError,
+        MailServerError,
+        MailFileError,
+    )
+    globals().update(EXIT_ERRORS=errors,
+                     EXIT_CODES={0: "success", **{error.exit_code: _meaning(error) for error in errors}})
+    return globals()[name]
+
+
+def _meaning(error: "type[RefereeError | KeyFileError | MailError]") -> str:
     """An exit code's meaning: its error's reason and the first paragraph of its docstring."""
     summary = " ".join((error.__doc__ or "").strip().split("\n\n")[0].split())
     return f"{'move refused: ' if issubclass(error, Refusal) else ''}{error.reason}: {summary}"
 
-
-#: exit code -> meaning
-EXIT_CODES: dict[int, str] = {0: "success", **{error.exit_code: _meaning(error) for error in EXIT_ERRORS}}
 
 #: extra game modules to import before running (tests, plug-ins): each
 #: module named here is imported and its ``GAME`` registered

@@ -461,8 +461,9 @@ def parse_recipient(text: str) -> Recipient:
     raise AgeError(f"unsupported age recipient {text[:40]!r}: only age1… and ssh-ed25519 are supported")
 
 
-#: recipients are parsed (and checked: a point decoded, its order tested) once per process
-_parsed_recipient = functools.lru_cache(maxsize=256)(parse_recipient)
+#: :func:`parse_recipient`, once per process for each text: a recipient is checked (a point decoded, its
+#: order tested) when parsed, and a command meets the same ones in ``game.toml``'s keys and when it seals
+parsed_recipient = functools.lru_cache(maxsize=256)(parse_recipient)
 
 
 def _identity(item: object) -> Identity:
@@ -550,7 +551,7 @@ def _sealed_head(recipients: Sequence[str], draw: RandomSource) -> tuple[bytes, 
     :func:`open_as_sealer` both rely on: the file key, each recipient's stanza, the nonce."""
     if not recipients:
         raise AgeError("an age file needs at least one recipient")
-    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else _parsed_recipient(r) for r in recipients]
+    parsed = [r if isinstance(r, (X25519Recipient, SshEd25519Recipient)) else parsed_recipient(r) for r in recipients]
     file_key = _draw(draw, FILE_KEY_SIZE)
     stanzas = tuple(r.wrap(file_key, lambda n: _draw(draw, n)) for r in parsed)
     covered = Header(stanzas, b"").without_mac()

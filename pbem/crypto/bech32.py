@@ -7,7 +7,21 @@ age uses the original Bech32 checksum (not Bech32m) and lifts BIP 173's
 from __future__ import annotations
 
 CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+#: each character's value
+_VALUES = {c: value for value, c in enumerate(CHARSET)}
 _GENERATOR = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+
+
+def _generators_of(top: int) -> int:
+    """What BIP 173's checksum adds when the five bits ``top`` are shifted out: the generators of its set bits."""
+    added = 0
+    for bit, generator in enumerate(_GENERATOR):
+        if top >> bit & 1:
+            added ^= generator
+    return added
+
+
+_SHIFTED_OUT = tuple(_generators_of(top) for top in range(32))
 
 
 class Bech32Error(ValueError):
@@ -15,13 +29,11 @@ class Bech32Error(ValueError):
 
 
 def _polymod(values: list[int]) -> int:
+    """BIP 173's checksum polynomial, five bits a step, the generators of each step from a table (every
+    command decodes the recipients of ``game.toml``'s keys: issue 9)."""
     chk = 1
     for value in values:
-        top = chk >> 25
-        chk = (chk & 0x1FFFFFF) << 5 ^ value
-        for i in range(5):
-            if (top >> i) & 1:
-                chk ^= _GENERATOR[i]
+        chk = (chk & 0x1FFFFFF) << 5 ^ value ^ _SHIFTED_OUT[chk >> 25]
     return chk
 
 
@@ -61,15 +73,15 @@ def decode(text: str) -> tuple[str, bytes]:
     """Return ``(hrp, data)``; the hrp keeps the case it was written in."""
     if text.lower() != text and text.upper() != text:
         raise Bech32Error("mixed case in Bech32 string")
-    if any(ord(c) < 33 or ord(c) > 126 for c in text):
+    if not (text.isascii() and text.isprintable()) or " " in text:  # every character in 33-126
         raise Bech32Error("invalid character in Bech32 string")
     pos = text.rfind("1")
     if pos < 1 or pos + 7 > len(text):
         raise Bech32Error("Bech32 separator misplaced")
     hrp, rest = text[:pos], text[pos + 1 :].lower()
     try:
-        values = [CHARSET.index(c) for c in rest]
-    except ValueError:
+        values = [_VALUES[c] for c in rest]
+    except KeyError:
         raise Bech32Error("invalid data character in Bech32 string") from None
     if _polymod(_hrp_expand(hrp.lower()) + values) != 1:
         raise Bech32Error("invalid Bech32 checksum")

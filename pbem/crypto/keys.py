@@ -65,8 +65,9 @@ def check_name(name: str) -> str:
 
 def fingerprint_of(ed25519_public: bytes) -> str:
     """``pbem:`` + the first 16 lower-case base32 characters of SHA-256(Ed25519 public key)."""
-    digest = sha256(ed25519_public)
-    return FINGERPRINT_PREFIX + base64.b32encode(digest).decode().lower()[:16]
+    # base32 writes each 5 bytes as 8 characters of their own: the first 16 are those of the first 10 bytes
+    # (Python's base32 encoder is Python, a loop per 5 bytes: issue 9)
+    return FINGERPRINT_PREFIX + base64.b32encode(sha256(ed25519_public)[:10]).decode().lower()
 
 
 def _raw_public(key: Ed25519PrivateKey) -> bytes:
@@ -119,7 +120,7 @@ class PublicKey(Immutable):
             # with a small-order key, signatures verify that nobody made (S = 0 for the identity)
             raise KeyFileError(f"key {name!r}: a small-order Ed25519 key, which anyone could sign for")
         try:
-            parsed = age.parse_recipient(recipient)
+            parsed = age.parsed_recipient(recipient)
         except AgeError as exc:
             raise KeyFileError(f"key {name!r} has an unusable recipient: {exc}") from None
         if isinstance(parsed, age.SshEd25519Recipient) and parsed.ed25519_public != ed25519:

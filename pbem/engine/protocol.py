@@ -61,7 +61,9 @@ Games build their rules on the turn machine of :mod:`pbem.engine.machine`
 (tasks, pending decisions, decision kinds); the protocol does not require it.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -218,7 +220,7 @@ class Game(Protocol[GameState]):
         """
         ...
 
-    def new_state(self, scenario: JSON, players: Sequence[str], rng: Rng) -> GameState:
+    def new_state(self, scenario: JSON, players: Sequence[str], rng: "Rng") -> GameState:
         """Set up a game for the players in seat order."""
         ...
 
@@ -243,7 +245,7 @@ class Game(Protocol[GameState]):
         :meth:`apply` of the step, by the framework; never by the game."""
         ...
 
-    def apply(self, state: GameState, player: str, option_id: str, rng: Rng) -> GameState:
+    def apply(self, state: GameState, player: str, option_id: str, rng: "Rng") -> GameState:
         """Apply one legal choice and return the next state.
 
         May change ``state`` in place and return it. Runs on until the next
@@ -318,7 +320,7 @@ class Game(Protocol[GameState]):
 
     # --- for the test suite (leak property, random playouts) -------------
 
-    def conceal(self, state: GameState, player: str, rng: Rng) -> GameState:
+    def conceal(self, state: GameState, player: str, rng: "Rng") -> GameState:
         """A copy of ``state`` with everything ``player`` may not know redrawn.
 
         Shuffle every deck, swap the other players' hidden cards among
@@ -379,7 +381,7 @@ def decision_for(game: Game[GameState], state: GameState, player: str) -> Decisi
 
 
 def apply_choice(
-    game: Game[GameState], state: GameState, player: str, option_id: str, rng: Rng, *,
+    game: Game[GameState], state: GameState, player: str, option_id: str, rng: "Rng", *,
     decision: Decision | None = None,
 ) -> GameState:
     """Check that ``option_id`` is legal for ``player`` now, then apply it.

@@ -104,9 +104,16 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
 def is_shipped(where: str | Path) -> bool:
     """Whether ``where`` is a scenario or card file shipped with pbem (its tests check each against its schema)."""
     try:
-        return Path(where).resolve().is_relative_to(data_dir("scenarios").resolve())
+        return Path(where).resolve().is_relative_to(_shipped_scenarios())
     except (OSError, ValueError):
         return False
+
+
+@cache
+def _shipped_scenarios() -> Path:
+    """The shipped scenarios' directory, resolved: where pbem is installed does not change while it runs,
+    and a step asks for each file it reads (issue 9)."""
+    return data_dir("scenarios").resolve()
 
 
 def check_format(data: Any, expected: str, where: str, since: str) -> None:

@@ -22,7 +22,9 @@ from card key to facts with at least a ``name``; an instance id is
 ``KEY#N``.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 import difflib
 import re

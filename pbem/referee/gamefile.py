@@ -13,7 +13,9 @@ a :class:`GameFile` read with the seat records in force carries them as
 :attr:`GameFile.handovers`, which are not part of ``game.toml`` or its hash.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 import re
 import tomllib
@@ -104,10 +106,10 @@ class GameFile(Immutable):
 
     __hash__ = None  # type: ignore[assignment]  # equal by members, some of them dicts: unhashable, as they are
 
-    def __reduce__(self) -> tuple[type[GameFile], tuple[Any, ...]]:
+    def __reduce__(self) -> "tuple[type[GameFile], tuple[Any, ...]]":
         return GameFile, self._members()
 
-    def replace(self, **changes: Any) -> GameFile:
+    def replace(self, **changes: Any) -> "GameFile":
         """This ``game.toml`` with the members named changed (as :func:`dataclasses.replace`)."""
         return GameFile(**{**{member: getattr(self, member) for member in _MEMBERS}, **changes})
 
@@ -133,12 +135,12 @@ class GameFile(Immutable):
     def handovers_of(self, name: str) -> list[Handover]:
         return [h for h in self.handovers if h.player == name]
 
-    def with_handover(self, handover: Handover) -> GameFile:
+    def with_handover(self, handover: Handover) -> "GameFile":
         """The same ``game.toml`` with one more seat record in force."""
         return self.replace(handovers=(*self.handovers, handover))
 
     @property
-    def deadline_rules(self) -> DeadlineRules | None:
+    def deadline_rules(self) -> "DeadlineRules | None":
         from pbem.referee.deadlines import DeadlineRules  # a game with deadlines: tick, submit
 
         return DeadlineRules.from_doc(self.deadlines) if self.deadlines is not None else None
@@ -187,7 +189,7 @@ class GameFile(Immutable):
             return self._hash
 
     @classmethod
-    def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> GameFile:
+    def from_doc(cls, doc: Any, where: str = "game.toml", schema: bool = True) -> "GameFile":
         """The ``game.toml`` that TOML parsed as ``doc``, checked against its schema and every key checked.
 
         ``schema=False``: the schema check is left out when the document is
@@ -212,7 +214,7 @@ class GameFile(Immutable):
         return cls._fields(doc, where)
 
     @classmethod
-    def _fields(cls, doc: Any, where: str) -> GameFile:
+    def _fields(cls, doc: Any, where: str) -> "GameFile":
         try:
             players = tuple((p["name"], PublicKey.from_json(p["key"])) for p in doc["players"])
             referee = PublicKey.from_json(doc["referee"]["key"])
@@ -236,7 +238,7 @@ class GameFile(Immutable):
         )
 
     @classmethod
-    def read(cls, path: Path, schema: bool = True) -> GameFile:
+    def read(cls, path: Path, schema: bool = True) -> "GameFile":
         """Read and check ``game.toml``. The file is read every time; what its bytes
         give (parsed, checked, every key checked) is kept for the process.
 

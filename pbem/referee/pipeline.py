@@ -28,7 +28,9 @@ The checks run in this order, and the first that fails refuses the move
 A refusal changes nothing but ``rejected/``, where a signed notice says why.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 import os
 from collections.abc import Callable, Sequence
@@ -159,7 +161,7 @@ class StepContext:
         """When each decision open at the current turn opened."""
         return {a["player"]: a["since"] for a in self.current.doc["awaiting"]}
 
-    def step_clock(self, now: datetime | None) -> StepClock | None:
+    def step_clock(self, now: datetime | None) -> "StepClock | None":
         """The clock of the next step in a game with deadlines (``None`` in a game without).
 
         ``now`` is the referee's clock (:func:`pbem.referee.clock.referee_now`
@@ -324,7 +326,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         return step._replace(repaired=repaired + stale)
 
 
-def _run(ctx: StepContext, data: bytes, step_clock: StepClock | None) -> tuple[Step, TurnFiles]:
+def _run(ctx: StepContext, data: bytes, step_clock: "StepClock | None") -> tuple[Step, TurnFiles]:
     """Check the move and build the next turn and its views (:func:`submit` writes them)."""
     gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
     number = ctx.current.doc["turn"]

@@ -4,7 +4,9 @@ No key is needed. Every turn read is checked against the referee's
 signature first, so a status or log never shows a forged turn.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,7 +177,7 @@ def event_lines(part: Any) -> list[str]:
     return [e.get("text", str(e)) if isinstance(e, dict) else str(e) for e in events]
 
 
-def game_cards(directory: str | Path) -> tuple[GameScreen, Any]:
+def game_cards(directory: str | Path) -> "tuple[GameScreen, Any]":
     """A game directory's game (its screen) and its card data (:meth:`Game.cards` of the set-up ``game.toml``
     pins, an owner's ``--cards`` file included): public, static, and no key needed."""
     from pbem.referee.deal import screen_and_cards  # the game's screen: for pbem card, not for status

@@ -6,7 +6,9 @@ directory travels by e-mail and git; a turn file that does not verify is
 never trusted.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -190,7 +192,7 @@ def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) ->
     return read_turn(gamedir, gamefile, latest)
 
 
-def decision_from_json(data: dict[str, Any]) -> Decision:
+def decision_from_json(data: dict[str, Any]) -> "Decision":
     """The :class:`Decision` a player's view carries, rebuilt."""
     from pbem.engine.protocol import Decision, Option  # a view's decision: not for status
 

@@ -15,7 +15,9 @@ The file is ``STATE/seen/GAME_ID-PLAYER.json``, written atomically with mode
 (``~/.local/state/pbem``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 import os
 from pathlib import Path
@@ -61,7 +63,7 @@ class HistoryWarning(NamedTuple):
         return {"turn": self.turn, "turn_hash": self.turn_hash, "message": self.message}
 
 
-def _read_record(path: Path, seen: PlayerView) -> dict[str, Any] | None:
+def _read_record(path: Path, seen: "PlayerView") -> dict[str, Any] | None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -80,7 +82,7 @@ def _read_record(path: Path, seen: PlayerView) -> dict[str, Any] | None:
     return doc
 
 
-def _is_own_record(doc: Any, seen: PlayerView) -> bool:
+def _is_own_record(doc: Any, seen: "PlayerView") -> bool:
     """Whether ``doc`` has the form of the record pbem writes for ``seen``'s game and player.
 
     Its turn and hash are then checked against the signed chain
@@ -93,13 +95,13 @@ def _is_own_record(doc: Any, seen: PlayerView) -> bool:
             and type(doc["turn"]) is int and doc["turn"] >= 0 and type(doc["turn_hash"]) is str)
 
 
-def _record(seen: PlayerView, turn: int, turn_hash: str) -> dict[str, Any]:
+def _record(seen: "PlayerView", turn: int, turn_hash: str) -> dict[str, Any]:
     """The record of having shown ``seen``'s player turn ``turn`` of its game."""
     return {"format": formats.SEEN, "game_id": seen.gamefile.game_id, "player": seen.player,
             "turn": turn, "turn_hash": turn_hash}
 
 
-def missing_from_chain(seen: PlayerView, turn: int, turn_hash: str) -> str | None:
+def missing_from_chain(seen: "PlayerView", turn: int, turn_hash: str) -> str | None:
     """Why the chain that ends in ``seen``'s turn does not hold turn ``turn`` with hash ``turn_hash`` (or ``None``).
 
     Walks back from the current turn along the ``previous`` hashes, each
@@ -125,7 +127,7 @@ def missing_from_chain(seen: PlayerView, turn: int, turn_hash: str) -> str | Non
     return None
 
 
-def check_and_remember(state_dir: Path, seen: PlayerView) -> HistoryWarning | None:
+def check_and_remember(state_dir: Path, seen: "PlayerView") -> HistoryWarning | None:
     """Check ``seen`` against the player's record; remember its turn unless the chain lost the one remembered.
 
     On a warning the record is kept as it was, so that every later view

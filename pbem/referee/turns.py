@@ -12,7 +12,9 @@ file says nothing hidden. It holds no history, so its size depends on the
 state alone.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
+# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
+# (those of names imported for type checking alone are strings).
 
 import base64
 from pathlib import Path
@@ -92,7 +94,7 @@ class Position(Value):
         }
 
     @classmethod
-    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> Position:
+    def from_section(cls, doc: Any, where: str, static: StaticMembers, checked: bool = False) -> "Position":
         """The position a referee section holds, its state completed with the ``static`` members.
 
         The section is the referee's (its turn's signature covers it, or the
@@ -312,7 +314,7 @@ def assemble_turn(
     static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, dict[str, str]] | None = None,
-    clock: StepClock | None = None,
+    clock: "StepClock | None" = None,
     act: dict[str, Any] | None = None,
     recorded: Any = None,
     forms: tuple[dict[str, dict[str, Any]], dict[str, bytes], dict[str, bool]] | None = None,
@@ -389,7 +391,7 @@ def build_turn(
     static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, dict[str, str]] | None = None,
-    clock: StepClock | None = None,
+    clock: "StepClock | None" = None,
     act: dict[str, Any] | None = None,
 ) -> TurnFiles:
     """Seal, assemble and sign turn ``position.turn`` and the views of it (see :func:`assemble_turn`)."""

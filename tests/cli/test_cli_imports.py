@@ -23,23 +23,21 @@ from pbem.referee import new_game, status
 
 TESTS = Path(__file__).resolve().parents[1]
 #: runs pbem with the arguments given, then prints the modules it imported, and as ``dataclass:MODULE.NAME``
-#: every dataclass that a module of pbem's defines among them
+#: every dataclass that a module of pbem's defines among them: from an exit handler, since pbem ends the
+#: process once its exit handlers have run (:func:`pbem.__main__._exit_now`)
 RUNNER = (
-    "import runpy, sys\n"
+    "import atexit, runpy, sys\n"
+    "def report():\n"
+    "    print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    "    for name, module in sorted(sys.modules.items()):\n"
+    "        if name.startswith('pbem'):\n"
+    "            for value in list(vars(module).values()):\n"
+    "                if (isinstance(value, type) and value.__module__ == name\n"
+    "                        and '__dataclass_fields__' in vars(value)):\n"
+    "                    print(f'dataclass:{name}.{value.__qualname__}', file=sys.stderr)\n"
+    "atexit.register(report)\n"
     "sys.argv = ['pbem', *sys.argv[1:]]\n"
-    "code = 0\n"
-    "try:\n"
-    "    runpy.run_module('pbem', run_name='__main__')\n"
-    "except SystemExit as done:\n"
-    "    code = done.code\n"
-    "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
-    "for name, module in sorted(sys.modules.items()):\n"
-    "    if name.startswith('pbem'):\n"
-    "        for value in list(vars(module).values()):\n"
-    "            if (isinstance(value, type) and value.__module__ == name\n"
-    "                    and '__dataclass_fields__' in vars(value)):\n"
-    "                print(f'dataclass:{name}.{value.__qualname__}', file=sys.stderr)\n"
-    "sys.exit(code)\n"
+    "runpy.run_module('pbem', run_name='__main__')\n"
 )
 #: modules of other commands, and the schema library; pydantic, which typer converts values with, is
 #: never needed for pbem's plain values (pbem.cli.values); nor secrets, with random, for a temporary
