@@ -55,14 +55,15 @@ def make_keys(where: Path, names: list[str]) -> tuple[dict[str, PrivateKey], dic
 
 
 def make_table(tmp: Path, players: tuple[str, ...] = ("alice", "bob"), seed: bytes | None = TEST_SEED,
-               scenario: str | None = None, keys=None, **setup: Any) -> Table:
-    """A toy game in ``tmp/game``; ``setup`` goes to :func:`new_game` (``deadlines``, ``remind``, ``now``...)."""
+               scenario: str | None = None, keys=None, game_name: str = "highcard", **setup: Any) -> Table:
+    """A toy game (``game_name``: High Card or a registered variant of it) in ``tmp/game``; ``setup`` goes to
+    :func:`new_game` (``deadlines``, ``remind``, ``now``...)."""
     if keys is None:
         keys, files = make_keys(tmp / "keys", ["referee", *players])
     else:
         keys, files = keys
     game = tmp / "game"
-    new_game(game, "highcard", [(p, keys[p].public) for p in players], keys["referee"], scenario=scenario, seed=seed,
+    new_game(game, game_name, [(p, keys[p].public) for p in players], keys["referee"], scenario=scenario, seed=seed,
              **setup)
     return Table(dir=game, keys=keys, key_files=files)
 

@@ -124,16 +124,8 @@ class CrashingHighCard(HighCard):
 
 
 def test_a_failure_inside_the_step_is_a_refusal_with_a_notice(tmp_path: Path) -> None:
-    from helpers_referee import make_keys
-
-    from pbem.referee import new_game
-
     register(CrashingHighCard())  # here, not at import: the random walks over every registered game skip it
-    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
-    game = tmp_path / "game"
-    new_game(game, "highcard-crashing", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
-             seed=TEST_SEED)
-    table = Table(dir=game, keys=keys, key_files=files)
+    table = make_table(tmp_path, game_name="highcard-crashing")
     for player in ("alice", "bob"):
         submit(table.dir, table.move(player, first_card(table, player)), table.referee)
     before = snapshot(table.dir)
@@ -196,16 +188,8 @@ class FloatHighCard(HighCard):
 def test_a_turn_whose_public_part_holds_a_float_is_not_written(tmp_path: Path) -> None:
     """A file the referee writes is plain JSON (no float: what plain ``verify`` requires of it); a step whose
     game puts a float in its public part fails (``referee-failed``, exit 23) and writes nothing but its notice."""
-    from helpers_referee import make_keys
-
-    from pbem.referee import new_game
-
     register(FloatHighCard())  # here, not at import: the random walks over every registered game skip it
-    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
-    game = tmp_path / "game"
-    new_game(game, "highcard-float", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
-             seed=TEST_SEED)
-    table = Table(dir=game, keys=keys, key_files=files)
+    table = make_table(tmp_path, game_name="highcard-float")
     before = snapshot(table.dir)
     with pytest.raises(errors.Refusal) as refused:
         submit(table.dir, table.move("alice", first_card(table, "alice")), table.referee)
