@@ -924,7 +924,8 @@ def demo(
     game: str | None = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
     players: int | None = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
     directory: Path | None = typer.Option(None, "--dir", help="Where to play; default: a new temporary directory."),
-    seed: str | None = typer.Option(None, "--seed", help="Hex seed for a reproducible test game."),
+    seed: str | None = typer.Option(None, "--seed", help="Hex seed for a reproducible test game: the same seed plays "
+                                    "the same game, file for file (the demo's keys are derived from it: test keys only)."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
     import tempfile

@@ -11,6 +11,12 @@ The layout under the demo directory::
     keys/     NAME.key, NAME.pub for the referee and each player (never in the game)
     game/     the game directory
     outbox/   every move file the bots wrote
+
+With a test seed the demo is reproducible, file for file: the bots' choices
+and the sealing streams of their moves come from the seed, and so do the
+keys (:func:`seeded_demo_key`), since each player's nonce, which the deal draws
+from, is derived from their key. Such keys are for that demo only: the seed
+is published in ``game.toml``, so anyone can derive them.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.bots.random_bot import RandomBot
+from pbem.crypto import age
 from pbem.crypto.keys import PrivateKey, generate, load_private_key, write_keypair
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import GAMES, find_game, game_names
@@ -85,6 +92,24 @@ def default_game() -> str:
     raise SetupError("no game module is installed")
 
 
+def seeded_demo_key(name: str, seed: bytes) -> PrivateKey:
+    """The demo key of ``name`` for a test seed: its Ed25519 and X25519 secrets are HMAC-SHA256 of the
+    name under the seed, so that a demo with that seed makes the same keys, and so the same game, each time.
+
+    Anyone who reads the seed (``game.toml`` publishes a test seed) can derive these keys: they sign and
+    open nothing but that demo's files.
+    """
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from pbem.digests import hmac_sha256
+
+    def secret(part: str) -> bytes:
+        return hmac_sha256(seed, f"pbem-demo-key\x00{part}\x00{name}".encode())
+
+    return PrivateKey(name, Ed25519PrivateKey.from_private_bytes(secret("ed25519")),
+                      age.X25519Identity(secret("x25519")))
+
+
 def run_demo(
     directory: str | Path,
     game_name: str | None = None,
@@ -117,7 +142,7 @@ def run_demo(
     keys_dir.mkdir(parents=True, exist_ok=True)
     keys: dict[str, PrivateKey] = {}
     for who in ["referee", *seats]:
-        key_path, _ = write_keypair(generate(who), keys_dir)
+        key_path, _ = write_keypair(generate(who) if seed is None else seeded_demo_key(who, seed), keys_dir)
         keys[who] = load_private_key(key_path, name=who)
     new_game(game_dir, name, [(p, keys[p].public) for p in seats], keys["referee"], seed=seed,
              wait_for_joins=wait_for_joins)
