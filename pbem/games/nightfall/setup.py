@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.engine.remembered import for_the_last_object
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
@@ -33,31 +34,21 @@ STARTER_COPIES = 2
 
 def static_members(scenario: dict[str, Any]) -> dict[str, Any]:
     """The card catalogue and the Quick Start sets: from the scenario's card data alone, never changed."""
-    return {"catalog": build_catalogue(scenario["card_data"]),
-            "quick_start_sets": quick_start_sets(scenario["card_data"])}
+    return _static_members_of(scenario["card_data"])
 
 
-#: the card data states were last set up from, and its static members (:func:`shared_static_members`)
-_last_built: tuple[dict[str, Any], dict[str, Any]] | None = None
+def _static_members_of(card_data: dict[str, Any]) -> dict[str, Any]:
+    return {"catalog": build_catalogue(card_data), "quick_start_sets": quick_start_sets(card_data)}
 
 
-def shared_static_members(scenario: dict[str, Any]) -> dict[str, Any]:
-    """:func:`static_members` of ``scenario``, one for every state set up from the same card data object, one
-    after another (games played in memory): they are static and no rule changes them, so states may share
-    them, as every state the referee opens in a process shares one read-only copy (issue 9).
-
-    The card data is held while its members are remembered, so that another object loaded later cannot be
-    taken for it; a scenario's card data is never changed once loaded.
-    """
-    global _last_built
-    data = scenario["card_data"]
-    if _last_built is None or _last_built[0] is not data:
-        _last_built = (data, static_members(scenario))
-    return _last_built[1]
+#: :func:`static_members`, one for every state set up from the same card data object, one after another
+#: (games played in memory): they are static and no rule changes them, so states may share them, as every
+#: state the referee opens in a process shares one read-only copy
+_shared_static_members = for_the_last_object(_static_members_of)
 
 
 def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
-    static = shared_static_members(scenario)
+    static = _shared_static_members(scenario["card_data"])
     return {
         "format": "nightfall-state/1",
         "scenario": scenario.get("name", ""),

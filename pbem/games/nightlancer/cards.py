@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.plain import copy_plain
+from pbem.engine.remembered import for_the_last_object
 from pbem.engine.scenario_files import check_format, check_schema, read_toml
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -114,24 +115,12 @@ def catalogue(data: dict[str, Any]) -> Catalogue:
     return copy_plain(built)
 
 
-#: the card data states were last set up from, and its catalogue (:func:`shared_catalogue`)
-_last_built: tuple[dict[str, Any], Catalogue] | None = None
-
-
-def shared_catalogue(data: dict[str, Any]) -> Catalogue:
-    """:func:`catalogue` of ``data``, one for every state set up from that same card data object, one after
-    another (games played in memory): the catalogue is static (:meth:`~pbem.engine.protocol.Game.static_state`)
-    and no rule changes it, so states may share it, as every state the referee opens in a process shares one
-    read-only. Building it anew, a deep copy of some 3,000 containers and strings, was a tenth of a random
-    four-player game (issue 9). A test that changes a card in one state copies the catalogue first.
-
-    The card data is held while its catalogue is remembered, so that another object loaded later cannot be
-    taken for it; a scenario's card data is never changed once loaded.
-    """
-    global _last_built
-    if _last_built is None or _last_built[0] is not data:
-        _last_built = (data, catalogue(data))
-    return _last_built[1]
+#: :func:`catalogue` of a card data, one for every state set up from that same card data object, one after
+#: another (games played in memory): the catalogue is static and no rule changes it, so states may share it, as
+#: every state the referee opens in a process shares one read-only; building it anew, a deep copy of some 3,000
+#: containers and strings, was a tenth of a random four-player game. A test that changes a card in one state
+#: copies the catalogue first.
+shared_catalogue = for_the_last_object(catalogue)
 
 
 def instances(data: dict[str, Any], section: str) -> list[str]:

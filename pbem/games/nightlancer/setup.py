@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import PendingDecision, Task, TurnMachine, push, top
+from pbem.engine.remembered import for_the_last_object
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import instances, shared_catalogue
@@ -217,20 +218,16 @@ def pick_options(state: State, decision: PendingDecision) -> list[tuple[str, str
             if nightlancer not in taken]
 
 
-#: the catalogue's cards last asked about, and the picks they offer (:func:`_pick_offers`)
-_last_picks: tuple[dict[str, Any], list[tuple[str, str, str]]] | None = None
-
-
-def _pick_offers(cards: dict[str, Any]) -> list[tuple[str, str, str]]:
+def _pick_offers_of(cards: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Every Nightlancer of the catalogue's ``cards``, in their order, with the option that picks it and its
-    label: ``(id, option id, label)``. Found once for a catalogue, as every state set up from one card data
-    shares it and it never changes: a pick is asked some ten times a game, and finding them was a
-    walk through the whole catalogue each time (issue 9)."""
-    global _last_picks
-    if _last_picks is None or _last_picks[0] is not cards:
-        _last_picks = (cards, [(c["id"], f"pick:{c['id']}", _pick_label(c))
-                               for c in cards.values() if c["kind"] == "nightlancer"])
-    return _last_picks[1]
+    label: ``(id, option id, label)``."""
+    return [(c["id"], f"pick:{c['id']}", _pick_label(c)) for c in cards.values() if c["kind"] == "nightlancer"]
+
+
+#: :func:`_pick_offers_of`, found once for a catalogue, as every state set up from one card data shares it and
+#: it never changes: a pick is asked some ten times a game, and finding them was a walk through the whole
+#: catalogue each time (issue 9)
+_pick_offers = for_the_last_object(_pick_offers_of)
 
 
 def _pick_label(c: dict[str, Any]) -> str:
