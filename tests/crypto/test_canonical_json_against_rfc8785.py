@@ -1,7 +1,7 @@
 """Canonical JSON is RFC 8785 byte for byte, whichever encoder writes it (issue 9).
 
-``canonical_json`` hands most documents to the standard library's C encoder
-and the rest to its own serialiser. Both are checked here against an
+``canonical_json`` hands most documents to orjson and the rest to its own
+serialiser. Both are checked here against an
 independent implementation, the ``rfc8785`` package, over random documents
 and over the real documents of real games: turn files, every sealed
 section, move files, sealed choices, ``game.toml``.
@@ -57,6 +57,20 @@ def test_documents_without_floats_are_written_as_rfc8785_writes_them(value):
 @settings(max_examples=300)
 def test_documents_with_floats_are_written_as_rfc8785_writes_them(value):
     assert canonical_json(value) == rfc8785.dumps(value)
+
+
+def test_every_character_below_u_0080_and_some_beyond_in_names_and_values_is_written_as_rfc8785_writes_it():
+    characters = [chr(code) for code in range(0x80)] + ["\u2028", "\u2029", "\ufeff", "\uffff", "é"]
+    document = {character: [character, character * 3, {character: character}] for character in characters}
+    document["all"] = "".join(characters)
+    assert canonical_json(document) == rfc8785.dumps(document)
+
+
+def test_a_document_nested_deeper_than_orjson_goes_is_written_as_rfc8785_writes_it():
+    deep: Any = {"x": [1, "y"]}
+    for level in range(300):
+        deep = [level, deep] if level % 2 else {"a": deep, "b": []}
+    assert canonical_json(deep) == rfc8785.dumps(deep)
 
 
 def test_names_beyond_the_basic_plane_sort_by_utf16_code_units_not_code_points():
