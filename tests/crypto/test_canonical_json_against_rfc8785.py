@@ -61,7 +61,7 @@ def test_documents_with_floats_are_written_as_rfc8785_writes_them(value):
 
 def test_every_character_below_u_0080_and_some_beyond_in_names_and_values_is_written_as_rfc8785_writes_it():
     characters = [chr(code) for code in range(0x80)] + ["\u2028", "\u2029", "\ufeff", "\uffff", "é"]
-    document = {character: [character, character * 3, {character: character}] for character in characters}
+    document: dict[str, Any] = {character: [character, character * 3, {character: character}] for character in characters}
     document["all"] = "".join(characters)
     assert canonical_json(document) == rfc8785.dumps(document)
 

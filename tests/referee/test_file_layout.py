@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_referee import make_table
@@ -62,7 +63,7 @@ def test_a_value_json_does_not_read_is_laid_out_or_refused_as_indented_json_does
 
 def test_every_character_below_u_0080_and_some_beyond_in_names_and_values_is_laid_out_as_indented_json_does():
     characters = [chr(code) for code in range(0x80)] + ["\u2028", "\u2029", "\ufeff", "\uffff", "é", "\U0001f600"]
-    document = {character: [character, character * 3, {character: character}] for character in characters}
+    document: dict[str, Any] = {character: [character, character * 3, {character: character}] for character in characters}
     document["all"] = "".join(characters)
     assert dump_json(document) == indented_json(document)
     both = dump_json_and_compact(document, "all")
