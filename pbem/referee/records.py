@@ -94,7 +94,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     body: bytes | None = None
     laid_out: bool | None = None
     if layout and plain:
-        both = dump_json_and_compact(doc, SIGNATURE_FIELD)
+        both = dump_json_and_compact(doc, SIGNATURE_FIELD, plain=True)
         if both is not None and compact_is_canonical(both[1]):
             laid_out, body = both[0] == data, both[1]
     if body is None:

@@ -72,9 +72,10 @@ def dump_json(doc: Any) -> bytes:
     return indented_json(doc)
 
 
-def dump_json_and_compact(doc: Any, without: str) -> tuple[bytes, bytes] | None:
+def dump_json_and_compact(doc: Any, without: str, plain: bool | None = None) -> tuple[bytes, bytes] | None:
     """:func:`dump_json`'s bytes for the plain object ``doc``, and the compact text of ``doc`` without its
-    member ``without`` (``None`` for a document that is not a plain object).
+    member ``without`` (``None`` for a document that is not a plain object; ``plain``: whether it is, if
+    the caller knows, as the strict reader does of what it has just read).
 
     The compact text is what the standard library's C encoder writes with sorted names and no whitespace
     (``json.dumps(..., separators=(",", ":"), sort_keys=True, ensure_ascii=False)``), which is the
@@ -82,7 +83,7 @@ def dump_json_and_compact(doc: Any, without: str) -> tuple[bytes, bytes] | None:
     (:func:`pbem.crypto.canonical.compact_is_canonical`). A reader of a file that must be exactly the
     layout of its document, and whose signature covers the canonical form of the rest, thus has both.
     """
-    if type(doc) is not dict or not doc or not is_plain(doc):
+    if type(doc) is not dict or not doc or not (is_plain(doc) if plain is None else plain):
         return None
     try:
         laid = orjson.dumps(doc, option=_LAYOUT) + b"\n"
