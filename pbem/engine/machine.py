@@ -456,7 +456,7 @@ class TurnMachine(Generic[S]):
         ``forced``, or its kind says its number of options is public here."""
         if pending.get("forced"):
             return True
-        public_count = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).public_count
+        public_count = self.decision_kind(pending["kind"]).public_count
         return self.take_public_singles and public_count is not None and public_count(state, pending)
 
     def choose(self, state: S, player: str, option_id: str, rng: Rng) -> None:
@@ -479,7 +479,7 @@ class TurnMachine(Generic[S]):
             if handler is None:
                 raise RulesError(f"{self.game}: no answer {pending['answer']!r} is registered")
         else:
-            handler = (self._kinds.get(pending["kind"]) or self.decision_kind(pending["kind"])).apply
+            handler = self.decision_kind(pending["kind"]).apply
             if handler is None:
                 raise RulesError(f"{self.game}: the {pending['kind']} decision names no answer")
         handler(state, pending, option_id, rng)
