@@ -13,7 +13,15 @@ never trusted.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pbem.crypto.canonical import compact_is_canonical, document_hash, is_plain, parse_json_strict_plain, sha256_ref
+from pbem.crypto.canonical import (
+    MAX_DEPTH,
+    check_depth,
+    compact_is_canonical,
+    document_hash,
+    is_plain,
+    parse_json_strict_plain,
+    sha256_ref,
+)
 from pbem.crypto.errors import CryptoError, MalformedError, SignatureError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.signing import SIGNATURE_FIELD, signed_bytes, verify_document
@@ -21,7 +29,7 @@ from pbem.referee import formats
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
-from pbem.referee.storage import dump_json, dump_json_and_compact
+from pbem.referee.storage import dump_json, dump_json_and_compact, laid_out_within_depth
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.protocol import Decision
@@ -75,14 +83,32 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
 
     ``layout``: the caller then checks that the file is exactly the bytes pbem
     writes for its document (:func:`check_layout`). For a plain document
-    those bytes and the canonical form are written in one walk
+    those bytes and the canonical form are written together
     (:func:`~pbem.referee.storage.dump_json_and_compact`), and the record says
-    whether they are the file's (``laid_out``).
+    whether they are the file's (``laid_out``). When they are, the file's
+    indentation bounds the document's depth
+    (:func:`~pbem.referee.storage.laid_out_within_depth`), which is then not
+    measured by a walk of the document; any other is walked
+    (:func:`~pbem.crypto.canonical.check_depth`), before anything but orjson
+    looks at it.
     """
     try:
-        doc, parsed_plain = parse_json_strict_plain(data, max_bytes=RECORD_MAX_BYTES)
+        # a file that is exactly the layout of its document shows its depth in its indentation
+        doc, plain = parse_json_strict_plain(data, max_bytes=RECORD_MAX_BYTES, measure_depth=not layout)
     except CryptoError as error:
         raise GameDirError(f"{path}: unreadable: {error}") from error
+    body: bytes | None = None
+    laid_out: bool | None = None
+    if layout:
+        if plain:  # orjson alone looks at a value whose depth is not known yet (it stops at its own limit)
+            both = dump_json_and_compact(doc, SIGNATURE_FIELD, plain=True)
+            if both is not None and compact_is_canonical(both[1]):
+                laid_out, body = both[0] == data, both[1]
+        if not (laid_out and laid_out_within_depth(data, MAX_DEPTH)):
+            try:
+                check_depth(doc)
+            except CryptoError as error:
+                raise GameDirError(f"{path}: unreadable: {error}") from error
     trusting = by_referee and signer is not None
     if trusting and isinstance(doc, dict) and doc.get("format") == expected_format:
         problem = None
@@ -90,13 +116,6 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
         problem = formats.format_problem(doc, expected_format)
     if problem:
         raise GameDirError(f"{path}: {problem}")
-    plain = parsed_plain  # for its canonical form and a referee's format check
-    body: bytes | None = None
-    laid_out: bool | None = None
-    if layout and plain:
-        both = dump_json_and_compact(doc, SIGNATURE_FIELD, plain=True)
-        if both is not None and compact_is_canonical(both[1]):
-            laid_out, body = both[0] == data, both[1]
     if body is None:
         try:
             body = signed_bytes(doc, plain)

@@ -17,7 +17,8 @@ from pbem.crypto.canonical import is_plain
 from pbem.durable import TEMP_PREFIX, atomic_write, fsync_dir, remove_temp_files
 from pbem.referee.layout import GameDir
 
-__all__ = ["TEMP_PREFIX", "atomic_write", "dump_json", "fsync_dir", "remove_temp_files", "write_file"]
+__all__ = ["TEMP_PREFIX", "atomic_write", "dump_json", "fsync_dir", "laid_out_within_depth", "remove_temp_files",
+           "write_file"]
 
 
 def write_file(gamedir: GameDir, path: Path, data: bytes, sync: bool = True) -> None:
@@ -70,6 +71,22 @@ def dump_json(doc: Any) -> bytes:
         except orjson.JSONEncodeError:  # nesting deeper than orjson goes
             pass
     return indented_json(doc)
+
+
+def laid_out_within_depth(data: bytes, max_depth: int) -> bool:
+    """Whether ``data``, known to be exactly :func:`dump_json`'s bytes for its document, shows that the
+    document nests no deeper than ``max_depth``: no line of it is indented ``2 * max_depth`` spaces or more.
+
+    In pbem's layout a value inside k arrays and objects that is not itself an empty one
+    is written on a line of its own indented 2k spaces (a string never holds a
+    line feed: JSON escapes it), and an empty array or object inside k is written
+    ``[]`` or ``{}`` on a line indented 2k too, or after its name on such a line. So a
+    document nesting d deep has a line indented 2(d - 1) or 2d, and one with no
+    line indented 2 * ``max_depth`` or more nests at most ``max_depth`` deep. The
+    converse fails only for a document nesting exactly ``max_depth`` deep whose
+    deepest array or object is not empty, which the caller measures otherwise.
+    """
+    return b"\n" + b" " * (2 * max_depth - 1) not in data
 
 
 def dump_json_and_compact(doc: Any, without: str, plain: bool | None = None) -> tuple[bytes, bytes] | None:

@@ -190,3 +190,50 @@ def test_a_record_read_with_its_layout_is_read_as_without_and_laid_out_only_if_s
             else:
                 with pytest.raises(GameDirError, match="byte for byte"):
                     check_layout(record)
+
+
+# --- the depth of a laid-out file, read from its indentation -------------------------------------------------
+
+
+def nested(depth: int, innermost: Any, kind: str = "list") -> Any:
+    """``depth`` arrays (or objects) one inside the other, the innermost holding ``innermost`` (or empty)."""
+    value: Any = innermost
+    for level in range(depth):
+        empty = level == 0 and innermost is None
+        if kind == "list" or (kind == "mixed" and level % 2):
+            value = [] if empty else [value]
+        else:
+            value = {} if empty else {"k": value}
+    return value
+
+
+@given(documents | st.builds(nested, st.integers(1, 12), st.none() | st.integers(),
+                             st.sampled_from(["list", "dict", "mixed"])),
+       st.integers(1, 14))
+@settings(max_examples=400)
+def test_a_laid_out_document_nests_no_deeper_than_its_indentation_shows(document, limit):
+    from pbem.crypto.canonical import json_depth
+    from pbem.referee.storage import laid_out_within_depth
+
+    shown = laid_out_within_depth(dump_json(document), limit)
+    if shown:
+        assert json_depth(document) <= limit
+    if json_depth(document) < limit:  # the bound is tight but for a document exactly ``limit`` deep
+        assert shown
+
+
+@pytest.mark.parametrize("kind", ["list", "dict", "mixed"])
+@pytest.mark.parametrize("innermost", [None, 7], ids=["empty", "not empty"])
+def test_a_signed_file_nested_past_the_limit_is_refused_laid_out_or_not(kind, innermost):
+    """The top object and 64 more levels inside it is one too many; 63 more is the most there may be."""
+    for depth, refused in [(64, True), (63, False)]:
+        document = sign_document({"format": formats.TURN, "deep": nested(depth, innermost, kind)}, _KEY)
+        for data in (dump_json(document), json.dumps(document).encode()):
+            for layout in (False, True):
+                if refused:
+                    with pytest.raises(GameDirError, match="unreadable: JSON nesting depth 65 exceeds the limit of 64"):
+                        parse_record(data, Path("x.json"), formats.TURN, _KEY.public, by_referee=True, layout=layout)
+                else:
+                    record = parse_record(data, Path("x.json"), formats.TURN, _KEY.public, by_referee=True,
+                                          layout=layout)
+                    assert record.doc == document
