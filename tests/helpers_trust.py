@@ -169,3 +169,23 @@ def hostile_game_toml(table: Table, **changes: Any) -> None:
     turn.pop("signature")
     turn.update(game_id=doc["game_id"], game=document_hash(doc))  # the hash every turn names
     turn_path.write_bytes(dump_json(sign_document(turn, table.referee)))
+
+
+def record_reads(monkeypatch: Any) -> list[Path]:
+    """The files read from now on, resolved: by ``Path.read_bytes``, or opened for reading alone with
+    ``os.open`` (as :func:`pbem.referee.layout.read_file` does)."""
+    read: list[Path] = []
+    real_read_bytes, real_open = Path.read_bytes, os.open
+
+    def read_bytes(self: Path) -> bytes:
+        read.append(self.resolve())
+        return real_read_bytes(self)
+
+    def open_file(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if not flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            read.append(Path(path).resolve())
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", open_file)
+    return read

@@ -29,6 +29,7 @@ force (``seats``).
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -329,15 +330,41 @@ def refuse_link(link: Path | None) -> None:
         )
 
 
+#: how a file of a game directory is opened for reading: never through a symbolic link
+_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def read_file(path: Path) -> bytes:
     """The bytes of a file of a game directory, refusing a symbolic link, a special file or a folder
-    (:class:`GameDirError`)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        mode = None  # reading it says so, as the caller expects
-    if mode is not None and stat.S_ISDIR(mode):
+    (:class:`GameDirError`); ``FileNotFoundError`` when there is none.
+
+    The file is looked at before it is opened, so that a special file is never opened (opening some
+    devices does something), and opened without following a link, so that one put in its place
+    meanwhile is refused too. It is read with :func:`os.read` rather than through :func:`open`'s
+    buffered file object, which took about twice as long for a turn file (issue 9: ``verify`` reads every
+    file).
+    """
+    status = os.lstat(path)
+    if stat.S_ISDIR(status.st_mode):
         raise GameDirError(f"{path}: a folder where a file belongs; remove it", path=path)
-    if mode is not None and _special(mode):
+    if _special(status.st_mode):
         refuse_link(path)
-    return path.read_bytes()
+    try:
+        fd = os.open(path, _READ)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a link put there since it was looked at
+            refuse_link(path)
+        raise
+    try:
+        # a regular file's read stops short only at its end: one call reads one that has not grown since
+        size = status.st_size + 1
+        data = os.read(fd, size)
+        if len(data) < size:
+            return data
+        chunks = [data]
+        while data:
+            data = os.read(fd, 1 << 20)
+            chunks.append(data)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

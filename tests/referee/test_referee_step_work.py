@@ -9,9 +9,11 @@ ones the current turn implies.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_referee import make_table
@@ -24,14 +26,21 @@ from pbem.referee.turns import sign_and_hash
 
 
 def count_reads(monkeypatch: pytest.MonkeyPatch) -> Counter:
+    """Each file read, by name: by ``Path.read_bytes`` or opened for reading alone (as ``read_file`` does)."""
     reads: Counter = Counter()
-    real = Path.read_bytes
+    real_read_bytes, real_open = Path.read_bytes, os.open
 
     def read_bytes(self: Path) -> bytes:
         reads[self.name] += 1
-        return real(self)
+        return real_read_bytes(self)
+
+    def open_file(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if not flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            reads[os.path.basename(path)] += 1
+        return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", open_file)
     return reads
 
 

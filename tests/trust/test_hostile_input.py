@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import Table, make_table, snapshot
-from helpers_trust import play
+from helpers_trust import play, record_reads
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -234,14 +234,7 @@ def test_a_scenario_that_game_toml_names_outside_the_shipped_scenarios_is_never_
     outside.parent.mkdir()
     shutil.copyfile(scenario_dir(game_name) / f"{standard}.toml", outside)
     climbing = os.path.relpath(outside.with_suffix(""), scenario_dir(game_name))
-    read: list[Path] = []
-    real_read_bytes = Path.read_bytes
-
-    def recording_read_bytes(self: Path) -> bytes:
-        read.append(self.resolve())
-        return real_read_bytes(self)
-
-    monkeypatch.setattr(Path, "read_bytes", recording_read_bytes)
+    read = record_reads(monkeypatch)
     view = ["view", str(game), "--as", "alice", "--key", str(files["alice"])]
     dealt = {path: path.read_bytes() for path in (game / "game.toml", game / "turns" / "000000.json")}
     for named in (str(outside), climbing):

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from helpers_referee import make_table, snapshot
-from helpers_trust import joining_table
+from helpers_trust import joining_table, record_reads
 from typer.testing import CliRunner
 
 import pbem.durable as durable
@@ -197,18 +197,11 @@ def test_a_link_in_place_of_an_old_timeout_record_is_never_read_through(tmp_path
     victim.write_bytes(record.read_bytes())
     record.unlink()
     record.symlink_to(victim)
-    read: list[Path] = []
-    real = Path.read_bytes
-
-    def recording_read(self: Path) -> bytes:
-        read.append(self)
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", recording_read)
-    with pytest.raises(StaleMove) as refused:
-        submit(table.dir, late, table.referee, now=t0 + timedelta(hours=3))
-    assert record not in read and "timed out" not in refused.value.message
-    monkeypatch.setattr(Path, "read_bytes", real)
+    with monkeypatch.context() as watching:
+        read = record_reads(watching)
+        with pytest.raises(StaleMove) as refused:
+            submit(table.dir, late, table.referee, now=t0 + timedelta(hours=3))
+    assert victim.resolve() not in read and "timed out" not in refused.value.message
     with pytest.raises(VerificationFailed, match="symbolic link"):
         verify(table.dir)
 
@@ -244,3 +237,32 @@ def test_a_folder_where_a_command_reads_a_file_is_a_damaged_directory(tmp_path: 
     path.mkdir()
     result = CliRunner().invoke(app, ["status", str(table.dir)])
     assert result.exit_code == 3 and "a folder where a file belongs" in result.output, result.output
+
+
+def test_a_link_put_in_place_of_a_file_after_it_was_looked_at_is_not_read_through(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    """Between looking at a file and opening it, another process may put a link there: it is refused."""
+    import pbem.referee.layout as layout
+
+    secret = tmp_path / "secret"
+    secret.write_bytes(b"the referee's private key")
+    regular = tmp_path / "regular"
+    regular.write_bytes(b"{}")
+    path = tmp_path / "000001.json"
+    path.symlink_to(secret)
+    looked_at = os.lstat(regular)  # what the look found, before the link was put there
+    monkeypatch.setattr(layout.os, "lstat", lambda where: looked_at if Path(where) == path else os.stat(where))
+    with pytest.raises(GameDirError, match="symbolic link"):
+        layout.read_file(path)
+
+
+def test_a_file_that_grew_after_it_was_looked_at_is_read_whole(tmp_path: Path, monkeypatch) -> None:
+    import pbem.referee.layout as layout
+
+    path = tmp_path / "000001.json"
+    path.write_bytes(b"x")
+    looked_at = os.lstat(path)  # one byte
+    data = bytes(range(256)) * 5000  # past one read of the size looked at, and past a chunk of the rest
+    path.write_bytes(data)
+    monkeypatch.setattr(layout.os, "lstat", lambda where: looked_at)
+    assert layout.read_file(path) == data
