@@ -102,7 +102,7 @@ def compiled(schema: Any, resolve: Callable[[str], Any]) -> Check:
             check = checks[0]
         else:
             def check(instance: Any) -> bool:
-                # a loop, not all() over a generator, which cost a move's check a third more instructions
+                # a loop, not all() over a generator: fewer instructions a check (issue 9)
                 for one in checks:  # noqa: SIM110
                     if not one(instance):
                         return False

@@ -399,7 +399,7 @@ def parse_json_strict_plain(data: bytes, max_bytes: int = 1 << 20, max_depth: in
     the value: with :func:`check_depth`, or by a proof of its own, as a reader
     of a file that is exactly pbem's layout of its document finds the depth
     in the file's indentation
-    (:func:`pbem.referee.storage.laid_out_within_depth`), some forty times
+    (:func:`pbem.referee.storage.laid_out_within_depth`), some thirty times
     sooner than the walk (a twentieth of a plain ``verify``: issue 9).
     """
     doubles: list[str] = []
