@@ -151,22 +151,34 @@ class Floor:
         self.identity = X25519PrivateKey.generate()
         self.recipient = self.identity.public_key()
 
-    def prepare(self, sizes: dict[str, Any]) -> dict[str, Any]:
-        """Inputs of the timed part: a signed move, a sealed referee section, plaintexts (not timed)."""
-        move_body = os.urandom(sizes["move"])
-        referee_plain = os.urandom(sizes["referee_opened"])
+    def sealed(self, plaintext: bytes, header_size: int) -> dict[str, bytes]:
+        """``plaintext`` sealed to the floor's identity as age seals it: what :meth:`opened` opens (not timed)."""
         file_key = os.urandom(16)
         ephemeral = X25519PrivateKey.generate()
         share = ephemeral.public_key().public_bytes_raw()
         wrapped = ChaCha20Poly1305(_hkdf(ephemeral.exchange(self.recipient), share, b"X25519")).encrypt(
             bytes(12), file_key, None)
-        header = os.urandom(sizes["header"])
-        mac = hmac.new(_hkdf(file_key, b"", b"header"), header, hashlib.sha256).digest()
+        header = os.urandom(header_size)
         nonce = os.urandom(16)
-        payload = _stream(_hkdf(file_key, nonce, b"payload"), referee_plain, encrypt=True)
+        return {"share": share, "wrapped": wrapped, "header": header, "nonce": nonce,
+                "mac": hmac.new(_hkdf(file_key, b"", b"header"), header, hashlib.sha256).digest(),
+                "payload": _stream(_hkdf(file_key, nonce, b"payload"), plaintext, encrypt=True)}
+
+    def opened(self, sealed: dict[str, bytes]) -> bytes:
+        """Open what :meth:`sealed` made: X25519, HKDF, unwrap the file key, the header HMAC, the payload."""
+        share = sealed["share"]
+        shared = self.identity.exchange(X25519PublicKey.from_public_bytes(share))
+        file_key = ChaCha20Poly1305(_hkdf(shared, share, b"X25519")).decrypt(bytes(12), sealed["wrapped"], None)
+        mac = hmac.new(_hkdf(file_key, b"", b"header"), sealed["header"], hashlib.sha256).digest()
+        assert hmac.compare_digest(mac, sealed["mac"])
+        return _stream(_hkdf(file_key, sealed["nonce"], b"payload"), sealed["payload"], encrypt=False)
+
+    def prepare(self, sizes: dict[str, Any]) -> dict[str, Any]:
+        """Inputs of the timed part: a signed move, a sealed referee section, plaintexts (not timed)."""
+        move_body = os.urandom(sizes["move"])
         return {
             "move_body": move_body, "move_signature": self.signer.sign(move_body),
-            "share": share, "wrapped": wrapped, "header": header, "mac": mac, "nonce": nonce, "payload": payload,
+            "referee": self.sealed(os.urandom(sizes["referee_opened"]), sizes["header"]),
             "sections": [(os.urandom(size), recipients) for size, recipients in sizes["sealed"]],
             "turn_body": os.urandom(sizes["turn"]),
         }
@@ -176,12 +188,7 @@ class Floor:
         # verify the move
         self.verifier.verify(inputs["move_signature"], inputs["move_body"])
         # open the referee section
-        share = inputs["share"]
-        shared = self.identity.exchange(X25519PublicKey.from_public_bytes(share))
-        file_key = ChaCha20Poly1305(_hkdf(shared, share, b"X25519")).decrypt(bytes(12), inputs["wrapped"], None)
-        mac = hmac.new(_hkdf(file_key, b"", b"header"), inputs["header"], hashlib.sha256).digest()
-        assert hmac.compare_digest(mac, inputs["mac"])
-        _stream(_hkdf(file_key, inputs["nonce"], b"payload"), inputs["payload"], encrypt=False)
+        self.opened(inputs["referee"])
         # seal every section of the new turn
         for plaintext, recipients in inputs["sections"]:
             file_key = os.urandom(16)
@@ -202,19 +209,9 @@ class Floor:
     def prepare_design(self, sizes: dict[str, Any]) -> dict[str, Any]:
         """Inputs of :meth:`run_design` (not timed): what the trust model adds, on this step's sizes."""
         before_body = os.urandom(sizes["before"])
-        choices = os.urandom(sizes["choices"])
-        file_key = os.urandom(16)
-        ephemeral = X25519PrivateKey.generate()
-        share = ephemeral.public_key().public_bytes_raw()
-        wrapped = ChaCha20Poly1305(_hkdf(ephemeral.exchange(self.recipient), share, b"X25519")).encrypt(
-            bytes(12), file_key, None)
-        header = os.urandom(sizes["header"])
-        nonce = os.urandom(16)
         return {
             "before_body": before_body, "before_signature": self.signer.sign(before_body),
-            "share": share, "wrapped": wrapped, "header": header,
-            "mac": hmac.new(_hkdf(file_key, b"", b"header"), header, hashlib.sha256).digest(), "nonce": nonce,
-            "choices": _stream(_hkdf(file_key, nonce, b"payload"), choices, encrypt=True),
+            "choices": self.sealed(os.urandom(sizes["choices"]), sizes["header"]),
             "views": [os.urandom(size) for size in sizes["views"]],
             "state": sizes["state"], "packed": sizes["packed"],
             "hashed": [os.urandom(size) for size in sizes["hashed"]],
@@ -227,12 +224,7 @@ class Floor:
         the move file, the move and the new turn (SHA-256); salt and hash every commitment."""
         start = time.perf_counter()
         self.verifier.verify(inputs["before_signature"], inputs["before_body"])
-        share = inputs["share"]
-        shared = self.identity.exchange(X25519PublicKey.from_public_bytes(share))
-        file_key = ChaCha20Poly1305(_hkdf(shared, share, b"X25519")).decrypt(bytes(12), inputs["wrapped"], None)
-        mac = hmac.new(_hkdf(file_key, b"", b"header"), inputs["header"], hashlib.sha256).digest()
-        assert hmac.compare_digest(mac, inputs["mac"])
-        _stream(_hkdf(file_key, inputs["nonce"], b"payload"), inputs["choices"], encrypt=False)
+        self.opened(inputs["choices"])
         for body in inputs["views"]:
             self.signer.sign(body)
         zlib.compress(inputs["state"], 9)
