@@ -55,9 +55,10 @@ are rough).
 
 Issue 9 asks for a step within 3x its crypto floor; it is not met (README,
 "Performance"). In the eleventh round (docs/performance.md, "The eleventh
-round"; two shared cores) a step was 5.4-5.6x its crypto floor on a RAM
-disk for Nightfall 2 / 5 and Nightlancer 4 players; the three floors
-together were 2.2x the crypto floor, and the step 2.5-2.6x them.
+round"; two shared cores) a step was 5.6-5.8 / 5.2-5.5 / 5.4-6.0x its
+crypto floor on a RAM disk for Nightfall 2 / 5 and Nightlancer 4 players;
+the three floors together were 2.1-2.2x the crypto floor, and the step
+2.4-2.7x them.
 """
 
 from __future__ import annotations
