@@ -92,23 +92,20 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
     (:func:`~pbem.crypto.canonical.check_depth`), before anything but orjson
     looks at it.
     """
+    body: bytes | None = None
+    laid_out: bool | None = None
     try:
         # a file that is exactly the layout of its document shows its depth in its indentation
         doc, plain = parse_json_strict_plain(data, max_bytes=RECORD_MAX_BYTES, measure_depth=not layout)
+        if layout:
+            if plain:  # orjson alone looks at a value whose depth is not known yet (it stops at its own limit)
+                both = dump_json_and_compact(doc, SIGNATURE_FIELD, plain=True)
+                if both is not None and compact_is_canonical(both[1]):
+                    laid_out, body = both[0] == data, both[1]
+            if not (laid_out and laid_out_within_depth(data, MAX_DEPTH)):
+                check_depth(doc)
     except CryptoError as error:
         raise GameDirError(f"{path}: unreadable: {error}") from error
-    body: bytes | None = None
-    laid_out: bool | None = None
-    if layout:
-        if plain:  # orjson alone looks at a value whose depth is not known yet (it stops at its own limit)
-            both = dump_json_and_compact(doc, SIGNATURE_FIELD, plain=True)
-            if both is not None and compact_is_canonical(both[1]):
-                laid_out, body = both[0] == data, both[1]
-        if not (laid_out and laid_out_within_depth(data, MAX_DEPTH)):
-            try:
-                check_depth(doc)
-            except CryptoError as error:
-                raise GameDirError(f"{path}: unreadable: {error}") from error
     trusting = by_referee and signer is not None
     if trusting and isinstance(doc, dict) and doc.get("format") == expected_format:
         problem = None

@@ -9,14 +9,13 @@ ones the current turn implies.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from datetime import UTC
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers_referee import make_table
+from helpers_trust import record_reads
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document
@@ -25,30 +24,12 @@ from pbem.referee.errors import AlreadyApplied, Refusal
 from pbem.referee.turns import sign_and_hash
 
 
-def count_reads(monkeypatch: pytest.MonkeyPatch) -> Counter:
-    """Each file read, by name: by ``Path.read_bytes`` or opened for reading alone (as ``read_file`` does)."""
-    reads: Counter = Counter()
-    real_read_bytes, real_open = Path.read_bytes, os.open
-
-    def read_bytes(self: Path) -> bytes:
-        reads[self.name] += 1
-        return real_read_bytes(self)
-
-    def open_file(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if not flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
-            reads[os.path.basename(path)] += 1
-        return real_open(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
-    monkeypatch.setattr(os, "open", open_file)
-    return reads
-
-
 def test_a_step_reads_game_toml_and_the_current_turn_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(tmp_path)
     data = table.move("alice", table.view("alice").decision.options[0].id)
-    reads = count_reads(monkeypatch)
+    read = record_reads(monkeypatch)
     step = submit(table.dir, data, table.referee)
+    reads = Counter(path.name for path in read)
     assert step.turn == 1
     assert reads["game.toml"] == 1 and reads["000000.json"] == 1, reads
     # the status it reports is that of the turn it wrote, not read back
