@@ -87,9 +87,9 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.bots.random_bot import RandomBot
-from pbem.crypto.canonical import canonical_json
 from pbem.crypto.keys import generate
 from pbem.crypto.seal import open_plaintext
+from pbem.crypto.signing import signed_bytes
 from pbem.engine.registry import find_game
 from pbem.engine.rng import Rng
 from pbem.referee import new_game, submit
@@ -281,32 +281,34 @@ def step_sizes(directory: Path, number: int, move: bytes, keys: dict[str, Any], 
     turn = json.loads((directory / "turns" / f"{number:06d}.json").read_bytes())
     before = json.loads((directory / "turns" / f"{number - 1:06d}.json").read_bytes())
     move_doc = json.loads(move)
-    body = {k: v for k, v in turn.items() if k != "signature"}
     sealed, committed, state = [], [], b""
     for name, text in turn["sealed"].items():
-        key = keys["referee"] if name == "referee" else keys[name]
-        opened = open_plaintext(text, [key])
-        sealed.append((len(opened), 2 if name == "referee" else 1))
         if name == "referee":
+            opened = open_plaintext(text, [keys["referee"]])
             state = zlib.decompressobj().decompress(opened)
-        committed.append(len(state) if name == "referee" else len(opened.rstrip()))
+            sealed.append((len(opened), 2))
+            committed.append(len(state))
+        else:
+            opened = open_plaintext(text, [keys[name]])
+            sealed.append((len(opened), 1))
+            committed.append(len(opened.rstrip()))
     committed += [64] * len(turn["commitments"]["zones"])  # a zone's cards: some dozens of bytes
-    move_body = canonical_json({k: v for k, v in move_doc.items() if k != "signature"})
-    turn_body = canonical_json(body)
+    move_body, turn_body = signed_bytes(move_doc), signed_bytes(turn)
     views = [json.loads((directory / "views" / p / "latest.json").read_bytes()) for p in players]
+    packed = open_plaintext(before["sealed"]["referee"], [keys["referee"]])  # the current state, sealed
     return {
         "move": len(move_body),
-        "referee_opened": len(open_plaintext(before["sealed"]["referee"], [keys["referee"]])),
+        "referee_opened": len(packed),
         "header": 120,
         "sealed": sealed,
         "turn": len(turn_body),
         # the design floor's (Floor.run_design)
-        "before": len(canonical_json({k: v for k, v in before.items() if k != "signature"})),
+        "before": len(signed_bytes(before)),
         "choices": len(open_with_seed_raw(move_doc["sealed_choices"], seed)),
-        "views": [len(canonical_json({k: v for k, v in view.items() if k != "signature"})) for view in views],
+        "views": [len(signed_bytes(view)) for view in views],
         # the real texts, for zlib: what the state compresses to depends on what it holds
         "state": state,
-        "packed": open_plaintext(before["sealed"]["referee"], [keys["referee"]]),
+        "packed": packed,
         "hashed": [len(move), len(move_body), len(turn_body)],
         "committed": committed,
         "files": [(len(move), True), ((directory / "turns" / f"{number:06d}.json").stat().st_size, True)]
