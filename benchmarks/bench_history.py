@@ -2,7 +2,7 @@
 
     python benchmarks/bench_history.py [--moves M] [--steps N]
 
-Issue 9 asks that a step at move 2,000 cost within 10% of a step at move 10:
+The target is a step at move 2,000 within 10% of a step at move 10 (README):
 what a step costs must not grow with the game's history (the files in
 ``turns/`` and ``moves/``). To measure that alone, the game here keeps a
 state of one size all along (``Rotation``, defined below: two players take

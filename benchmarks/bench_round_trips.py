@@ -1,4 +1,4 @@
-"""Mail round trips of a whole 2-player Nightfall game, before and after issue 10's "fewer round trips".
+"""Mail round trips of a whole 2-player Nightfall game, before and after "fewer round trips".
 
     python benchmarks/bench_round_trips.py [--games N] [--before | --after]
 

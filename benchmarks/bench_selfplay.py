@@ -3,7 +3,7 @@
     python benchmarks/bench_selfplay.py [--games N] [--rounds R] [--baseline DIR] [--profile] [CONFIG ...]
 
 A configuration is ``GAME:PLAYERS`` or ``GAME:PLAYERS:SCENARIO`` (default:
-``nightfall:4 nightlancer:4``, issue 9's target: 50 games/s each, in the
+``nightfall:4 nightlancer:4``, README's target: 50 games/s each, in the
 standard scenario). Random bots play whole
 games with :func:`pbem.bots.playout.play` over the game layer alone: no
 files, no keys, no crypto. Each round starts one process per tree and

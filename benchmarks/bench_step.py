@@ -53,7 +53,7 @@ leave for it. With ``--profile``, where the referee's time goes (cProfile,
 own time by part; the profiler slows pure Python more than C, so the shares
 are rough).
 
-Issue 9 asks for a step within 3x its crypto floor; it is not met (README,
+The target is a step within 3x its crypto floor; it is not met (README,
 "Performance"). In the eleventh round (docs/performance.md, "The eleventh
 round"; two shared cores) a step was 5.6-5.8 / 5.2-5.5 / 5.4-6.0x its
 crypto floor on a RAM disk for Nightfall 2 / 5 and Nightlancer 4 players;

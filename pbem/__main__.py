@@ -1,6 +1,6 @@
 """``python -m pbem`` and the ``pbem`` console script: one command per process.
 
-A command's cost is mostly its start-up (issue 9), and part of that is the
+A command's cost is mostly its start-up, and part of that is the
 cyclic garbage collector: importing typer, cryptography and pbem allocates
 tens of thousands of objects that live until the process ends, and the
 collections those allocations trigger walk them all, as does the full

@@ -4,7 +4,7 @@ Every pbem command loads cryptography's compiled bindings (for Ed25519,
 X25519 and ChaCha20-Poly1305), which carry their own OpenSSL. Python's
 :mod:`hashlib` (and :mod:`hmac`, which imports it) loads ``_hashlib``, a
 second copy of OpenSSL's libcrypto: some 3 ms of every command's start-up
-(issue 9). These helpers give the same digests from the bindings already
+(docs/performance.md, "Digests without hashlib"). These helpers give the same digests from the bindings already
 loaded; the tests check them against :mod:`hashlib` and :mod:`hmac` over
 random inputs.
 

@@ -27,7 +27,8 @@ _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | 
 
 def temporary_name(path: Path) -> str:
     """A fresh, unguessable name for the temporary file of a write to ``path``."""
-    # what secrets.token_hex(8) returns, without importing secrets and random for it (issue 9)
+    # what secrets.token_hex(8) returns, without importing secrets, random and hmac for it at every command's
+    # start-up (docs/performance.md, "Digests without hashlib")
     return f"{TEMP_PREFIX}{path.name}.{os.urandom(8).hex()}"
 
 
@@ -58,7 +59,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, sync_dir: bool = Tr
     Done on the file's name as a string with :mod:`os` calls alone: a referee
     step writes a dozen files, and :mod:`pathlib`'s objects, a buffered file
     and a ``mkdir`` of a folder that exists added some 50 µs to each write's
-    120 µs of system calls (issue 9).
+    120 µs of system calls.
     """
     path = Path(path)
     target = os.fspath(path)

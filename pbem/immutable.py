@@ -2,7 +2,7 @@
 
 A frozen dataclass compiles its generated methods when its module is
 imported, about a millisecond a class on Python 3.11, which every command
-would pay for classes it uses for microseconds (issue 9). These classes
+would pay for classes it uses for microseconds (docs/performance.md, "Records without dataclasses"). These classes
 share their few methods instead: the members named by ``_key`` make a
 value's equality and ``repr`` (:class:`Value`); an :class:`Immutable` value
 sets its members once in ``__init__`` (:meth:`Immutable._set`) and is hashed

@@ -3,7 +3,7 @@
 ``pbem.referee`` and ``pbem.crypto`` offer their main functions at the top
 (``from pbem.referee import submit``) without importing every module of the
 package up front: a command line run imports only what it uses, which is
-most of its cost (issue 9).
+most of its cost (docs/performance.md, "Deferred imports").
 """
 
 from __future__ import annotations

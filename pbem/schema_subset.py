@@ -19,7 +19,7 @@ keyword in odd forms (``tests/referee/test_schema_subset.py``).
 A schema is read once, into a function of the instance per keyword
 (:func:`compiled`), so that checking a document does not look each keyword
 up again: a move file and its sealed choices are checked in every step of
-``pbem verify --replay`` (issue 9).
+``pbem verify --replay``.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def compiled(schema: Any, resolve: Callable[[str], Any]) -> Check:
             check = checks[0]
         else:
             def check(instance: Any) -> bool:
-                # a loop, not all() over a generator: fewer instructions a check (issue 9)
+                # a loop, not all() over a generator: fewer instructions a check, of which a replay makes many
                 for one in checks:  # noqa: SIM110
                     if not one(instance):
                         return False

@@ -1,4 +1,4 @@
-"""The value classes that replace frozen dataclasses (issue 9) keep their promises: set once, equal and hashed
+"""The value classes that replace frozen dataclasses keep their promises: set once, equal and hashed
 by the members that make them, shown by them."""
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.tick import TickReport
 
 # The mail modules are imported by the commands that use them: `pbem status`
-# and the other commands of the main app do not pay for them (issue 9).
+# and the other commands of the main app do not pay for them (docs/performance.md,
+# "Deferred imports").
 
 app = typer.Typer(
     name="mail",

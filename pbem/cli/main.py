@@ -4,8 +4,8 @@ Every command is thin: arguments in, one library call, output out. Only
 here do errors become messages and exit codes (the table is in
 ``docs/referee.md`` and in :data:`EXIT_CODES`).
 
-A run pays only for the command it runs (issue 9: a command's cost is
-mostly its start-up). The commands are registered on :data:`commands` and
+A run pays only for the command it runs (a command's cost is mostly its
+start-up: docs/performance.md, "Deferred imports"). The commands are registered on :data:`commands` and
 built into click commands one at a time, when named (:class:`_Group`);
 ``pbem --help`` builds them all for their one-line help. Each command
 imports the library modules it calls when it runs, so that ``pbem status``
@@ -14,9 +14,9 @@ are converted without pydantic (:mod:`pbem.cli.values`). At the top are only
 what every command needs: typer, the error classes.
 """
 
-# No ``from __future__ import annotations`` here: typer reads the annotations of the command it runs, and
-# evaluates each one twice (``inspect.signature`` and ``get_type_hints``) when it is a string, on every run
-# (issue 9). The annotations below name only what is imported or defined above them.
+# No ``from __future__ import annotations`` here: typer evaluates each annotation of the command it runs
+# twice when it is a string (docs/performance.md, "Annotations evaluated at import"). The annotations
+# below name only what is imported or defined above them.
 
 import importlib
 import json
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """:data:`EXIT_ERRORS` and :data:`EXIT_CODES`, made when first read: they name the errors of ``pbem mail``,
-    whose module no other command imports (issue 9)."""
+    whose module no other command imports."""
     if name not in ("EXIT_ERRORS", "EXIT_CODES"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from pbem.mail.errors import MailConfigError, MailFileError, MailServerError

@@ -2,7 +2,7 @@
 
 typer (0.29 and later) converts every parameter's value with a pydantic
 adapter it builds when the command runs: importing pydantic and building
-the adapters cost more than Python and typer's own import (issue 9). pbem's
+the adapters cost more than Python and typer's own import. pbem's
 parameters are of a few plain types (``str``, ``Path``, ``int``, ``float``,
 ``bool``, lists of these) and their values, as the command line gives them,
 are strings: for those this module gives typer's result itself (a ``Path``

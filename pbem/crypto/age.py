@@ -194,8 +194,8 @@ def _valid_argument(arg: bytes) -> bool:
     return bool(arg) and all(33 <= c <= 126 for c in arg)
 
 
-# records of a parsed file are NamedTuples: immutable like a frozen dataclass, and a tenth of its cost
-# to define when the module is imported (issue 9: every command that reads a key imports this module)
+# records of a parsed file are NamedTuples, not dataclasses: every command that reads a key imports this
+# module (docs/performance.md, "Records without dataclasses")
 class Stanza(NamedTuple):
     """One recipient stanza: a type, its arguments, and a binary body."""
 

@@ -30,7 +30,7 @@ class Bech32Error(ValueError):
 
 def _polymod(values: list[int]) -> int:
     """BIP 173's checksum polynomial, five bits a step, the generators of each step from a table (every
-    command decodes the recipients of ``game.toml``'s keys: issue 9)."""
+    command decodes the recipients of ``game.toml``'s keys)."""
     chk = 1
     for value in values:
         chk = (chk & 0x1FFFFFF) << 5 ^ value ^ _SHIFTED_OUT[chk >> 25]

@@ -189,7 +189,7 @@ def is_plain(value: Any) -> bool:
     # C (set(map(type, members)), itertools.compress to pick the containers, max(map(abs, ints))): a
     # game's documents hold about five members a container, and on CPython 3.11 each such pass costs
     # a member about half what this loop does, and setting one up what the loop spends on several
-    # members, so that walk took 1.6 times the instructions of this one (issue 9).
+    # members, so that walk took 1.6 times the instructions of this one.
     pending = [[value]]
     pop, push = pending.pop, pending.append
     containers = -1
@@ -400,7 +400,7 @@ def parse_json_strict_plain(data: bytes, max_bytes: int = 1 << 20, max_depth: in
     of a file that is exactly pbem's layout of its document finds the depth
     in the file's indentation
     (:func:`pbem.referee.storage.laid_out_within_depth`), some thirty times
-    sooner than the walk (a twentieth of a plain ``verify``: issue 9).
+    sooner than the walk (a twentieth of a plain ``verify``).
     """
     doubles: list[str] = []
 

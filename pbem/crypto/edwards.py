@@ -22,7 +22,7 @@ def jacobi(a: int, n: int) -> int:
     By quadratic reciprocity (the binary algorithm): a few hundred steps on
     shrinking numbers, where Euler's criterion ``pow(a, (n - 1) // 2, n)``
     makes some 250 squarings mod a 255-bit ``n``, three times the
-    instructions. Every key a command reads is checked with it (issue 9).
+    instructions. Every key a command reads is checked with it.
     """
     a %= n
     symbol = 1

@@ -66,7 +66,7 @@ def check_name(name: str) -> str:
 def fingerprint_of(ed25519_public: bytes) -> str:
     """``pbem:`` + the first 16 lower-case base32 characters of SHA-256(Ed25519 public key)."""
     # base32 writes each 5 bytes as 8 characters of their own: the first 16 are those of the first 10 bytes
-    # (Python's base32 encoder is Python, a loop per 5 bytes: issue 9)
+    # (Python's base32 encoder is Python, a loop per 5 bytes)
     return FINGERPRINT_PREFIX + base64.b32encode(sha256(ed25519_public)[:10]).decode().lower()
 
 
@@ -97,7 +97,7 @@ class PublicKey(Immutable):
     built. Immutable, and equal to another of the same name, key and
     recipient. A plain class rather than a frozen dataclass, whose
     definition costs more when a command starts than the command's use of
-    its keys (issue 9).
+    its keys (docs/performance.md, "Records without dataclasses").
     """
 
     __slots__ = ("ed25519", "fingerprint", "name", "recipient")

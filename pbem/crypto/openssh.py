@@ -6,7 +6,7 @@ unencrypted ``openssh-key-v1`` private key file that ``ssh-keygen -t ed25519
 accepted; a passphrase-protected key is refused with a clear message.
 
 Why this module parses them itself rather than with ``cryptography``'s
-``load_ssh_private_key`` (issue 11 asked; checked against cryptography 50):
+``load_ssh_private_key`` (checked against cryptography 50):
 
 * ``load_ssh_private_key`` reads the key's comment and drops it, and pbem
   takes the player's name from the comment. The comment is the last field

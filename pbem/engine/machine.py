@@ -37,8 +37,7 @@ Each game builds one :class:`TurnMachine`, registers every handler on it
 explicitly, and owns it; the machine keeps nothing of its own between calls.
 """
 
-# No ``from __future__ import annotations`` here: a TypedDict or NamedTuple compiles each member's annotation
-# when it is a string, on every step's start-up (issue 9); evaluated at import, they cost a fraction of that.
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
 # The annotations below name only what is defined above them.
 
 from collections.abc import Callable, Iterable
@@ -112,9 +111,8 @@ PublicCount = Callable[[S, PendingDecision], bool]
 Taken = Callable[[S, PendingDecision, str, str], None]
 
 
-# DecisionKind and FreeAction are NamedTuples, immutable and equal by value like frozen dataclasses, and a
-# fraction of their cost to define when the module is imported: Python 3.11 compiles every method a dataclass
-# generates, and every referee step imports the rules (issue 9).
+# DecisionKind and FreeAction are NamedTuples, not dataclasses: every referee step imports the rules
+# (docs/performance.md, "Records without dataclasses").
 
 
 class DecisionKind(NamedTuple, Generic[S]):
@@ -152,7 +150,7 @@ class FreeAction(NamedTuple, Generic[S]):
 
 
 #: makes a NamedTuple from a tuple of all its members, in C: a NamedTuple's own constructor is a Python
-#: function, and the machine makes an Option for every option of every decision it lists (issue 9)
+#: function, and the machine makes an Option for every option of every decision it lists
 _new_tuple = tuple.__new__
 
 
@@ -266,7 +264,8 @@ class TurnMachine(Generic[S]):
 
     ``take_public_singles=False`` asks every decision that only a kind's
     ``public_count`` would let the machine take (``forced`` ones are still
-    taken): the rules as they were before issue 10, kept for comparisons
+    taken): the rules as they were before such decisions were taken without
+    asking, kept for comparisons
     (``benchmarks/bench_round_trips.py --before``).
     """
 

@@ -20,8 +20,8 @@ Types: ``boolean``; ``integer`` (within ``minimum``/``maximum``); ``text``
 default is unset, ``None``, until chosen).
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them.
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them.
 
 import copy
 import re
@@ -44,9 +44,8 @@ class OptionError(ScenarioError):
     """An option a game does not declare, or a value its declaration does not allow."""
 
 
-# OptionSpec and OptionTable are NamedTuples, immutable and equal by value like frozen dataclasses, and a
-# fraction of their cost to define when the module is imported: Python 3.11 compiles every method a dataclass
-# generates, and every referee step imports this module (the deal's options are set up again; issue 9).
+# OptionSpec and OptionTable are NamedTuples, not dataclasses: every referee step imports this module, the
+# deal's options being set up again (docs/performance.md, "Records without dataclasses").
 
 
 class OptionSpec(NamedTuple):

@@ -61,9 +61,9 @@ Games build their rules on the turn machine of :mod:`pbem.engine.machine`
 (tasks, pending decisions, decision kinds); the protocol does not require it.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -88,8 +88,8 @@ DEFAULT_ACTIONS = ("pass", "bot")
 #: the default of a mapping member left out: empty, and read-only, as it is shared
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
-# The protocol's records are NamedTuples: immutable, compared and hashed by value like a frozen dataclass,
-# at a tenth of its cost to define, which every command that reads a decision pays when it starts (issue 9).
+# The protocol's records are NamedTuples, not dataclasses: every command that reads a decision defines them
+# when it starts (docs/performance.md, "Records without dataclasses").
 
 
 class Option(NamedTuple):

@@ -4,7 +4,7 @@ Games played in memory (bots, tests, benchmarks) set up state after state
 from one loaded scenario, and some of what a state holds is built from its
 card data, which never changes once loaded, and never changed by a rule (a
 static member: :meth:`~pbem.engine.protocol.Game.static_state`). Building
-it again for every state was a tenth of a random Nightlancer game (issue 9).
+it again for every state was a tenth of a random Nightlancer game.
 """
 
 from __future__ import annotations

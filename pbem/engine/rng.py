@@ -72,8 +72,7 @@ class Rng:
     @classmethod
     def keyed_later(cls, make_key: Callable[[], bytes]) -> Rng:
         """An Rng keyed by what ``make_key()`` returns (at least 16 bytes), called at the first draw only:
-        most steps of a game draw nothing, and each step has its own generator, whose key is an HMAC
-        (issue 9)."""
+        most steps of a game draw nothing, and each step has its own generator, whose key is an HMAC."""
         rng = cls.__new__(cls)
         rng._key, rng._mac, rng._streams = make_key, None, {}
         return rng

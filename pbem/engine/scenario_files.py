@@ -112,7 +112,7 @@ def is_shipped(where: str | Path) -> bool:
 @cache
 def _shipped_scenarios() -> Path:
     """The shipped scenarios' directory, resolved: where pbem is installed does not change while it runs,
-    and a step asks for each file it reads (issue 9)."""
+    and a step asks for each file it reads."""
     return data_dir("scenarios").resolve()
 
 

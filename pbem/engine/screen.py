@@ -22,9 +22,9 @@ from card key to facts with at least a ``name``; an instance id is
 ``KEY#N``.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 import difflib
 import re
@@ -52,7 +52,7 @@ def key_of(card_id: str) -> str:
 
     Remembered: the rules look a card up by its instance id some fifteen to
     twenty times a step, and a remembered key is a string whose hash is
-    known, where a key cut anew must be hashed for each look-up (issue 9).
+    known, where a key cut anew must be hashed for each look-up.
     A game's instance ids are a few hundred.
     """
     return card_id.partition("#")[0]

@@ -40,9 +40,8 @@ OFF = "off"
 #: an empty mapping that nobody can fill: the default of a record's mapping, shared by every record without one
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
-# The records here are NamedTuples, immutable and equal by value like frozen dataclasses, and a fraction of
-# their cost to define when the module is imported: Python 3.11 compiles every method a dataclass generates
-# (issue 9: a step of a game with deadlines imports this module).
+# The records here are NamedTuples, not dataclasses: a step of a game with deadlines imports this module
+# (docs/performance.md, "Records without dataclasses").
 
 
 class DeadlineRules(NamedTuple):

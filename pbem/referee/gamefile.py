@@ -13,9 +13,9 @@ a :class:`GameFile` read with the seat records in force carries them as
 :attr:`GameFile.handovers`, which are not part of ``game.toml`` or its hash.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 import re
 import tomllib
@@ -66,7 +66,7 @@ class GameFile(Immutable):
     Immutable, and equal to another of the same members; :meth:`replace`
     makes a changed copy. A plain class rather than a frozen dataclass,
     whose definition cost more when a command starts than the command's use
-    of it (issue 9).
+    of it (docs/performance.md, "Records without dataclasses").
     """
 
     __slots__ = ("_hash", "cards", "commitment", "deadlines", "entropy", "game", "game_id", "game_recipient",

@@ -63,7 +63,7 @@ class GameDir(Immutable):
 
     Immutable, and equal to another of the same root. A plain class: a
     frozen dataclass costs more to define, when every command imports this
-    module, than a command spends using it (issue 9).
+    module, than a command spends using it (docs/performance.md, "Records without dataclasses").
     """
 
     root: Path
@@ -341,8 +341,7 @@ def read_file(path: Path) -> bytes:
     The file is looked at before it is opened, so that a special file is never opened (opening some
     devices does something), and opened without following a link, so that one put in its place
     meanwhile is refused too. It is read with :func:`os.read` rather than through :func:`open`'s
-    buffered file object, which took about twice as long for a turn file (issue 9: ``verify`` reads every
-    file).
+    buffered file object, which took about twice as long for a turn file (``verify`` reads every file).
     """
     status = os.lstat(path)
     if stat.S_ISDIR(status.st_mode):

@@ -28,9 +28,9 @@ The checks run in this order, and the first that fails refuses the move
 A refusal changes nothing but ``rejected/``, where a signed notice says why.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 import os
 from collections.abc import Callable, Sequence
@@ -101,9 +101,8 @@ UNKNOWN_SENDER = "_unknown"
 NOTICE_MESSAGE_MAX = 1000
 
 
-# Step and StepContext are a NamedTuple and a plain class, not dataclasses: Python 3.11 compiles every
-# method a dataclass generates when its module is imported, about a millisecond a class, which a one-shot
-# ``pbem submit`` pays on every run (issue 9).
+# Step and StepContext are a NamedTuple and a plain class, not dataclasses, which a one-shot ``pbem submit``
+# would define on every run (docs/performance.md, "Records without dataclasses").
 
 
 class Step(NamedTuple):
@@ -612,7 +611,7 @@ def _apply_choices(
     option the whole move is refused. A later choice that is not an option
     ends the move there: the choices before it stand, it and the rest are
     dropped, and no message says what they were or why, so that trying a
-    choice costs the real move before it (issue 8: no free look ahead).
+    choice costs the real move before it (no free look ahead).
     """
     player = decision.player
     for index, choice in enumerate(choices):

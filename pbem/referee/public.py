@@ -4,9 +4,9 @@ No key is needed. Every turn read is checked against the referee's
 signature first, so a status or log never shows a forged turn.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 from collections.abc import Iterator
 from pathlib import Path

@@ -6,9 +6,9 @@ directory travels by e-mail and git; a turn file that does not verify is
 never trusted.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -41,8 +41,8 @@ RECORD_MAX_BYTES = 64 << 20
 class Record(NamedTuple):
     """A parsed JSON file with its document hash.
 
-    A NamedTuple (immutable, a tenth of a frozen dataclass's cost to define
-    when a command starts: issue 9); shown without the bytes it keeps.
+    A NamedTuple, not a dataclass (docs/performance.md, "Records without dataclasses");
+    shown without the bytes it keeps.
     """
 
     path: Path

@@ -143,8 +143,8 @@ def decompress(plaintext: bytes, signed: bool = False) -> Any:
     verified, the referee's on the canonical JSON it wrote itself, which the
     strict reader (:func:`~pbem.crypto.seal.parse_plaintext`) would accept by
     construction; it is then read by the standard library's parser alone,
-    which takes a third of the strict reader's time (issue 9: some 50 µs of
-    a 5-player Nightfall step).
+    which takes a third of the strict reader's time (some 50 µs of a 5-player
+    Nightfall step).
     """
     inflater = zlib.decompressobj()
     try:

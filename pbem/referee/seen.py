@@ -15,9 +15,9 @@ The file is ``STATE/seen/GAME_ID-PLAYER.json``, written atomically with mode
 (``~/.local/state/pbem``).
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 import os
 from pathlib import Path

@@ -8,7 +8,7 @@ change one: the change would be lost when the section is opened again, so a
 game that tries is stopped with an error of the game, never sealed without
 the change.
 
-How that is made sure costs a step nothing (issue 9). The members are
+How that is made sure costs a step nothing. The members are
 loaded once per set-up and process, as **read-only** containers
 (:class:`StaticDict`, :class:`StaticList`, subclasses of ``dict`` and
 ``list``) that every state opened in the process shares; scalars are

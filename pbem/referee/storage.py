@@ -63,7 +63,7 @@ def dump_json(doc: Any) -> bytes:
     type JSON does not read; nesting beyond orjson's limit) is left to
     :func:`indented_json`. orjson is 20 times faster on a turn than the
     standard library's C encoder walked from Python, which writing and
-    checking the layout used before (issue 9).
+    checking the layout used before.
     """
     if is_plain(doc):
         try:

@@ -12,9 +12,9 @@ file says nothing hidden. It holds no history, so its size depends on the
 state alone.
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple compiles each member's annotation when it is
-# a string, on every step's start-up (issue 9). The annotations below name only what is defined above them
-# (those of names imported for type checking alone are strings).
+# No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
+# The annotations below name only what is defined above them (those of names imported for type checking
+# alone are strings).
 
 import base64
 from pathlib import Path
@@ -39,9 +39,8 @@ if TYPE_CHECKING:  # pragma: no cover
 REFEREE_SECTION = formats.REFEREE_SECTION
 
 
-# The classes of a step are plain classes and NamedTuples rather than dataclasses: Python 3.11 compiles
-# every method a dataclass generates when its module is imported, about a millisecond a class, which a
-# one-shot ``pbem submit`` pays on every run (issue 9).
+# The classes of a step are plain classes and NamedTuples rather than dataclasses, which a one-shot
+# ``pbem submit`` would define on every run (docs/performance.md, "Records without dataclasses").
 
 
 #: the members of a :class:`Position`, in the order its constructor takes them
@@ -140,7 +139,7 @@ def _open_referee_section(turn: Record, referee_key: PrivateKey, gamefile: GameF
     # canonical JSON of a document it built, not a rewrite of one (``1.0`` for ``1``, which
     # :func:`~pbem.referee.formats.signed_format_problem` walks the document to catch). So it is read without
     # the strict reader's checks, which it passes by construction, and only its format is checked; walking
-    # the whole state again was a tenth of a step (issue 9).
+    # the whole state again was a tenth of a step.
     doc = sealing.open_with_key(turn.doc["sealed"][REFEREE_SECTION], referee_key, f"{turn.path} (referee section)",
                                 compressed=True, signed=True)
     if not isinstance(doc, dict) or doc.get("format") != formats.REFEREE:

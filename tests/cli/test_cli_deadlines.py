@@ -1,4 +1,4 @@
-"""``pbem new --deadline``, ``pbem tick`` and ``pbem takeover`` through the command line (issue 10)."""
+"""``pbem new --deadline``, ``pbem tick`` and ``pbem takeover`` through the command line."""
 
 from __future__ import annotations
 

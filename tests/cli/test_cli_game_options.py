@@ -1,4 +1,4 @@
-"""Issue 10, bug 3: `--option KEY=VALUE` reaches the real settings, declared by each game as data.
+"""`--option KEY=VALUE` reaches the real settings, declared by each game as data.
 
 Each game declares its options (name, type, default, allowed values, help)
 in ``scenarios/GAME/options.toml``; ``pbem new --option`` is checked against

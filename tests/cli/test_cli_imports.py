@@ -1,4 +1,4 @@
-"""Issue 9: a command imports what it uses, which is most of what it costs.
+"""A command imports what it uses, which is most of what it costs.
 
 ``pbem status`` and ``view`` read a game whose current turn the referee
 signed: they import neither the JSON Schema library (the turn's signature
@@ -168,7 +168,7 @@ def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no
                                                                                             players: int) -> None:
     """``pbem submit`` of an ordinary move (the game dealt, without deadlines) imports what its step uses
     only: not the joins, the deadlines, pickle, nor the player's side; and none of pbem's classes on its path is a dataclass,
-    each of which Python 3.11 builds by compiling its methods, about a millisecond each (issue 9)."""
+    each of which Python 3.11 builds by compiling its methods, about a millisecond each."""
     seated = ["alice", "bob", "cyd", "dee"][:players]
     keys, files = make_keys(tmp_path / "keys", ["referee", *seated])
     new_game(tmp_path / "game", game, [(p, keys[p].public) for p in seated], keys["referee"], seed=TEST_SEED)
@@ -186,7 +186,7 @@ def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no
 def test_commands_that_read_a_game_import_no_hashlib_nor_hmac(tmp_path: Path, command: str) -> None:
     """``pbem status``, ``view``, ``move`` and ``submit`` hash and authenticate with cryptography's primitives
     (:mod:`pbem.digests`), not with ``hashlib`` and ``hmac``, whose ``_hashlib`` loads a second copy of
-    OpenSSL's libcrypto: about 3 ms of each command's start-up that the import floor does not pay (issue 9)."""
+    OpenSSL's libcrypto: about 3 ms of each command's start-up that the import floor does not pay."""
     table = make_table(tmp_path)
     (tmp_path / "move.json").write_bytes(table.move("alice", table.view("alice").decision.options[0].id))
     args = {"status": ["status", table.dir],

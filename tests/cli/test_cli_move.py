@@ -1,4 +1,4 @@
-"""`pbem move` (issue 10, bugs 2 and 4): what it refuses to write, and what it says it wrote.
+"""`pbem move`: what it refuses to write, and what it says it wrote.
 
 High Card (tests/toygame.py): turn 0 awaits alice and bob to *play* a card
 at once; after both picks, alice and then bob each *draw* or *pass*.

@@ -1,4 +1,4 @@
-"""Issue 9: ``pbem demo`` and ``pbem verify --replay`` show their progress on a terminal, and only there.
+"""``pbem demo`` and ``pbem verify --replay`` show their progress on a terminal, and only there.
 
 A turn counter on stderr, rewritten in place, when stderr is a terminal;
 nothing on stderr otherwise; stdout the same either way.

@@ -1,4 +1,4 @@
-"""Every command a message or a document suggests exists, with the options it names (issue 10, bug 4).
+"""Every command a message or a document suggests exists, with the options it names.
 
 "pbem key new" was suggested where the command is ``pbem keygen``. This test
 reads every string of the code that talks to people (``pbem/cli``,

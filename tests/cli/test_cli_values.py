@@ -1,4 +1,4 @@
-"""Issue 9: a run builds only the command it runs, and converts its values as typer does, without pydantic.
+"""A run builds only the command it runs, and converts its values as typer does, without pydantic.
 
 typer converts each value with a pydantic adapter built at run time;
 ``pbem.cli.values`` converts pbem's plain values itself. For every

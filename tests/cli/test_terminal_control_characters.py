@@ -1,5 +1,5 @@
 """What a command prints reaches a terminal: text from a game directory (labels, card names, notices,
-messages that quote a file) must never carry control sequences to it (red-team review after issue 8).
+messages that quote a file) must never carry control sequences to it (found by a red-team review).
 
 A hostile referee or game directory could otherwise put ``ESC [ 2 J`` (clear the screen), a carriage
 return that overwrites a line, or a bidirectional override into a label that ``pbem view`` prints, and

@@ -1,4 +1,4 @@
-"""Canonical JSON is RFC 8785 byte for byte, whichever encoder writes it (issue 9).
+"""Canonical JSON is RFC 8785 byte for byte, whichever encoder writes it.
 
 ``canonical_json`` hands most documents to orjson and the rest to its own
 serialiser. Both are checked here against an

@@ -2,7 +2,7 @@
 
 :func:`pbem.crypto.edwards.ed25519_public_to_x25519` decides whether x^2 is
 a square by the Jacobi symbol of a product instead of ``pow(x2, (p-1)/2, p)``
-of a quotient (issue 9). Here each decision and each u-coordinate is checked
+of a quotient. Here each decision and each u-coordinate is checked
 against the textbook computation of RFC 8032 section 5.1.3 and RFC 7748.
 """
 

@@ -1,4 +1,4 @@
-"""Which documents are plain (:func:`is_plain`), the ones the C encoder writes as RFC 8785 does (issue 9).
+"""Which documents are plain (:func:`is_plain`), the ones the C encoder writes as RFC 8785 does.
 
 ``is_plain`` decides which of two encoders writes a canonical form, so any
 change to how it walks a document must give the same answer for every
@@ -27,7 +27,7 @@ from pbem.crypto.errors import MalformedError
 
 
 def reference_is_plain(value: Any, limit: int) -> bool:
-    """The walk ``is_plain`` was before issue 9: every value popped in turn, at most ``limit`` containers."""
+    """The walk ``is_plain`` was at first: every value popped in turn, at most ``limit`` containers."""
     pending = [value]
     containers = 0
     while pending:

@@ -1,4 +1,4 @@
-"""``Game.decision_kinds``: every kind a game can await, for standing orders (issue 8, item 1).
+"""``Game.decision_kinds``: every kind a game can await, for standing orders.
 
 Random games of every registered game, in every scenario, check at every
 step that each awaited decision's kind is in the game's set and that each
@@ -117,7 +117,7 @@ def test_nightfall_declares_exactly_the_kinds_its_rules_ask() -> None:
 
 @pytest.mark.parametrize("game_name", game_names())
 def test_no_option_id_is_a_bare_number(game_name: str, game_count) -> None:
-    """`pbem move --choose 3` means the third option: no game names an option ``3`` (issue 10, bug 2)."""
+    """`pbem move --choose 3` means the third option: no game names an option ``3``."""
     game = find_game(game_name)
 
     def check(game, state) -> None:

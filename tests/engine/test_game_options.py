@@ -1,4 +1,4 @@
-"""Each game declares its options as data (issue 10, bug 3).
+"""Each game declares its options as data.
 
 ``scenarios/GAME/options.toml`` (``pbem-game-options/1``) names every
 setting a scenario's ``[options]`` table or ``pbem new --option`` may set,
@@ -116,7 +116,7 @@ def test_a_value_is_parsed_by_its_type() -> None:
 @pytest.mark.parametrize("game_name", game_names())
 def test_every_registered_games_declaration_holds_against_the_schema(game_name: str) -> None:
     """A shipped game's options.toml, and a declaration made in code (the tests' toy games), read as
-    the declaration document would: run time checks neither (issue 9), the tests check both."""
+    the declaration document would: run time checks neither, the tests check both."""
     table = options_of(find_game(game_name))
     doc = {"format": "pbem-game-options/1",
            "option": [{k: v for k, v in entry.items() if v is not None} for entry in table.to_json()]}

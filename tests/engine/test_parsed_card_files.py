@@ -1,4 +1,4 @@
-"""A shipped card or options file is read from its parsed form, which gives exactly what parsing its TOML gives (issue 9).
+"""A shipped card or options file is read from its parsed form, which gives exactly what parsing its TOML gives.
 
 ``pbem view`` reads the game's card data on every run; Python's TOML parser
 took 6 ms for Nightfall's and 19 ms for Nightlancer's. The parsed form

@@ -1,4 +1,4 @@
-"""Deadlines, reminders and takeovers in the mail loop (issue 10), against a real SMTP server.
+"""Deadlines, reminders and takeovers in the mail loop, against a real SMTP server.
 
 ``pbem mail serve`` ticks every game each round: a decision past its
 deadline is answered with the game's default action and the next turn is

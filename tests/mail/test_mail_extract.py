@@ -1,4 +1,4 @@
-"""Finding move files in mails, whatever the mail did to them (issue 10: robust to what mail does to files).
+"""Finding move files in mails, whatever the mail did to them (robust to what mail does to files).
 
 The mails are built and parsed by the standard library exactly as a mail
 client and the referee do; the serve tests then send such mails through a

@@ -1,4 +1,4 @@
-"""The referee's mail loop against a real SMTP server and a Maildir (issue 10, e-mail transport).
+"""The referee's mail loop against a real SMTP server and a Maildir.
 
 Every mail from an address a game knows, and every mail that applied a
 file, is answered: applied, already applied, or refused with the referee's

@@ -1,4 +1,4 @@
-"""Fewer round trips (issue 10): decisions with one option taken without asking where that
+"""Fewer round trips: decisions with one option taken without asking where that
 reveals nothing (docs/trust.md "Decisions with one option", ruling 30), and the kinds a
 standing order can end one's own chain and an empty claim phase with (ruling 49)."""
 

@@ -1,4 +1,4 @@
-"""Every turn file of a nightfall game commits to each hidden zone (issue 5).
+"""Every turn file of a nightfall game commits to each hidden zone.
 
 ``hidden_zones(state)`` names each hand, deck (in order), discard pile,
 the face-down and face-up wound stack, every face-down archive and the

@@ -335,7 +335,7 @@ def test_a_blocker_of_direct_damage_blocks_the_damage_of_one_attacker_a_combat(t
     assert t.minion("bad-smoke") is None and t.wounds("brad") == 1  # it blocks Enraged Wight's 1 damage
 
 
-# ------------------------------------------------------------------ what the view shows (issue 11)
+# ------------------------------------------------------------------ what the view shows
 
 def _chain_view(t, index):
     return GAME.public(t.s)["chain"]["cards"][index]

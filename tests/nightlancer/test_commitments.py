@@ -1,4 +1,4 @@
-"""Issue 5: every turn file commits to each hidden zone of Nightlancer, one salted commitment per zone."""
+"""Every turn file commits to each hidden zone of Nightlancer, one salted commitment per zone."""
 
 from __future__ import annotations
 

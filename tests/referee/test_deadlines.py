@@ -1,4 +1,4 @@
-"""Deadlines and missing players (issue 10): the referee's clock, deadlines, timeouts, reminders.
+"""Deadlines and missing players: the referee's clock, deadlines, timeouts, reminders.
 
 High Card (tests/toygame.py): turn 0 awaits alice and bob to *play* at once
 (no pass option: a timeout is a bot's choice); then alice and bob each

@@ -1,4 +1,4 @@
-"""pbem's file layout, written and checked fast: ``dump_json`` is ``indented_json``, byte for byte (issue 9).
+"""pbem's file layout, written and checked fast: ``dump_json`` is ``indented_json``, byte for byte.
 
 ``pbem verify`` checks that every file the referee signed is exactly the
 bytes pbem writes for its document, so that no byte of a signed file can

@@ -1,4 +1,4 @@
-"""Issue 10, bug 2: `pbem move --choose` never writes a file the referee would refuse or drop.
+"""`pbem move --choose` never writes a file the referee would refuse or drop.
 
 A number counts the options of the decision open now, which the player's
 view shows; only the first choice answers it. What the player will be

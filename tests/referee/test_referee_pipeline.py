@@ -152,7 +152,7 @@ def test_a_simultaneous_choice_stays_fresh_after_another_players_move(table: Tab
 
 
 def test_a_move_answering_a_turn_before_the_decision_opened_is_stale(table: Table) -> None:
-    """The message names the decision the player must answer now and since when (issue 10)."""
+    """The message names the decision the player must answer now and since when."""
     first, second = hand(table, "alice")
     submit(table.dir, table.move("alice", f"card-{first}"), table.referee)
     late = craft(table, "alice", [f"card-{second}"], turn=0,
@@ -238,7 +238,7 @@ def test_a_move_when_it_is_not_your_decision_is_refused(table: Table) -> None:
 
 
 def test_not_your_decision_says_who_is_awaited_and_for_what(table: Table) -> None:
-    """Issue 10: "no decision of bob is awaited" names who is, with the kind and since when."""
+    """The refusal "no decision of bob is awaited" names who is, with the kind and since when."""
     submit(table.dir, play_first(table, "alice"), table.referee)
     submit(table.dir, play_first(table, "bob"), table.referee)  # alice to draw
     refused(table, craft(table, "bob", ["pass"]), NotYourDecisionMove,

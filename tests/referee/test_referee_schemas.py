@@ -20,7 +20,7 @@ def test_every_shipped_schema_is_a_sound_2020_12_schema(path) -> None:
 
 
 def test_readers_build_their_validators_without_checking_the_schema_at_run_time(monkeypatch) -> None:
-    """Issue 9: checking a schema against the metaschema costs milliseconds per schema and process;
+    """Checking a schema against the metaschema costs milliseconds per schema and process;
     the shipped schemas are checked here instead, once."""
     def refuse(*args, **kwargs):
         raise AssertionError("check_schema at run time")

@@ -1,4 +1,4 @@
-"""Every event of a step is kept, in order (issue 10): a move of several choices, and the
+"""Every event of a step is kept, in order: a move of several choices, and the
 decisions a standing order answers after it, are one step, and the turn it writes reports
 all that happened in it, not only what the last choice did."""
 

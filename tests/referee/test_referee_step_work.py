@@ -128,7 +128,7 @@ def listed_folders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 9: a step at move 2,000 costs what a step at move 10 does, so it lists neither turns/, moves/
+    """A step at move 2,000 costs what a step at move 10 does, so it lists neither turns/, moves/
     nor rejected/: the current turn, a crash's leftovers and an applied move are looked up by name."""
     table = make_table(tmp_path)
     for _ in range(3):  # a history, a refusal notice, and a move answering an older turn (simultaneous picks)
@@ -147,7 +147,7 @@ def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_
 
 
 def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 9: the move, the current turn, each new section, the new turn and each view are put in
+    """The move, the current turn, each new section, the new turn and each view are put in
     canonical form once per step (for a signature, a hash, a seal or a commitment alike)."""
     import pbem.crypto.canonical as canonical
 
@@ -216,7 +216,7 @@ def test_the_steps_of_a_game_with_deadlines_and_takeovers_list_no_folder_that_gr
 
 
 def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 9: the referee's section of the current turn is sealed text the turn's signature covers,
+    """The referee's section of the current turn is sealed text the turn's signature covers,
     so the step does not walk its whole state again to check it is plain (as it must a document whose
     signature covers only a canonical form); it walks the new section once, to canonicalise it."""
     import pbem.crypto.canonical as canonical
@@ -255,7 +255,7 @@ def test_a_step_still_refuses_a_current_turn_whose_referee_section_is_not_one(tm
 
 def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_schema(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 9: referee-signed files are verified by signature, not re-validated. Once a turn exists it
+    """Referee-signed files are verified by signature, not re-validated. Once a turn exists it
     names the hash of the game.toml it was signed for, so a step does not check game.toml against the
     JSON Schema again; a changed game.toml is still refused, by that hash."""
     from pbem.referee import formats, gamefile
@@ -286,7 +286,7 @@ def test_a_step_checks_game_toml_by_the_hash_the_current_turn_names_not_by_its_s
 
 
 def test_a_signed_referee_section_is_read_by_the_plain_parser_and_still_must_be_json() -> None:
-    """Issue 9: the referee's section, whose text the verified turn signature covers, is read without the
+    """The referee's section, whose text the verified turn signature covers, is read without the
     strict reader; what does not parse is still a damaged section, not a crash."""
     import zlib
 

@@ -1,4 +1,4 @@
-"""The replay compares a rebuilt turn with the turn file member by member (issue 9): exactly when their
+"""The replay compares a rebuilt turn with the turn file member by member: exactly when their
 canonical forms (without the signature) are equal, whichever members it takes as they are."""
 
 from __future__ import annotations

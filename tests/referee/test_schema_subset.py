@@ -1,4 +1,4 @@
-"""The quick schema check of ``pbem move`` and ``pbem submit`` gives jsonschema's verdicts (issue 9).
+"""The quick schema check of ``pbem move`` and ``pbem submit`` gives jsonschema's verdicts.
 
 :func:`pbem.schema_subset.satisfies` says "valid" for a move file or a
 choices payload without importing jsonschema; on any other answer the

@@ -1,4 +1,4 @@
-"""Takeover (issue 10): the referee hands a seat to a new key, by a signed seat record.
+"""Takeover: the referee hands a seat to a new key, by a signed seat record.
 
 From the turn the record produces, the seat's sections are sealed to the new
 key, moves signed by the old key are refused (exit 14, saying the seat was

@@ -1,4 +1,4 @@
-"""Issue 10, the screen: a card's full text on ``pbem card NAME`` (both games; any case, without
+"""The screen: a card's full text on ``pbem card NAME`` (both games; any case, without
 punctuation, a part of the name; a clear "did you mean") and on ``pbem view --cards`` (the full
 texts of every card on the screen)."""
 

@@ -1,4 +1,4 @@
-"""Issue 9: each game's screen, what reading a view needs without the rules (``pbem view``, ``pbem card``).
+"""Each game's screen, what reading a view needs without the rules (``pbem view``, ``pbem card``).
 
 A screen loads a scenario as the rules load it (the set-up hash in
 ``game.toml`` is computed from it), gives the same card data and draws the

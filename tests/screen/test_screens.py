@@ -1,4 +1,4 @@
-"""Issue 10, the screen: what ``pbem view`` shows fits 80 columns, names cards (never a raw id like
+"""The screen: what ``pbem view`` shows fits 80 columns, names cards (never a raw id like
 ``bad-smoke#3``), tells two copies of one card apart, shows Nightfall's archives one line each and
 the result once.
 

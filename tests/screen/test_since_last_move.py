@@ -1,4 +1,4 @@
-"""Issue 10, the screen: "since your last decision" — every public event since the player last
+"""The screen: "since your last decision" — every public event since the player last
 moved, and their own private events of those steps, read from the turn files since then and from
 their own sealed sections; never another player's private events; the work bounded for long gaps."""
 

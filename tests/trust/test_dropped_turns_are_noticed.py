@@ -1,4 +1,4 @@
-"""Issue 8, item 9: dropping the newest turns, or rewriting them, does not go unnoticed by a player.
+"""Dropping the newest turns, or rewriting them, does not go unnoticed by a player.
 
 The hash chain proves nothing was changed inside it, but a shorter chain
 verifies just as well: whoever hosts the game directory can drop the newest

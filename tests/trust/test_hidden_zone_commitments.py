@@ -109,7 +109,7 @@ def test_pbem_prove_refuses_before_the_reveal(tmp_path: Path) -> None:
 
 
 def test_a_salt_is_the_hmac_of_the_seed_over_its_turn_move_and_name() -> None:
-    """The salts of a turn come from one keyed HMAC (issue 9); each is still the one the module docstring
+    """The salts of a turn come from one keyed HMAC; each is still the one the module docstring
     defines, whatever salts were drawn before it."""
     seed = bytes(range(32))
     salt_of = commitments.salter(seed, 7, "sha256:ab")

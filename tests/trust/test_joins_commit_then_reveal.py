@@ -1,4 +1,4 @@
-"""Issue 8, item 8: the deal cannot be steered by grinding nonces.
+"""The deal cannot be steered by grinding nonces.
 
 Before: ``pbem join`` drew a fresh random nonce on every run, and the referee
 knows the seed. A referee and the last player to join (or a referee that

@@ -1,4 +1,4 @@
-"""Issue 8, item 10a: a public key whose age recipient is a low-order point is refused when loaded.
+"""A public key whose age recipient is a low-order point is refused when loaded.
 
 Sealing to a low-order X25519 point (or to an ssh-ed25519 key of small
 order, whose Montgomery form is one) gives an all-zero shared secret: the

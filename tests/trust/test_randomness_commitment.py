@@ -1,6 +1,6 @@
 """Committed randomness: the seed is committed before the players add entropy; the deal waits for them.
 
-Issue 5, "Committed randomness"; docs/trust.md.
+docs/trust.md, "Committed randomness".
 """
 
 from __future__ import annotations

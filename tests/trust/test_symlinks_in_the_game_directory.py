@@ -1,4 +1,4 @@
-"""Issue 8, item 6: the referee never follows a symbolic link in a game directory.
+"""The referee never follows a symbolic link in a game directory.
 
 The git flow lets players push symbolic links: ``rejected/`` or ``views/bob``
 pointing elsewhere on the referee's machine would have the referee write

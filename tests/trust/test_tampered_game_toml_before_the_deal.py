@@ -1,4 +1,4 @@
-"""Issue 8, item 7: a ``game.toml`` changed while the game waits for joins is never dealt on.
+"""A ``game.toml`` changed while the game waits for joins is never dealt on.
 
 ``pending.json`` is signed by the referee and names the hash of the
 ``game.toml`` it was written for. A seat key swapped in ``game.toml`` before

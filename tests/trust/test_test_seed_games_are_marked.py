@@ -1,4 +1,4 @@
-"""Issue 8, item 10d: a ``--seed`` test game says so wherever it is shown, and its seed is 32 bytes.
+"""A ``--seed`` test game says so wherever it is shown, and its seed is 32 bytes.
 
 A test game publishes its seed in ``game.toml``: anybody can read every
 secret. ``status``, ``view``, ``log`` and ``verify`` say so (text, and a

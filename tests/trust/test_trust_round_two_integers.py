@@ -1,4 +1,4 @@
-"""Issue 8, item 4: an integer is an int, and nothing but a documented refusal escapes ``submit``.
+"""An integer is an int, and nothing but a documented refusal escapes ``submit``.
 
 ``"turn": 1.0`` has the canonical form of ``"turn": 1`` (RFC 8785 writes
 both as ``1``), so a rewritten move keeps its signature. Every schema now

@@ -1,4 +1,4 @@
-"""Issue 8, item 10 (notices): rejection notices never quote a decrypted choice, and ``rejected/`` is bounded.
+"""Rejection notices never quote a decrypted choice, and ``rejected/`` is bounded.
 
 Notices are public (they sit in the archive and in the mail); what a move
 sealed is its player's secret. Every message a refusal can carry is built

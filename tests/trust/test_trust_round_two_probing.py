@@ -1,4 +1,4 @@
-"""Issue 8, item 2: no free look at hidden information by probing.
+"""No free look at hidden information by probing.
 
 A move ``[c1, x]`` used to be refused whole when ``x`` was not an option
 after ``c1``, and the notice said which choice failed. Because the next

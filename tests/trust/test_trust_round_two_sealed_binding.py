@@ -1,4 +1,4 @@
-"""Issue 8, item 5: sealed choices are bound to their game, player, turn and base.
+"""Sealed choices are bound to their game, player, turn and base.
 
 Anyone can read a move file's ``sealed_choices`` (opaque) in the archive or
 in the mail. alice pasted bob's sealed pick into her own move, signed it,

@@ -1,4 +1,4 @@
-"""Issue 8, item 1: a seated player cannot brick a game with standing orders.
+"""A seated player cannot brick a game with standing orders.
 
 Standing orders name only the game's real decision kinds
 (``Game.decision_kinds``), in small numbers; an orders-only move is taken

@@ -43,7 +43,8 @@ class Nightfall(screen.NightfallScreen, MachineGame[State]):
 
     def __init__(self, take_public_singles: bool = True) -> None:
         """``take_public_singles=False``: every decision whose one option only its public count
-        would let the machine take is asked (the rules before issue 10, for comparisons)."""
+        would let the machine take is asked (the rules before such decisions were taken without asking,
+        for comparisons)."""
         self.machine = turn_machine(take_public_singles)
 
     def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:

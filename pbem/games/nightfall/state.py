@@ -7,9 +7,9 @@ player's hand, deck or discard pile is that player; minions in play and
 orders in the chain carry ``owner`` and ``controller``.
 """
 
-# No ``from __future__ import annotations`` here: a TypedDict compiles each member's annotation when it is
-# a string, some 80 compilations for these (2 ms of every step's start-up, issue 9); evaluated at import,
-# they cost a third of that. The annotations below name only what is defined above them.
+# No ``from __future__ import annotations`` here: given strings, typing would compile some 80 annotations
+# for these, 2 ms of every step's start-up (docs/performance.md, "Annotations evaluated at import"). The
+# annotations below name only what is defined above them.
 
 from typing import Any, NotRequired, TypedDict
 

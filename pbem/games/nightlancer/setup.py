@@ -226,7 +226,7 @@ def _pick_offers_of(cards: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 #: :func:`_pick_offers_of`, found once for a catalogue, as every state set up from one card data shares it and
 #: it never changes: a pick is asked some ten times a game, and finding them was a walk through the whole
-#: catalogue each time (issue 9)
+#: catalogue each time
 _pick_offers = for_the_last_object(_pick_offers_of)
 
 

@@ -5,9 +5,9 @@ piles are lists with the top card first. The turn machine's ``stack``,
 ``pending`` and ``over`` are part of it (:mod:`pbem.engine.machine`).
 """
 
-# No ``from __future__ import annotations`` here: a TypedDict compiles each member's annotation when it is
-# a string, some 55 compilations for these on every step's start-up (issue 9); evaluated at import, they
-# cost a third of that. The annotations below name only what is defined above them.
+# No ``from __future__ import annotations`` here: given strings, typing would compile some 55 annotations
+# for these on every step's start-up (docs/performance.md, "Annotations evaluated at import"). The
+# annotations below name only what is defined above them.
 
 from typing import Any, TypedDict
 
