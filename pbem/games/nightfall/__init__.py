@@ -2,7 +2,7 @@
 
 Modules, one concept each: :mod:`.cards` (card data), :mod:`.state` (the
 typed state, zones and moves), :mod:`.flow` (asking decisions on the
-engine's turn machine), :mod:`.setup` and :mod:`.drafts` (set-up),
+engine's turn machine), :mod:`.setup`, :mod:`.drafts` and :mod:`.deal` (set-up),
 :mod:`.turn` (phases, claim, cleanup), :mod:`.combat`, :mod:`.chain`,
 :mod:`.damage`, :mod:`.effects` (the effect vocabulary of card texts),
 :mod:`.abilities` (the in-play abilities), :mod:`.scoring`, :mod:`.view`

@@ -35,6 +35,7 @@ from typing import Any
 from pbem.engine.errors import ScenarioError
 from pbem.engine.machine import TurnMachine, push
 from pbem.engine.rng import Rng
+from pbem.games.nightfall.deal import finish_setup
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
@@ -167,7 +168,6 @@ def draft_resolve(state: State, task: dict[str, Any], rng: Rng) -> None:
     if not draft["mode"].endswith("open-archives") and "common-ground" not in state["options"]["variants"]:
         while len(commons) < COMMONS_SIZE and draft["set_aside"]:
             commons.append(draft["set_aside"].pop())
-    from pbem.games.nightfall.setup import finish_setup
     finish_setup(state, commons, draft["private"], rng)
 
 
@@ -184,7 +184,6 @@ def quick_start(state: State, rng: Rng) -> None:
     private = {p: list(sets[i]) for i, p in enumerate(state["players"])}
     used = {k for s in private.values() for k in s}
     rest = rng.shuffled([k for k in draft_pool(state) if k not in used], label="quick-start")
-    from pbem.games.nightfall.setup import finish_setup
     finish_setup(state, rest[:COMMONS_SIZE], private, rng)
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.engine.errors import invariant
-from pbem.games.nightfall.setup import all_cards
-from pbem.games.nightfall.state import State, card, current_turn
+from pbem.games.nightfall.state import State, all_cards, card, current_turn
 
 
 def check_invariants(state: State) -> None:

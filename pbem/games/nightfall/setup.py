@@ -16,16 +16,9 @@ from pbem.engine.remembered import for_the_last_object
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
+from pbem.games.nightfall.deal import make_archive
 from pbem.games.nightfall.scenarios import game_options
-from pbem.games.nightfall.state import (
-    Archive,
-    State,
-    current_chain,
-    current_turn,
-    draw,
-    event,
-    new_id,
-)
+from pbem.games.nightfall.state import State, all_cards, current_turn, event, new_id
 from pbem.games.nightfall.turn import begin_turn
 
 FACE_UP_PER_PLAYER = 10
@@ -107,50 +100,6 @@ def start_game(state: State, rng: Rng) -> None:
         drafts.quick_start(state, rng)
     else:
         drafts.start_draft(state, rng)
-
-
-def make_archive(state: State, archive_id: str, key: str, owner: str | None) -> Archive:
-    copies = state["catalog"][key]["copies"]
-    return {"id": archive_id, "owner": owner, "cards": [new_id(state, key) for _ in range(copies)], "hidden": False}
-
-
-def finish_setup(state: State, commons: list[str], private: dict[str, list[str]], rng: Rng) -> None:
-    """Replace the draft cards with their piles of order cards, shuffle,
-    draw 5 and begin (EN 77-79)."""
-    state["draft"] = None
-    secret = "secret-archives" in state["options"]["variants"]
-    for i, key in enumerate(commons):
-        state["archives"].append(make_archive(state, f"commons-{i + 1}", key, None))
-    for player in state["players"]:
-        for i, key in enumerate(private.get(player, [])):
-            archive = make_archive(state, f"{player}-{i + 1}", key, player)
-            archive["secret"] = secret
-            state["archives"].append(archive)
-    names = ", ".join(state["catalog"][k]["name"] for k in commons)
-    event(state, f"the commons: {names}")
-    for player in state["players"]:
-        z = state["zones"][player]
-        rng.shuffle(z["deck"], label="deck")
-        draw(state, player, 5, rng)
-    state["census"] = sorted(all_cards(state))
-    first = state["options"]["first_player"] or rng.choice(state["players"], label="first")
-    state["first"] = first
-    event(state, f"{first} is the first player")
-    begin_turn(state, first)
-
-
-def all_cards(state: State) -> list[str]:
-    """Every card instance wherever it is (for the conservation invariant)."""
-    cards: list[str] = []
-    for z in state["zones"].values():
-        cards += z["hand"] + z["deck"] + z["discard"]
-    for archive in state["archives"]:
-        cards += archive["cards"]
-    cards += [m["card"] for m in state["in_play"]]
-    if state["chain"]:
-        cards += [e["card"] for e in current_chain(state)["entries"] if not e["resolved"] and not e.get("moved")]
-    cards += state["wound_stack"] + state["exiled"]
-    return cards
 
 
 PHASES = ("combat", "chain", "claim", "cleanup")

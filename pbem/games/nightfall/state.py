@@ -403,3 +403,17 @@ def receive_wounds(state: State, player: str, count: int) -> int:
     if received:
         event(state, f"{player} receives {received} wound{'s' if received != 1 else ''}")
     return received
+
+
+def all_cards(state: State) -> list[str]:
+    """Every card instance wherever it is (for the conservation invariant)."""
+    cards: list[str] = []
+    for z in state["zones"].values():
+        cards += z["hand"] + z["deck"] + z["discard"]
+    for archive in state["archives"]:
+        cards += archive["cards"]
+    cards += [m["card"] for m in state["in_play"]]
+    if state["chain"]:
+        cards += [e["card"] for e in current_chain(state)["entries"] if not e["resolved"] and not e.get("moved")]
+    cards += state["wound_stack"] + state["exiled"]
+    return cards

@@ -6,7 +6,7 @@ Modules by concept: :mod:`.state` (the typed state), :mod:`.cards` (data),
 :mod:`.flow` (asking decisions on the engine's turn machine),
 :mod:`.setup`, :mod:`.prep`, :mod:`.streets`, :mod:`.missions`,
 :mod:`.challenges`, :mod:`.agendas`, :mod:`.actions` (free actions),
-:mod:`.scoring`, :mod:`.view`, :mod:`.invariants`, :mod:`.game` (the
+:mod:`.scoring`, :mod:`.outcome` (how a game ends), :mod:`.view`, :mod:`.invariants`, :mod:`.game` (the
 protocol object, which builds the turn machine). Without the rules:
 :mod:`.scenarios` (a scenario as set up, its options), :mod:`.cards`,
 :mod:`.texts` (card texts in words) and :mod:`.screen` (what reading a view

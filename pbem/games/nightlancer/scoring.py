@@ -18,6 +18,7 @@ from pbem.engine.rng import Rng
 from pbem.games.nightlancer import agendas, tokens
 from pbem.games.nightlancer.actions import sell
 from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.outcome import game_over
 from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.zones import card, discard
 
@@ -152,24 +153,6 @@ def score_all(state: State) -> None:
         winners = list(state["players"]) if total >= target else []
         summary = f"Combined score {total} against a target of {target}: " + ("won." if winners else "lost.")
     game_over(state, winners, scores, summary, {"final": figures})
-
-
-def game_over(state: State, winners: list[str], scores: dict[str, int], summary: str,
-              details: dict[str, Any]) -> None:
-    state["over"] = True
-    state["phase"] = "over"
-    state["pending"] = []
-    state["outcome"] = {"winners": winners, "scores": scores, "summary": summary, "details": details}
-    tokens.say(state, summary)
-
-
-def techshock_defeat(state: State, player: str) -> None:
-    """6.1: solitaire "If they enter Techshock they lose the game immediately";
-    cooperative "If any player enters Techshock then the players all lose"."""
-    if state["mode"] == "competitive" or state["over"]:
-        return
-    scores = {p: tokens.seat(state, p)["prospects"] for p in state["players"]}
-    game_over(state, [], scores, f"{player} enters Techshock: the game is lost.", {"techshock": player})
 
 
 def result(state: State) -> Result | None:

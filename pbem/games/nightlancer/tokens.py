@@ -15,6 +15,7 @@ from pbem.games.nightlancer.crews import leave_mission
 # re-exported: the rules modules write tokens.say and tokens.tell
 from pbem.games.nightlancer.events import say as say
 from pbem.games.nightlancer.events import tell as tell
+from pbem.games.nightlancer.outcome import techshock_defeat
 from pbem.games.nightlancer.state import Card, Seat, State
 from pbem.games.nightlancer.zones import card
 
@@ -130,9 +131,6 @@ def lose_ideal(state: State, player: str) -> None:
     p["ideals"] -= 1
     if p["ideals"] == 0:
         say(state, f"{player} is in Techshock.")
-        # imported here: scoring builds on this module
-        from pbem.games.nightlancer.scoring import techshock_defeat
-
         techshock_defeat(state, player)
 
 
