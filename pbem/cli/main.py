@@ -48,6 +48,7 @@ from pbem.referee.errors import (
     ClockWentBack,
     FileError,
     GameDirError,
+    HistoryLost,
     KeyMismatch,
     LockBusy,
     RefereeError,
@@ -63,6 +64,7 @@ from pbem.referee.seen import STATE_ENV
 
 if TYPE_CHECKING:
     from pbem.mail.errors import MailError
+    from pbem.referee.head import Anchors
 
     #: every error a command reports, each with its own exit code and reason: the one place the codes are
     #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a
@@ -93,6 +95,7 @@ def __getattr__(name: str) -> Any:
         RevealRefused,
         ClockWentBack,
         TakeoverRefused,
+        HistoryLost,
         MailConfigError,
         MailServerError,
         MailFileError,
@@ -427,6 +430,20 @@ def game_status_doc(directory: Path) -> dict[str, Any]:
     return _guard(lambda: game_status(directory)).to_json()
 
 
+#: the referee's ``--state-dir`` (``submit``, ``tick``, ``takeover``): where it anchors the games it steps
+REFEREE_STATE_HELP = ("The referee's state directory, where no player writes: the referee keeps there the latest turn "
+                      "it wrote of this game (its anchor) and refuses a game directory that lost it (exit 26). "
+                      "The referee's mail and git loops always anchor in their own.")
+
+
+def _anchors(state_dir: Path | None) -> "Anchors | None":
+    if state_dir is None:
+        return None
+    from pbem.referee.head import Anchors
+
+    return Anchors(state_dir)
+
+
 @commands.command()
 def submit(
     directory: Path = typer.Argument(..., help="The game directory."),
@@ -435,6 +452,7 @@ def submit(
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
     now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
     from pbem.cli import text
@@ -457,7 +475,7 @@ def submit(
         except OSError as error:
             _fail(f"{path}: {error}", FileError.exit_code, FileError.reason, path)
         try:
-            step = submit_move(directory, data, key, wait=wait, now=moment)
+            step = submit_move(directory, data, key, wait=wait, now=moment, anchors=_anchors(state_dir))
         except AlreadyApplied as error:
             entry.update(status="already-applied", exit_code=error.exit_code, reason=error.reason,
                          message=error.message, move=error.move_hash, player=error.player)
@@ -516,6 +534,7 @@ def tick(
                                "once, and the turn mails of the timeouts."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-tick.schema.json)."),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
 ) -> None:
     """Enforce the deadlines: answer every decision past its deadline with the game's default action.
 
@@ -537,7 +556,7 @@ def tick(
     if config is not None:
         report, mailed = tick_mail(config, key, directory, moment, wait, quiet=as_json)
     else:
-        report = _guard(lambda: tick_game(directory, key, now=moment, wait=wait))
+        report = _guard(lambda: tick_game(directory, key, now=moment, wait=wait, anchors=_anchors(state_dir)))
     if as_json:
         _emit_json({"format": formats.CLI_TICK, "game_id": report.game_id, "now": report.now, "turn": report.turn,
                     "idle": report.idle, "timeouts": [t.to_json() for t in report.timeouts],
@@ -558,6 +577,7 @@ def takeover(
     address: str | None = typer.Option(
         None, "--address", help="The new holder's e-mail address (recorded in the mail state of --config)."),
     wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
 ) -> None:
     """Hand a seat to a new key: a seat record signed by the referee, and a turn sealed to the new key.
 
@@ -575,7 +595,8 @@ def takeover(
     public = _guard(lambda: load_public_key(key, name=seat), key)
     if config is not None and address is not None:
         record_seat_address(config, directory, seat, public.fingerprint, address)
-    done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait))
+    done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait,
+                                    anchors=_anchors(state_dir)))
     say(f"game {done.game_id}: {seat}'s seat is held by {done.key} from turn {done.turn} on "
                f"(it was {done.previous}); seat record: {done.record}")
     if address is not None:

@@ -172,6 +172,25 @@ class TakeoverRefused(RefereeError):
     reason = "takeover-refused"
 
 
+class HistoryLost(RefereeError):
+    """The game directory no longer holds the latest turn the referee signed (its anchor names it): turns were
+    dropped or rewritten; nothing changed.
+
+    The referee keeps, in its state directory, where no player writes, the
+    head of every game it steps (:mod:`pbem.referee.head`), and refuses to
+    step from a history that lost it: a player who could remove the newest
+    turn (from a shared folder or a git branch) would otherwise take back a
+    move after seeing what it drew. ``path`` names the anchor.
+    """
+
+    exit_code = 26
+    reason = "history-lost"
+
+    def __init__(self, message: str, path: object = None) -> None:
+        super().__init__(message)
+        self.path = str(path) if path is not None else None
+
+
 class GameDirError(RefereeError):
     """The game directory is missing, damaged or of an unknown format version.
 

@@ -34,6 +34,7 @@ SEEN = "pbem-seen/1"
 JOIN_RECORD = "pbem-join-record/1"
 TIMEOUT = "pbem-timeout/1"
 SEAT = "pbem-seat/1"
+HEAD = "pbem-head/1"
 CLI_STATUS = "pbem-cli-status/1"
 CLI_VIEW = "pbem-cli-view/2"
 CLI_SUBMIT = "pbem-cli-submit/1"
@@ -69,6 +70,7 @@ SCHEMAS: dict[str, str] = {
     JOIN_RECORD: "join-record",
     TIMEOUT: "timeout",
     SEAT: "seat",
+    HEAD: "head",
     CLI_STATUS: "cli-status",
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",

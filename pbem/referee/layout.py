@@ -15,6 +15,8 @@
     cards/NAME                     a copy of the ``--cards`` file, when one was used
     pending.json                   the referee's sealed seed while the game waits for joins
     reveal.json                    the seed, published by ``pbem reveal`` (signed)
+    head.json                      the referee's signed head: the latest turn it wrote and when (written by a
+                                   transport: a commit of the game branch, a player's copy fed by mail)
     .lock                          the per-directory lock
     .tmp-NAME.RANDOM               a write in progress (or left by a crash): the referee writes each
                                    file of a step here first, then renames it into place

@@ -88,6 +88,7 @@ from pbem.referee.turns import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.deadlines import StepClock
+    from pbem.referee.head import Anchors
 
 #: a move file larger than this is refused unread
 MOVE_MAX_BYTES = 1 << 20
@@ -284,7 +285,7 @@ def _view_files(gamedir: GameDir, player: str) -> tuple[bytes, bytes] | None:
 
 
 def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: float = DEFAULT_WAIT,
-           now: datetime | None = None) -> Step:
+           now: datetime | None = None, anchors: "Anchors | None" = None) -> Step:
     """Run the pipeline on one move file's (or join file's) bytes.
 
     Returns the :class:`Step` applied, or raises a :class:`Refusal` (after
@@ -297,6 +298,11 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     What a crashed step left behind is undone first (:func:`recover`); the
     views, which the step replaces when it writes the next turn, are only
     compared then (:func:`stale_views`), and repaired when it writes none.
+
+    ``anchors``: the referee's anchors (:mod:`pbem.referee.head`): a game
+    directory that lost the turn anchored for this game is refused
+    (:class:`~pbem.referee.errors.HistoryLost`, nothing changed), and the
+    turn the step writes is anchored.
     """
     gamedir = GameDir.at(directory)
     with locked(gamedir.lock, wait):
@@ -308,9 +314,16 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             if not gamedir.has_turns():  # not dealt yet: the joins' module, which no step after the deal needs
                 from pbem.referee.joins import complete_deal, submit_join
 
+                if anchors is not None:
+                    anchors.check(gamedir, gamefile, None)
                 if not complete_deal(gamedir, gamefile, referee_key, now):
-                    return submit_join(gamedir, gamefile, data, referee_key, now)
+                    step = submit_join(gamedir, gamefile, data, referee_key, now)
+                    if anchors is not None and step.dealt:
+                        anchors.advance(gamefile, read_turn(gamedir, gamefile, 0), referee_key, now)
+                    return step
         ctx = open_game(gamedir, referee_key, gamefile)
+        if anchors is not None:
+            hold_anchor(anchors, ctx, now)
         repaired = recover(ctx, views=False)
         try:
             step_clock = ctx.step_clock(now)  # before any check: a clock gone back changes nothing, not even rejected/
@@ -322,7 +335,16 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
             repair_views(ctx)
             raise
         write_turn(ctx.gamedir, files, move=(step.player, data))
+        if anchors is not None:
+            anchors.advance(gamefile, Record(ctx.gamedir.turn(step.turn), files.turn, files.hash), referee_key, now)
         return step._replace(repaired=repaired + stale)
+
+
+def hold_anchor(anchors: "Anchors", ctx: StepContext, now: datetime | None) -> None:
+    """Refuse a game directory that lost the anchored turn; anchor its current turn if the anchor is behind it
+    (a turn written by a referee run without ``anchors``, or a deal completed before the step)."""
+    anchors.check(ctx.gamedir, ctx.gamefile, ctx.current)
+    anchors.advance(ctx.gamefile, ctx.current, ctx.referee_key, now)
 
 
 def _run(ctx: StepContext, data: bytes, step_clock: "StepClock | None") -> tuple[Step, TurnFiles]:

@@ -27,9 +27,9 @@ from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.durable import atomic_write
 from pbem.referee import formats
-from pbem.referee.errors import GameDirError, StateFileError
+from pbem.referee.errors import StateFileError
+from pbem.referee.head import missing_from_chain as chain_problem
 from pbem.referee.layout import GameDir
-from pbem.referee.records import read_turn
 from pbem.referee.storage import dump_json
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -102,29 +102,8 @@ def _record(seen: "PlayerView", turn: int, turn_hash: str) -> dict[str, Any]:
 
 
 def missing_from_chain(seen: "PlayerView", turn: int, turn_hash: str) -> str | None:
-    """Why the chain that ends in ``seen``'s turn does not hold turn ``turn`` with hash ``turn_hash`` (or ``None``).
-
-    Walks back from the current turn along the ``previous`` hashes, each
-    turn read and signature-checked, so the answer is about the chain itself
-    and not merely about a file of that name.
-    """
-    gamedir = GameDir(seen.turn.path.parent.parent)
-    current = seen.turn
-    if turn > current.doc["turn"]:
-        return (f"the game now ends at turn {current.doc['turn']}: turns {current.doc['turn'] + 1} to {turn} "
-                "were dropped")
-    while current.doc["turn"] > turn:
-        number = current.doc["turn"] - 1
-        try:
-            earlier = read_turn(gamedir, seen.gamefile, number)
-        except GameDirError as error:
-            return f"the chain back to turn {turn} is broken at turn {number}: {error}"
-        if earlier.hash != current.doc["previous"]:
-            return f"turn {number} is not the one turn {number + 1} follows: the turns were rewritten"
-        current = earlier
-    if current.hash != turn_hash:
-        return f"turn {turn} has another hash now ({current.hash}): the turns were rewritten"
-    return None
+    """Why the chain that ends in ``seen``'s turn does not hold turn ``turn`` with hash ``turn_hash`` (or ``None``)."""
+    return chain_problem(GameDir(seen.turn.path.parent.parent), seen.gamefile, seen.turn, turn, turn_hash)
 
 
 def check_and_remember(state_dir: Path, seen: "PlayerView") -> HistoryWarning | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey, PublicKey
@@ -24,10 +25,14 @@ from pbem.referee.errors import TakeoverRefused
 from pbem.referee.gamefile import GameFile, Handover
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import check_referee_key, open_game, recover
+from pbem.referee.pipeline import check_referee_key, hold_anchor, open_game, recover
+from pbem.referee.records import Record
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import build_turn, is_over, write_turn
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.head import Anchors
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,8 @@ class Takeover:
 
 
 def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: PrivateKey,
-              now: datetime | None = None, wait: float = DEFAULT_WAIT) -> Takeover:
+              now: datetime | None = None, wait: float = DEFAULT_WAIT,
+              anchors: Anchors | None = None) -> Takeover:
     """Hand ``player``'s seat to ``key``: write the seat record and the turn it produces.
 
     Refused (:class:`TakeoverRefused`, nothing written) before the deal, once
@@ -61,6 +67,8 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
             raise TakeoverRefused(f"game {gamefile.game_id} is not dealt yet: a seat is handed over from turn 0 on "
                                   "(before the deal, set up a new game with the new key)")
         ctx = open_game(directory, referee_key, gamefile)
+        if anchors is not None:
+            hold_anchor(anchors, ctx, now)
         recover(ctx)
         if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):
             raise TakeoverRefused(f"game {gamefile.game_id} is over; its seats are no longer handed over")
@@ -91,5 +99,7 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         )
         path = gamedir.seat(number + 1, player)
         write_turn(gamedir, files, record=(path, data))
+        if anchors is not None:
+            anchors.advance(gamefile, Record(gamedir.turn(number + 1), files.turn, files.hash), referee_key, now)
         return Takeover(game_id=gamefile.game_id, player=player, turn=number + 1, key=key.fingerprint,
                         previous=holder.fingerprint, record=str(path))

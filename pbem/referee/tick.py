@@ -25,7 +25,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey
@@ -36,10 +36,13 @@ from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import StepContext, check_referee_key, open_game, recover
+from pbem.referee.pipeline import StepContext, check_referee_key, hold_anchor, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import build_turn, is_over, write_turn
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.referee.head import Anchors
 
 #: at most this many timeouts in one run (a guard; each opens decisions with deadlines after ``now``)
 TIMEOUT_LIMIT = 1000
@@ -75,8 +78,11 @@ class TickReport:
 
 
 def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = None,
-         wait: float = DEFAULT_WAIT) -> TickReport:
-    """Answer every decision past its deadline; report the reminders due (see the module docstring)."""
+         wait: float = DEFAULT_WAIT, anchors: Anchors | None = None) -> TickReport:
+    """Answer every decision past its deadline; report the reminders due (see the module docstring).
+
+    ``anchors``: as :func:`~pbem.referee.pipeline.submit` takes them.
+    """
     gamedir = GameDir.at(directory)
     moment = clock.referee_now(now)
     with locked(gamedir.lock, wait):
@@ -91,6 +97,8 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
             report.idle = "the game is not dealt yet; deadlines start with the deal"
             return report
         ctx = open_game(directory, referee_key, gamefile)
+        if anchors is not None:
+            hold_anchor(anchors, ctx, moment)
         recover(ctx)
         ctx.step_clock(moment)  # a clock earlier than the latest turn's is refused before anything is done
         for _ in range(TIMEOUT_LIMIT):
@@ -101,6 +109,8 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
                 break
             report.timeouts.append(time_out(ctx, due[0], moment))
             ctx = open_game(directory, referee_key, gamefile)
+            if anchors is not None:
+                anchors.advance(ctx.gamefile, ctx.current, referee_key, moment)
         report.turn = ctx.current.doc["turn"]
         report.awaiting = [dict(a) for a in ctx.current.doc["awaiting"]]
         if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):

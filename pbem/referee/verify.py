@@ -32,7 +32,11 @@ Always checked, stopping at the first bad file (which the report names):
 * a seed published in a turn or in ``reveal.json`` matches the commitment;
   ``reveal.json`` is signed and names the latest turn;
 * each player's ``views/`` files hold the player's section of the latest
-  turn, signed by the referee; each rejection notice is signed by the referee.
+  turn, signed by the referee; each rejection notice is signed by the referee;
+* the referee's head (``head.json``, which a transport writes), when there is
+  one, is signed by the referee, of this game, and names a turn of the chain
+  with that turn's hash: a directory that lost the latest turn the referee
+  wrote fails here (:mod:`pbem.referee.head`).
 
 With ``replay=True`` and the seed known (published in the final turn, in
 ``reveal.json``, or a test seed), :mod:`pbem.referee.replay` then rebuilds
@@ -55,6 +59,7 @@ from pbem.referee.deadlines import recorded_time_problem
 from pbem.referee.deal import cards_path
 from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.gamefile import GameFile
+from pbem.referee.head import compare, head_path, read_head
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir
 from pbem.referee.pipeline import MOVE_MAX_BYTES, UNKNOWN_SENDER
@@ -194,6 +199,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         raise _fail(f"{path}: a {_what(gamedir, path)} with no turn {turn_number}", path)
     if previous is not None:
         files += _check_views(gamedir, gamefile, previous)
+    files += _check_head(gamedir, gamefile, previous)
     files += _check_rejections(gamedir, gamefile)
     revealed = _check_reveal(gamedir, gamefile, previous)
     files += 1 if revealed is not None else 0
@@ -201,6 +207,22 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
                           test_seed=gamefile.test_seed is not None)
     return report, (kept, moves), gamefile.test_seed or published or revealed
+
+
+def _check_head(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -> int:
+    """The referee's head (``head.json``), when the directory holds one: signed by the referee, of this game, and
+    naming a turn of the chain with its hash (a directory that lost the latest turn the referee wrote says so)."""
+    try:
+        head = read_head(gamedir, gamefile)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(head_path(gamedir))) from error
+    if head is None:
+        return 0
+    why = (f"the referee's head ({head.describe()}) names a turn, and the directory holds none" if latest is None
+           else compare(gamedir, gamefile, head, latest))
+    if why is not None:
+        raise _fail(f"{head_path(gamedir)}: {why}", head_path(gamedir))
+    return 1
 
 
 def _check_game_toml_is_the_signed_one(gamedir: GameDir, gamefile: GameFile) -> None:
