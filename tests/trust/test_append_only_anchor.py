@@ -24,7 +24,7 @@ from pbem.crypto.keys import generate
 from pbem.referee import Refusal, formats, status, submit, take_over, verify
 from pbem.referee.errors import GameDirError, HistoryLost, StateFileError, VerificationFailed
 from pbem.referee.gamefile import GameFile
-from pbem.referee.head import Anchors, head_path, parse_head, read_head, sign_head, write_head
+from pbem.referee.head import Anchors, Head, head_path, parse_head, read_head, sign_head, write_head
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn
 
@@ -36,6 +36,12 @@ def drop_newest(table, keep: int) -> None:
     for path in [*(table.dir / "turns").iterdir(), *(table.dir / "moves").iterdir()]:
         if int(path.name[:6]) > keep:
             path.unlink()
+
+
+def anchored_head(anchors: Anchors, gamefile: GameFile) -> Head:
+    head = anchors.read(gamefile)
+    assert head is not None, "the game has no anchor"
+    return head
 
 
 def anchored_step(table, anchors: Anchors, steps: int = 1, now=None) -> None:
@@ -101,7 +107,7 @@ def test_turns_written_without_the_anchor_are_taken_when_they_chain_to_it(tmp_pa
     play(table, steps=2)  # two steps without the anchor
     anchored_step(table, anchors, steps=1)
     gamefile = GameFile.read(GameDir(table.dir).game_toml)
-    assert anchors.read(gamefile).turn == 4
+    assert anchored_head(anchors, gamefile).turn == 4
 
 
 def test_a_tick_and_a_takeover_hold_the_anchor_too(tmp_path: Path) -> None:
@@ -116,11 +122,11 @@ def test_a_tick_and_a_takeover_hold_the_anchor_too(tmp_path: Path) -> None:
     later = datetime(2025, 3, 1, 14, 0, tzinfo=UTC)
     report = tick(table.dir, table.referee, now=later, anchors=anchors)
     gamefile = GameFile.read(GameDir(table.dir).game_toml)
-    assert report.timeouts and anchors.read(gamefile).turn == report.turn
-    assert anchors.read(gamefile).time == "2025-03-01T14:00:00Z"  # a game with deadlines: the turn's own time
+    assert report.timeouts and anchored_head(anchors, gamefile).turn == report.turn
+    assert anchored_head(anchors, gamefile).time == "2025-03-01T14:00:00Z"  # a game with deadlines: the turn's own time
     newcomer = generate("bob").public
     done = take_over(table.dir, "bob", newcomer, table.referee, now=later, anchors=anchors)
-    assert anchors.read(gamefile).turn == done.turn
+    assert anchored_head(anchors, gamefile).turn == done.turn
     drop_newest(table, keep=1)
     for path in (table.dir / "timeouts").iterdir():
         path.unlink()
@@ -135,7 +141,7 @@ def test_a_game_dealt_by_its_last_join_is_anchored(tmp_path: Path) -> None:
     gamefile = GameFile.read(GameDir(table.dir).game_toml)
     anchors = Anchors(tmp_path / "referee-state")
     anchored_step(table, anchors, steps=1)
-    assert anchors.read(gamefile).turn == 1
+    assert anchored_head(anchors, gamefile).turn == 1
 
 
 def test_an_anchor_that_is_not_the_referees_own_stops_the_step(tmp_path: Path) -> None:
