@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.main import _fail, _guard
+from pbem.cli.exits import fail as _fail
+from pbem.cli.exits import guard as _guard
 from pbem.cli.output import say
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.referee.errors import LockBusy
@@ -135,7 +136,7 @@ def tick_mail(config: Path, key: PrivateKey, directory: Path, now: datetime | No
               quiet: bool) -> tuple[TickReport, list[str]]:
     """``pbem tick --config``: tick one served game, mail its reminders (each once) and turn mails."""
     from pbem.mail.config import MailConfig
-    from pbem.mail.reminders import tick_with_mail
+    from pbem.mail.serve import tick_with_mail
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     tell = None if quiet or not sys.stderr.isatty() else (lambda line: say(line, err=True))

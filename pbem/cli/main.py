@@ -1,311 +1,51 @@
 """``pbem``: the command line of the referee.
 
 Every command is thin: arguments in, one library call, output out. Only
-here do errors become messages and exit codes (the table is in
-``docs/referee.md`` and in :data:`EXIT_CODES`).
-
-A run pays only for the command it runs (a command's cost is mostly its
-start-up: docs/performance.md, "Deferred imports"). The commands are registered on :data:`commands` and
-built into click commands one at a time, when named (:class:`_Group`);
-``pbem --help`` builds them all for their one-line help. Each command
-imports the library modules it calls when it runs, so that ``pbem status``
-does not pay for the modules of ``pbem verify`` or ``pbem mail``; its values
-are converted without pydantic (:mod:`pbem.cli.values`). At the top are only
-what every command needs: typer, the error classes.
+the command line turns errors into messages and exit codes
+(:mod:`pbem.cli.exits`, whose table is in ``docs/referee.md``). The
+commands register on :data:`pbem.cli.app.commands`, which builds each one
+only when it is named. Each command imports the library modules it calls
+when it runs, so that ``pbem status`` does not pay for the modules of
+``pbem verify`` or ``pbem mail`` (docs/performance.md, "Deferred imports").
+At the top are only what every command needs: typer, the error classes.
 """
 
 # No ``from __future__ import annotations`` here: typer evaluates each annotation of the command it runs
 # twice when it is a string (docs/performance.md, "Annotations evaluated at import"). The annotations
 # below name only what is imported or defined above them.
 
-import importlib
 import json
-import os
 import re
-from collections.abc import Callable, Iterator, MutableMapping
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-# typer vendors click from 0.26 on (pyproject asks for it): its commands, contexts and usage errors
-# are typer._click's, whether or not a click of its own is installed beside it
 import typer
-from typer._click import Command as ClickCommand
-from typer._click import Context as ClickContext
-from typer._click.exceptions import UsageError as ClickUsageError
-from typer.core import TyperGroup
 
-from pbem import __version__
+from pbem.cli.app import app, commands
+from pbem.cli.exits import emit_json as _emit_json
+from pbem.cli.exits import exit_for as _exit_for
+from pbem.cli.exits import fail as _fail
+from pbem.cli.exits import guard as _guard
+from pbem.cli.exits import json_output as _json_output
 from pbem.cli.output import say
-from pbem.cli.values import convert_plainly
-from pbem.crypto.errors import CryptoError, KeyFileError
+from pbem.crypto.errors import CryptoError
 from pbem.engine.errors import EngineError
 from pbem.referee import clock
 from pbem.referee.errors import (
-    REFUSALS,
     AlreadyApplied,
-    ClockWentBack,
     FileError,
-    GameDirError,
-    HistoryLost,
-    KeyMismatch,
-    LockBusy,
     RefereeError,
     Refusal,
-    RevealRefused,
     SetupError,
-    TakeoverRefused,
-    UsageError,
     VerificationFailed,
 )
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.seen import STATE_ENV
 
-if TYPE_CHECKING:
-    from pbem.mail.errors import MailError
+if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.head import Anchors
-
-    #: every error a command reports, each with its own exit code and reason: the one place the codes are
-    #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a
-    #: number written elsewhere, and the tables of docs/referee.md and README against :data:`EXIT_CODES`).
-    #: A usage error of the command line itself (click's) exits with :class:`UsageError`'s code too.
-    EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError], ...]
-    #: exit code -> meaning
-    EXIT_CODES: dict[int, str]
-
-
-def __getattr__(name: str) -> Any:
-    """:data:`EXIT_ERRORS` and :data:`EXIT_CODES`, made when first read: they name the errors of ``pbem mail``,
-    whose module no other command imports."""
-    if name not in ("EXIT_ERRORS", "EXIT_CODES"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
-
-    errors: tuple[type[RefereeError | KeyFileError | MailError], ...] = (
-        FileError,
-        UsageError,
-        GameDirError,
-        KeyMismatch,
-        VerificationFailed,
-        SetupError,
-        KeyFileError,
-        *REFUSALS,
-        LockBusy,
-        RevealRefused,
-        ClockWentBack,
-        TakeoverRefused,
-        HistoryLost,
-        MailConfigError,
-        MailServerError,
-        MailFileError,
-    )
-    globals().update(EXIT_ERRORS=errors,
-                     EXIT_CODES={0: "success", **{error.exit_code: _meaning(error) for error in errors}})
-    return globals()[name]
-
-
-def _meaning(error: "type[RefereeError | KeyFileError | MailError]") -> str:
-    """An exit code's meaning: its error's reason and the first paragraph of its docstring."""
-    summary = " ".join((error.__doc__ or "").strip().split("\n\n")[0].split())
-    return f"{'move refused: ' if issubclass(error, Refusal) else ''}{error.reason}: {summary}"
-
-
-#: extra game modules to import before running (tests, plug-ins): each
-#: module named here is imported and its ``GAME`` registered
-GAMES_ENV = "PBEM_GAMES"
-
-#: the commands of ``pbem``, in the order ``pbem --help`` lists them (``mail`` last); each is built
-#: into a click command only when named (:class:`_Group`)
-commands = typer.Typer()
-
-
-class _Commands(MutableMapping[str, ClickCommand]):
-    """``pbem``'s commands by name, each built from its registration (typer's own build) when first looked up.
-
-    Building a typer command resolves every parameter of it; building all
-    of them for every run would cost more than the command run.
-    """
-
-    def __init__(self, pretty_exceptions_short: bool, rich_markup_mode: Any) -> None:
-        from typer.main import get_command_name
-
-        self._style = {"pretty_exceptions_short": pretty_exceptions_short, "rich_markup_mode": rich_markup_mode}
-        self._registered = {info.name or get_command_name(info.callback.__name__): info
-                            for info in commands.registered_commands if info.callback is not None}
-        self._names = [*self._registered, "mail"]
-        self._built: dict[str, ClickCommand] = {}
-
-    def _build(self, name: str) -> ClickCommand:
-        from typer import main as typer_main
-
-        if name == "mail":
-            from pbem.cli.mail import app as mail_app
-
-            return typer_main.get_group_from_info(
-                typer_main.TyperInfo(mail_app, name="mail"), suggest_commands=mail_app.suggest_commands,
-                **self._style)
-        return typer_main.get_command_from_info(self._registered[name], **self._style)
-
-    def __getitem__(self, name: str) -> ClickCommand:
-        if name not in self._built:
-            if name not in self._names:
-                raise KeyError(name)
-            self._built[name] = convert_plainly(self._build(name))
-        return self._built[name]
-
-    def __setitem__(self, name: str, command: ClickCommand) -> None:
-        if name not in self._names:
-            self._names.append(name)
-        self._built[name] = command
-
-    def __delitem__(self, name: str) -> None:
-        self._names.remove(name)
-        self._built.pop(name, None)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._names))
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
-
-
-def _asks_for_json(ctx: ClickContext) -> bool:
-    """Whether the command line names ``--json`` after the command (its own option is not parsed yet)."""
-    return "--json" in (*getattr(ctx, "_protected_args", ()), *ctx.args)
-
-
-class _Group(TyperGroup):
-    """The ``pbem`` command group: its commands are built when named (:class:`_Commands`), and a
-    usage error of a command given ``--json`` is reported as JSON too."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.commands = _Commands(app.pretty_exceptions_short, app.rich_markup_mode)
-        convert_plainly(self)
-
-    def list_commands(self, ctx: ClickContext) -> list[str]:
-        return list(self.commands)  # the names only: typer's own builds every command to list them
-
-    def invoke(self, ctx: ClickContext) -> Any:
-        wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
-        try:
-            return super().invoke(ctx)
-        except ClickUsageError as error:
-            if not wants_json:
-                raise
-            _print_error(error.format_message(), error.exit_code, "usage", None)
-            raise typer.Exit(error.exit_code) from None
-
-
-app = typer.Typer(
-    name="pbem",
-    help="Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    cls=_Group,
-)
-
-#: set by a command run with ``--json``: its failures are then printed as a
-#: ``pbem-cli-error/1`` document on stdout (and nothing on stderr), so that a
-#: script reads one JSON document whatever happened
-_json_errors = False
-
-
-def _json_output(on: bool) -> None:
-    global _json_errors
-    _json_errors = on
-
-
-def _print_error(message: str, code: int, reason: str, file: Path | str | None) -> None:
-    from pbem.referee import formats
-
-    doc = {"format": formats.CLI_ERROR, "code": code, "reason": reason, "message": message,
-           "file": str(file) if file is not None else None}
-    _emit_json(doc)
-
-
-def _fail(message: str, code: int = UsageError.exit_code, reason: str = UsageError.reason,
-          file: Path | str | None = None) -> NoReturn:
-    """Stop with ``code``: the message on stderr, or with ``--json`` a ``pbem-cli-error/1`` on stdout."""
-    if _json_errors:
-        _print_error(message, code, reason, file)
-    else:
-        say(f"pbem: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _exit_for(error: Exception, file: Path | str | None = None) -> NoReturn:
-    """Print a library error and exit with its code; re-raise what is not ours (a bug)."""
-    if isinstance(error, VerificationFailed):
-        _fail(str(error), error.exit_code, error.reason, error.path or file)
-    if isinstance(error, RefereeError):
-        _fail(str(error), error.exit_code, error.reason, file)
-    if isinstance(error, KeyFileError):
-        _fail(f"key file: {error}", error.exit_code, error.reason, file)
-    if isinstance(error, CryptoError):  # a signature or a sealed section of the game's files that does not hold
-        _fail(str(error), GameDirError.exit_code, GameDirError.reason, file)
-    if isinstance(error, EngineError):
-        _fail(str(error), SetupError.exit_code, SetupError.reason, file)
-    if isinstance(error, OSError):
-        _fail(str(error), FileError.exit_code, FileError.reason, file if file is not None else error.filename)
-    raise error
-
-
-def _guard(action: Callable[[], Any], file: Path | str | None = None) -> Any:
-    """Run a library call; turn its errors into a message and an exit code."""
-    try:
-        return action()
-    except (RefereeError, CryptoError, EngineError, OSError) as error:
-        _exit_for(error, file)
-
-
-def _emit_json(doc: dict[str, Any]) -> None:
-    from pbem.referee import formats
-
-    problem = formats.format_problem(doc, doc["format"])
-    assert problem is None, problem  # the output schema is a promise
-    say(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
-
-
-def _load_games_from_env() -> None:
-    for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
-        from pbem.engine.registry import register  # only when a game is named: status needs no registry
-
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as error:
-            _fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", SetupError.exit_code, SetupError.reason)
-        register(module.GAME)
-
-
-def _print_version(asked: bool) -> None:
-    if asked:
-        say(f"pbem {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    ctx: typer.Context,
-    version: bool = typer.Option(
-        False, "--version", callback=_print_version, is_eager=True, help="Print the pbem version and exit."
-    ),
-) -> None:
-    """Referee for asynchronous hidden-information card games played by e-mail, shared folder or git.
-
-    Players make keys (keygen), the referee creates a game (new); players read
-    their view (view) and write signed moves (move); the referee applies them
-    (submit); anyone checks the record (status, log, verify).
-    """
-    # the command's own option is parsed later; a failure before that (a game
-    # module that does not import) must already speak JSON
-    _json_output(_asks_for_json(ctx))
-    _load_games_from_env()
 
 
 # --- keys -------------------------------------------------------------------

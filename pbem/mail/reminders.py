@@ -16,26 +16,21 @@ mailed once even if a run dies in between.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.digests import sha256_hex
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
-from pbem.mail.errors import MailConfigError
 from pbem.mail.record import MailRecord
-from pbem.mail.sending import FlushReport, Outbox
+from pbem.mail.sending import Outbox
+from pbem.mail.served import seat_address
 from pbem.referee.deadlines import Reminder
-from pbem.referee.gamefile import GameFile
-from pbem.referee.layout import GameDir
-from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.tick import TickReport, tick
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import PrivateKey
-    from pbem.mail.serve import ServedGame
+    from pbem.mail.served import ServedGame
 
 Progress = Callable[[str], None]
 
@@ -47,8 +42,6 @@ def reminder_identity(game_id: str, reminder: Reminder) -> str:
 def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: MailRecord, outbox: Outbox,
               now: datetime | None, wait: float) -> tuple[TickReport, list[str]]:
     """Tick one served game and queue its reminders; one line per thing done."""
-    from pbem.mail.serve import seat_address
-
     report = tick(game.dir, key, now, wait)
     gid = report.game_id
     lines = [f"game {gid}: {t.player}'s {t.kind} decision timed out (deadline {t.deadline}): turn {t.turn}, "
@@ -83,37 +76,3 @@ def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: Mai
                 queued.unlink(missing_ok=True)
             raise
     return report, lines
-
-
-@dataclass
-class TickMailReport:
-    """``pbem tick --config``: the tick, the mails it queued, and the sending."""
-
-    tick: TickReport
-    mailed: list[str] = field(default_factory=list)
-    flush: FlushReport = field(default_factory=FlushReport)
-
-
-def tick_with_mail(config: MailConfig, key: PrivateKey, directory: Path, progress: Progress | None = None,
-                   now: datetime | None = None, wait: float = DEFAULT_WAIT) -> TickMailReport:
-    """Tick the game in ``directory``, one of the games ``config`` serves: its timeouts, reminders and turn mails."""
-    from pbem.mail.serve import notify, served_games
-
-    config.require("address", "state", "smtp", "games")
-    assert config.state is not None and config.smtp is not None
-    tell = progress or (lambda line: None)
-    gamefile = GameFile.read(GameDir.at(directory).game_toml)
-    games = served_games(config)
-    game = games.get(gamefile.game_id)
-    if game is None:
-        raise MailConfigError(f"{config.path}: game {gamefile.game_id} ({directory}) is not among its [[games]]")
-    record = MailRecord(config.state)
-    record.create()
-    outbox = Outbox(record.outbox)
-    with record.held():
-        ticked, lines = tick_game(game, config, key, record, outbox, now, wait)
-        lines += notify(game, config, record, outbox)
-        for line in lines:
-            tell(line)
-        flushed = outbox.flush(config.smtp)
-    return TickMailReport(tick=ticked, mailed=lines, flush=flushed)

@@ -50,13 +50,14 @@ from pbem.crypto.errors import CryptoError
 from pbem.digests import sha256_hex
 from pbem.engine.errors import EngineError
 from pbem.mail import compose
-from pbem.mail.config import GameEntry, MailConfig
+from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError
 from pbem.mail.extract import Extracted, PbemFile, extract, is_automatic, message_id
 from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
 from pbem.mail.record import MailRecord
 from pbem.mail.reminders import tick_game
 from pbem.mail.sending import FlushReport, Outbox
+from pbem.mail.served import ServedGame, seat_address, served_games
 from pbem.referee import public_log, status, submit
 from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
 from pbem.referee.gamefile import GameFile
@@ -67,6 +68,7 @@ from pbem.referee.records import read_turn
 
 if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
     from pbem.crypto.keys import PrivateKey
+    from pbem.referee.tick import TickReport
 
 Progress = Callable[[str], None]
 
@@ -82,16 +84,6 @@ class ServeReport:
     flush: FlushReport = field(default_factory=FlushReport)
 
 
-@dataclass(frozen=True)
-class ServedGame:
-    entry: GameEntry
-    gamefile: GameFile
-
-    @property
-    def dir(self) -> Path:
-        return self.entry.dir
-
-
 @dataclass
 class _Mail:
     incoming: Incoming
@@ -99,23 +91,6 @@ class _Mail:
     extracted: Extracted
     identity: str
     sender: str
-
-
-def served_games(config: MailConfig) -> dict[str, ServedGame]:
-    """The configured games by game id, each seat address checked against ``game.toml``."""
-    games: dict[str, ServedGame] = {}
-    for index, entry in enumerate(config.games):
-        gamefile = GameFile.read(GameDir.at(entry.dir).game_toml)
-        if gamefile.game_id in games:
-            raise MailConfigError(f"{config.path}: games[{index}]: game {gamefile.game_id} is configured twice")
-        unknown = sorted(set(entry.players) - set(gamefile.player_names))
-        if unknown:
-            raise MailConfigError(
-                f"{config.path}: games[{index}].players: {unknown[0]!r} is not seated in game {gamefile.game_id} "
-                f"(players: {', '.join(gamefile.player_names)})"
-            )
-        games[gamefile.game_id] = ServedGame(entry, gamefile)
-    return games
 
 
 def serve_once(config: MailConfig, referee_key: PrivateKey, progress: Progress | None = None,
@@ -305,21 +280,6 @@ def _result_sentence(result: dict[str, Any]) -> str:
 # --- turn mails ---------------------------------------------------------------------------
 
 
-def seat_address(game: ServedGame, record: MailRecord, player: str, gamefile: GameFile | None = None,
-                 fingerprint: str | None = None) -> str | None:
-    """Where the holder of ``player``'s seat gets mail: the address recorded for their key (``pbem takeover
-    --address``), else the configuration's. ``fingerprint`` asks for another key's (a previous holder's);
-    ``gamefile`` is ``game.toml`` with the seats in force, when the caller has it."""
-    if fingerprint is None:
-        if gamefile is None:
-            gamefile = status(game.dir).gamefile  # with the seat records the current turn names
-        key = gamefile.player_key(player)
-        if key is None:
-            return None
-        fingerprint = key.fingerprint
-    return record.address(game.gamefile.game_id, player, fingerprint) or game.entry.players.get(player)
-
-
 def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox) -> list[str]:
     """Queue the turn mails this game's state calls for; return one line per mail queued.
 
@@ -449,3 +409,38 @@ def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, addre
     turn = gamedir.turn(current.turn)
     compose.attach(message, turn.name, turn.read_bytes())
     return message
+
+
+# --- pbem tick --config --------------------------------------------------------------------
+
+
+@dataclass
+class TickMailReport:
+    """``pbem tick --config``: the tick, the mails it queued, and the sending."""
+
+    tick: TickReport
+    mailed: list[str] = field(default_factory=list)
+    flush: FlushReport = field(default_factory=FlushReport)
+
+
+def tick_with_mail(config: MailConfig, key: PrivateKey, directory: Path, progress: Progress | None = None,
+                   now: datetime | None = None, wait: float = DEFAULT_WAIT) -> TickMailReport:
+    """Tick the game in ``directory``, one of the games ``config`` serves: its timeouts, reminders and turn mails."""
+    config.require("address", "state", "smtp", "games")
+    assert config.state is not None and config.smtp is not None
+    tell = progress or (lambda line: None)
+    gamefile = GameFile.read(GameDir.at(directory).game_toml)
+    games = served_games(config)
+    game = games.get(gamefile.game_id)
+    if game is None:
+        raise MailConfigError(f"{config.path}: game {gamefile.game_id} ({directory}) is not among its [[games]]")
+    record = MailRecord(config.state)
+    record.create()
+    outbox = Outbox(record.outbox)
+    with record.held():
+        ticked, lines = tick_game(game, config, key, record, outbox, now, wait)
+        lines += notify(game, config, record, outbox)
+        for line in lines:
+            tell(line)
+        flushed = outbox.flush(config.smtp)
+    return TickMailReport(tick=ticked, mailed=lines, flush=flushed)

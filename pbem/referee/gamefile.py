@@ -26,10 +26,11 @@ from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import PublicKey
 from pbem.immutable import Immutable
 from pbem.referee import formats
-from pbem.referee.errors import GameDirError
+from pbem.referee.errors import GameDirError, KeyMismatch
 from pbem.referee.layout import read_file
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pbem.crypto.keys import PrivateKey
     from pbem.referee.deadlines import DeadlineRules
 
 REFEREE_ONLY = "referee-only"
@@ -273,3 +274,12 @@ class GameFile(Immutable):
 #: and whether each was checked against the schema
 _READ: dict[bytes, tuple[GameFile, bool]] = {}
 _READ_KEPT = 64
+
+
+def check_referee_key(gamefile: GameFile, referee_key: "PrivateKey") -> None:
+    """The referee's private key is the one ``game.toml`` names (:class:`KeyMismatch` if not)."""
+    if referee_key.public.fingerprint != gamefile.referee.fingerprint:
+        raise KeyMismatch(
+            f"this is not the referee key of game {gamefile.game_id} "
+            f"(game.toml names {gamefile.referee.fingerprint}, the key is {referee_key.public.fingerprint})"
+        )

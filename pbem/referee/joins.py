@@ -52,7 +52,6 @@ from pbem.referee.deadlines import deal_clock
 from pbem.referee.errors import (
     AlreadyApplied,
     GameDirError,
-    GameOverMove,
     KeyMismatch,
     NotYourDecisionMove,
     OtherGameMove,
@@ -62,12 +61,11 @@ from pbem.referee.errors import (
     UnexpectedJoin,
     UnreadableMove,
 )
-from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_record
 from pbem.referee.storage import atomic_write, dump_json
-from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn, write_turn
+from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn
 
 NONCE_BYTES = 32
 COMMIT, REVEAL = "commit", "reveal"
@@ -406,19 +404,7 @@ def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, refere
                       joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now))
 
 
-def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey, now: datetime | None = None) -> bool:
-    """Deal if every player has sent their nonce but turn 0 is missing (a step died after the last one)."""
-    if gamedir.has_turns():
-        return False
-    joins = joined(gamedir, gamefile)
-    if joins.round(gamefile) is not None:
-        return False
-    seed = read_pending_seed(gamedir, gamefile, referee_key)
-    write_turn(gamedir, deal(gamedir, gamefile, seed, joins, referee_key, now))
-    return True
-
-
-def _admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
+def admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
     """The join rules, after the file's own checks: one file per player and round; nonces after every commitment."""
     player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
     kept = (joins.commits if round_name == COMMIT else joins.reveals).get(player)
@@ -439,41 +425,3 @@ def _admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:
         if why is not None:
             raise UnexpectedJoin(f"the nonce was sent after other commitments than the game holds ({why}): "
                                  "run pbem join again on the game as it is", player=player, move_hash=join_hash)
-
-
-def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey,
-                now: datetime | None = None):
-    """One referee step on a join file, while the game waits for joins (under the lock)."""
-    from pbem.referee.pipeline import Step, write_notice
-    from pbem.referee.public import joining_status, turn_status
-    from pbem.referee.reveal import read_reveal
-
-    seed = read_pending_seed(gamedir, gamefile, referee_key)
-    joins = joined(gamedir, gamefile)
-    doc = None
-    try:
-        with refusing_failures():
-            doc = check_join(gamefile, data)
-        if read_reveal(gamedir, gamefile) is not None:
-            raise GameOverMove(f"game {gamefile.game_id} was abandoned and its seed revealed; no join is taken",
-                               player=doc["player"], move_hash=document_hash(doc))
-        _admit_join(gamefile, joins, doc)
-    except AlreadyApplied:
-        raise
-    except Refusal as refusal:
-        if doc is not None:  # check_join admitted the sender: the notice takes their slot
-            refusal.sender = doc["player"]
-        write_notice(gamedir, gamefile, 0, referee_key, data, refusal)
-        raise
-    player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
-    atomic_write(gamedir.join(player, round_name), data)
-    (joins.commits if round_name == COMMIT else joins.reveals)[player] = (doc, data)
-    if joins.round(gamefile) is not None:
-        return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
-                    awaiting=joins.waiting(gamefile), result=None, kind="join", dealt=False,
-                    status=joining_status(gamefile, joins.awaiting(gamefile)))
-    files = deal(gamedir, gamefile, seed, joins, referee_key, now)
-    write_turn(gamedir, files)
-    return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
-                awaiting=[a["player"] for a in files.turn["awaiting"]], result=files.turn["result"],
-                kind="join", dealt=True, status=turn_status(gamefile, files.turn))

@@ -55,7 +55,6 @@ from pbem.referee.errors import (
     GameDirError,
     GameOverMove,
     IllegalMove,
-    KeyMismatch,
     NotYourDecisionMove,
     Refusal,
     SchemaInvalidMove,
@@ -64,14 +63,14 @@ from pbem.referee.errors import (
     UnreadableMove,
 )
 from pbem.referee.failures import refusing_failures
-from pbem.referee.gamefile import GameFile
+from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.public import Status, awaiting_text, turn_status
 from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
 from pbem.referee.static import working_copy
-from pbem.referee.storage import dump_json, remove_temp_files, write_file
+from pbem.referee.storage import atomic_write, dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
     SIGNATURE_TEXT_LENGTH,
     Position,
@@ -291,7 +290,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
     Returns the :class:`Step` applied, or raises a :class:`Refusal` (after
     writing its signed notice to ``rejected/``; not for
     :class:`AlreadyApplied`, which changes nothing at all). While a game
-    waits for joins, the file goes to :func:`pbem.referee.joins.submit_join`.
+    waits for joins, the file goes to :func:`submit_join`.
     ``now`` is the referee's clock, which a game with deadlines records
     (:mod:`pbem.referee.clock`; ``None``: ``$PBEM_NOW`` or the system clock).
 
@@ -311,9 +310,7 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if gamefile.waits_for_joins:
             # a referee that died while writing a join file left its temporary file
             remove_temp_files(gamedir.joins)
-            if not gamedir.has_turns():  # not dealt yet: the joins' module, which no step after the deal needs
-                from pbem.referee.joins import complete_deal, submit_join
-
+            if not gamedir.has_turns():  # not dealt yet: the joins' module (imported there), which no later step needs
                 if anchors is not None:
                     anchors.check(gamedir, gamefile, None)
                 if not complete_deal(gamedir, gamefile, referee_key, now):
@@ -345,6 +342,57 @@ def hold_anchor(anchors: "Anchors", ctx: StepContext, now: datetime | None) -> N
     (a turn written by a referee run without ``anchors``, or a deal completed before the step)."""
     anchors.check(ctx.gamedir, ctx.gamefile, ctx.current)
     anchors.advance(ctx.gamefile, ctx.current, ctx.referee_key, now)
+
+
+def complete_deal(gamedir: GameDir, gamefile: GameFile, referee_key: PrivateKey, now: datetime | None = None) -> bool:
+    """Deal if every player has sent their nonce but turn 0 is missing (a step died after the last one)."""
+    from pbem.referee.joins import deal, joined, read_pending_seed
+
+    if gamedir.has_turns():
+        return False
+    joins = joined(gamedir, gamefile)
+    if joins.round(gamefile) is not None:
+        return False
+    seed = read_pending_seed(gamedir, gamefile, referee_key)
+    write_turn(gamedir, deal(gamedir, gamefile, seed, joins, referee_key, now))
+    return True
+
+
+def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: PrivateKey,
+                now: datetime | None = None) -> Step:
+    """One referee step on a join file, while the game waits for joins (under the lock)."""
+    from pbem.referee.joins import COMMIT, admit_join, check_join, deal, joined, read_pending_seed
+    from pbem.referee.public import joining_status
+
+    seed = read_pending_seed(gamedir, gamefile, referee_key)
+    joins = joined(gamedir, gamefile)
+    doc = None
+    try:
+        with refusing_failures():
+            doc = check_join(gamefile, data)
+        if read_reveal(gamedir, gamefile) is not None:
+            raise GameOverMove(f"game {gamefile.game_id} was abandoned and its seed revealed; no join is taken",
+                               player=doc["player"], move_hash=document_hash(doc))
+        admit_join(gamefile, joins, doc)
+    except AlreadyApplied:
+        raise
+    except Refusal as refusal:
+        if doc is not None:  # check_join admitted the sender: the notice takes their slot
+            refusal.sender = doc["player"]
+        write_notice(gamedir, gamefile, 0, referee_key, data, refusal)
+        raise
+    player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
+    atomic_write(gamedir.join(player, round_name), data)
+    (joins.commits if round_name == COMMIT else joins.reveals)[player] = (doc, data)
+    if joins.round(gamefile) is not None:
+        return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
+                    awaiting=joins.waiting(gamefile), result=None, kind="join", dealt=False,
+                    status=joining_status(gamefile, joins.awaiting(gamefile)))
+    files = deal(gamedir, gamefile, seed, joins, referee_key, now)
+    write_turn(gamedir, files)
+    return Step(turn=0, player=player, move_hash=join_hash, choices=0, auto_choices=[],
+                awaiting=[a["player"] for a in files.turn["awaiting"]], result=files.turn["result"],
+                kind="join", dealt=True, status=turn_status(gamefile, files.turn))
 
 
 def _run(ctx: StepContext, data: bytes, step_clock: "StepClock | None") -> tuple[Step, TurnFiles]:
@@ -410,14 +458,6 @@ def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
     # 3.-5. game id, known player, signature
     admit_sender(ctx.gamefile, doc, move_hash, "move", body)
     return doc, move_hash
-
-
-def check_referee_key(gamefile: GameFile, referee_key: PrivateKey) -> None:
-    if referee_key.public.fingerprint != gamefile.referee.fingerprint:
-        raise KeyMismatch(
-            f"this is not the referee key of game {gamefile.game_id} "
-            f"(game.toml names {gamefile.referee.fingerprint}, the key is {referee_key.public.fingerprint})"
-        )
 
 
 def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:

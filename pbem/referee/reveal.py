@@ -36,9 +36,9 @@ def read_reveal(gamedir: GameDir, gamefile: GameFile) -> dict[str, Any] | None:
 def reveal(directory: str | Path, referee_key: PrivateKey, force: bool = False,
            wait: float = DEFAULT_WAIT) -> dict[str, Any]:
     """Write ``reveal.json`` with the seed and return it (the existing one if the seed was revealed before)."""
+    from pbem.referee.gamefile import check_referee_key
     from pbem.referee.joins import read_pending_seed
     from pbem.referee.lock import locked
-    from pbem.referee.pipeline import check_referee_key
     from pbem.referee.storage import atomic_write, dump_json
     from pbem.referee.turns import open_seed
 

@@ -22,10 +22,10 @@ from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.crypto.signing import sign_document
 from pbem.referee import seats
 from pbem.referee.errors import TakeoverRefused
-from pbem.referee.gamefile import GameFile, Handover
+from pbem.referee.gamefile import GameFile, Handover, check_referee_key
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import check_referee_key, hold_anchor, open_game, recover
+from pbem.referee.pipeline import hold_anchor, open_game, recover
 from pbem.referee.records import Record
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json

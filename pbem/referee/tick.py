@@ -33,10 +33,10 @@ from pbem.crypto.signing import sign_document
 from pbem.referee import clock, timeouts
 from pbem.referee.deadlines import Reminder, overdue, reminders_due
 from pbem.referee.failures import refusing_failures
-from pbem.referee.gamefile import GameFile
+from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import StepContext, check_referee_key, hold_anchor, open_game, recover
+from pbem.referee.pipeline import StepContext, hold_anchor, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import build_turn, is_over, write_turn

@@ -1,4 +1,4 @@
-"""Exit codes are owned in one place: :data:`pbem.cli.main.EXIT_ERRORS`, the error classes, each with its code.
+"""Exit codes are owned in one place: :data:`pbem.cli.exits.EXIT_ERRORS`, the error classes, each with its code.
 
 Every code is numbered once, every error class that carries a code agrees with the table, no command
 exits with a number written anywhere else, and the documented tables list exactly the codes of the table.
@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 import pbem
-from pbem.cli.main import EXIT_CODES, EXIT_ERRORS, ClickUsageError
+from pbem.cli.app import ClickUsageError
+from pbem.cli.exits import EXIT_CODES, EXIT_ERRORS
 from pbem.crypto.errors import CryptoError
 from pbem.mail.errors import MailError
 from pbem.referee.errors import RefereeError, Refusal, UsageError

@@ -22,7 +22,7 @@ from pbem.crypto.keys import generate, write_keypair
 from pbem.mail.compose import message_bytes
 from pbem.mail.player import file_mail
 from pbem.mail.record import MailRecord
-from pbem.mail.reminders import tick_with_mail
+from pbem.mail.serve import tick_with_mail
 from pbem.referee import make_move, read_view, status, verify
 from pbem.referee.clock import NOW_ENV
 

@@ -159,7 +159,7 @@ def test_a_move_before_the_deal_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_step_that_died_after_the_last_join_deals_on_the_next_run(tmp_path: Path, monkeypatch) -> None:
-    import pbem.referee.joins as joins
+    import pbem.referee.pipeline as pipeline  # the step on a join file writes the deal
 
     table = joining_table(tmp_path)
     for player in ("alice", "bob", "alice"):
@@ -169,7 +169,7 @@ def test_a_step_that_died_after_the_last_join_deals_on_the_next_run(tmp_path: Pa
     def crash(*args, **kwargs):
         raise RuntimeError("killed before the deal was written")
 
-    monkeypatch.setattr(joins, "write_turn", crash)
+    monkeypatch.setattr(pipeline, "write_turn", crash)
     with pytest.raises(RuntimeError):
         submit(table.dir, last, table.referee)
     monkeypatch.undo()

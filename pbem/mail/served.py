@@ -1,0 +1,55 @@
+"""The games a referee serves by mail: each game's directory and configuration, and where each seat gets mail."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.mail.config import GameEntry, MailConfig
+from pbem.mail.errors import MailConfigError
+from pbem.mail.record import MailRecord
+from pbem.referee import status
+from pbem.referee.gamefile import GameFile
+from pbem.referee.layout import GameDir
+
+
+@dataclass(frozen=True)
+class ServedGame:
+    entry: GameEntry
+    gamefile: GameFile
+
+    @property
+    def dir(self) -> Path:
+        return self.entry.dir
+
+
+def served_games(config: MailConfig) -> dict[str, ServedGame]:
+    """The configured games by game id, each seat address checked against ``game.toml``."""
+    games: dict[str, ServedGame] = {}
+    for index, entry in enumerate(config.games):
+        gamefile = GameFile.read(GameDir.at(entry.dir).game_toml)
+        if gamefile.game_id in games:
+            raise MailConfigError(f"{config.path}: games[{index}]: game {gamefile.game_id} is configured twice")
+        unknown = sorted(set(entry.players) - set(gamefile.player_names))
+        if unknown:
+            raise MailConfigError(
+                f"{config.path}: games[{index}].players: {unknown[0]!r} is not seated in game {gamefile.game_id} "
+                f"(players: {', '.join(gamefile.player_names)})"
+            )
+        games[gamefile.game_id] = ServedGame(entry, gamefile)
+    return games
+
+
+def seat_address(game: ServedGame, record: MailRecord, player: str, gamefile: GameFile | None = None,
+                 fingerprint: str | None = None) -> str | None:
+    """Where the holder of ``player``'s seat gets mail: the address recorded for their key (``pbem takeover
+    --address``), else the configuration's. ``fingerprint`` asks for another key's (a previous holder's);
+    ``gamefile`` is ``game.toml`` with the seats in force, when the caller has it."""
+    if fingerprint is None:
+        if gamefile is None:
+            gamefile = status(game.dir).gamefile  # with the seat records the current turn names
+        key = gamefile.player_key(player)
+        if key is None:
+            return None
+        fingerprint = key.fingerprint
+    return record.address(game.gamefile.game_id, player, fingerprint) or game.entry.players.get(player)
