@@ -48,6 +48,12 @@ _JOIN_FILE = r"^([a-z0-9][a-z0-9_-]{0,31})\.(commit|reveal)\.json$"
 _MOVE_FILE = r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.json$"
 
 
+def step_file_name(name: str) -> tuple[int, str] | None:
+    """The turn and player a file named ``NNNNNN-PLAYER.json`` produced (``None`` for any other name)."""
+    m = re.match(_MOVE_FILE, name)
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
 def _numbered_files(directory: Path) -> list[tuple[int, str, Path]]:
     """``(turn, player, path)`` of every ``NNNNNN-PLAYER.json`` in ``directory``, in turn order."""
     if not directory.is_dir():

@@ -26,7 +26,10 @@ Always checked, stopping at the first bad file (which the report names):
   the referee produced (``referee_step``), its signed timeout record (the
   decision was open with that deadline, and the referee acted at or after
   it) or seat record (naming the key that held the seat, which later moves
-  are then checked against); no such file lies without its turn;
+  are then checked against); nothing else is in ``moves/``, ``timeouts/``
+  or ``seats/``: a file there that produced no turn of the chain (another
+  name, a folder, turn 0, a turn not in the chain) is no part of the record,
+  and every such file is named;
 * in a game with deadlines every turn records the referee's clock, and the
   recorded times never go backwards; a game without records none;
 * a seed published in a turn or in ``reveal.json`` matches the commitment;
@@ -47,6 +50,7 @@ possible: the report says that only signatures and the hash chain were checked.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +65,7 @@ from pbem.referee.errors import GameDirError, VerificationFailed
 from pbem.referee.gamefile import GameFile
 from pbem.referee.head import compare, head_path, read_head
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
-from pbem.referee.layout import GameDir
+from pbem.referee.layout import GameDir, step_file_name
 from pbem.referee.pipeline import MOVE_MAX_BYTES, UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
 from pbem.referee.replay import CheckedMove, checked_turn, replay_game
@@ -162,7 +166,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     if numbers != list(range(len(numbers))):
         missing = next(n for n in range(len(numbers) + 1) if n not in numbers)
         raise _fail(f"turn {missing} is missing from the chain", gamedir.turn(missing))
-    steps = _step_files(gamedir)
+    steps = _step_files(gamedir, len(numbers) - 1)
     seated = gamefile  # with the seat records in force at each turn, as the loop goes on
     previous: Record | None = None
     published: bytes | None = None
@@ -194,9 +198,6 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         if number:
             files += 1
         previous = turn
-    if steps:
-        turn_number, (_player, path) = min(steps.items())
-        raise _fail(f"{path}: a {_what(gamedir, path)} with no turn {turn_number}", path)
     if previous is not None:
         files += _check_views(gamedir, gamefile, previous)
     files += _check_head(gamedir, gamefile, previous)
@@ -344,13 +345,57 @@ def _check_reveal(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -
     return seed
 
 
-def _step_files(gamedir: GameDir) -> dict[int, tuple[str, Path]]:
-    """turn -> (player, path) of the file that produced it: a move, a timeout record or a seat record."""
+#: the most stray files one message names
+STRAYS_NAMED = 20
+
+
+def _step_files(gamedir: GameDir, latest: int) -> dict[int, tuple[str, Path]]:
+    """turn -> (player, path) of the file that produced it: a move, a timeout record or a seat record.
+
+    Each file of ``moves/``, ``timeouts/`` and ``seats/`` is named
+    ``NNNNNN-PLAYER.json`` after the turn it produced, 1 to ``latest`` (turn
+    0 is the deal, which no file produced). Anything else there (another
+    name, a folder, a file naming turn 0 or a turn the chain does not hold)
+    is no part of the record: someone else put it there, and every such file
+    is named at once, so that one look shows what to remove. Each folder is
+    listed once.
+    """
     found: dict[int, tuple[str, Path]] = {}
-    for number, player, path in gamedir.step_files():
-        if number in found:
-            raise _fail(f"{path}: a second file that produced turn {number} (besides {found[number][1]})", path)
-        found[number] = (player, path)
+    strays: list[tuple[Path, str]] = []
+    seconds: list[tuple[Path, int, Path]] = []
+    for folder in (gamedir.moves, gamedir.timeouts, gamedir.seats):
+        try:
+            listing = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+        for entry in entries:
+            path = Path(entry.path)
+            named = step_file_name(entry.name)
+            if not entry.is_file(follow_symlinks=False):
+                strays.append((path, "a folder (or another entry that is not a file)"))
+            elif named is None:
+                strays.append((path, "not named NNNNNN-PLAYER.json after the turn it produced"))
+            elif named[0] == 0:
+                strays.append((path, "turn 0 is the deal, which no file produced"))
+            elif named[0] > latest:
+                strays.append((path, f"a {_what(gamedir, path)} with no turn {named[0]}"))
+            elif named[0] in found:
+                seconds.append((path, named[0], found[named[0]][1]))
+            else:
+                found[named[0]] = (named[1], path)
+    if len(strays) == 1:
+        path, why = strays[0]
+        raise _fail(f"{path}: no part of the record ({why}): remove it", path)
+    if strays:
+        strays.sort()
+        listed = "; ".join(f"{path}: {why}" for path, why in strays[:STRAYS_NAMED])
+        more = f"; and {len(strays) - STRAYS_NAMED} more" if len(strays) > STRAYS_NAMED else ""
+        raise _fail(f"{len(strays)} files are no part of the record (remove them): {listed}{more}", strays[0][0])
+    if seconds:
+        path, number, first = min(seconds)
+        raise _fail(f"{path}: a second file that produced turn {number} (besides {first})", path)
     return found
 
 
