@@ -4,8 +4,8 @@ A run pays only for the command it runs (a command's cost is mostly its
 start-up: docs/performance.md, "Deferred imports"). The commands of
 :mod:`pbem.cli.main` register on :data:`commands` and are built into click
 commands when named (:class:`_Group`, :class:`_Commands`); ``pbem --help``
-builds them all for their one-line help, and ``pbem mail`` builds the mail
-commands (:mod:`pbem.cli.mail`) alone. Values are converted without
+builds them all for their one-line help, and ``pbem mail`` and ``pbem git``
+build their own group's commands (:mod:`pbem.cli.mail`, :mod:`pbem.cli.git`) alone. Values are converted without
 pydantic (:mod:`pbem.cli.values`).
 """
 
@@ -36,7 +36,7 @@ from pbem.referee.errors import SetupError
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
 
-#: the commands of ``pbem``, in the order ``pbem --help`` lists them (``mail`` last); each is built
+#: the commands of ``pbem``, in the order ``pbem --help`` lists them (``mail`` and ``git`` last); each is built
 #: into a click command only when named (:class:`_Group`)
 commands = typer.Typer()
 
@@ -54,18 +54,16 @@ class _Commands(MutableMapping[str, ClickCommand]):
         self._style = {"pretty_exceptions_short": pretty_exceptions_short, "rich_markup_mode": rich_markup_mode}
         self._registered = {info.name or get_command_name(info.callback.__name__): info
                             for info in commands.registered_commands if info.callback is not None}
-        self._names = [*self._registered, "mail"]
+        self._names = [*self._registered, "mail", "git"]
         self._built: dict[str, ClickCommand] = {}
 
     def _build(self, name: str) -> ClickCommand:
         from typer import main as typer_main
 
-        if name == "mail":
-            from pbem.cli.mail import app as mail_app
-
+        if name in ("mail", "git"):
+            group = importlib.import_module(f"pbem.cli.{name}").app
             return typer_main.get_group_from_info(
-                typer_main.TyperInfo(mail_app, name="mail"), suggest_commands=mail_app.suggest_commands,
-                **self._style)
+                typer_main.TyperInfo(group, name=name), suggest_commands=group.suggest_commands, **self._style)
         return typer_main.get_command_from_info(self._registered[name], **self._style)
 
     def __getitem__(self, name: str) -> ClickCommand:

@@ -38,25 +38,27 @@ from pbem.referee.errors import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pbem.git.errors import GitError
     from pbem.mail.errors import MailError
 
     #: every error a command reports, each with its own exit code and reason: the one place the codes are
     #: numbered (tests/cli/test_exit_codes.py checks that they are unique, that no command exits with a
     #: number written elsewhere, and the tables of docs/referee.md and README against :data:`EXIT_CODES`).
     #: A usage error of the command line itself (click's) exits with :class:`UsageError`'s code too.
-    EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError], ...]
+    EXIT_ERRORS: tuple[type[RefereeError | KeyFileError | MailError | GitError], ...]
     #: exit code -> meaning
     EXIT_CODES: dict[int, str]
 
 
 def __getattr__(name: str) -> Any:
-    """:data:`EXIT_ERRORS` and :data:`EXIT_CODES`, made when first read: they name the errors of ``pbem mail``,
-    whose module no other command imports."""
+    """:data:`EXIT_ERRORS` and :data:`EXIT_CODES`, made when first read: they name the errors of ``pbem mail``
+    and ``pbem git``, whose modules no other command imports."""
     if name not in ("EXIT_ERRORS", "EXIT_CODES"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pbem.git.errors import GitConfigError, GitRemoteError
     from pbem.mail.errors import MailConfigError, MailFileError, MailServerError
 
-    errors: tuple[type[RefereeError | KeyFileError | MailError], ...] = (
+    errors: tuple[type[RefereeError | KeyFileError | MailError | GitError], ...] = (
         FileError,
         UsageError,
         GameDirError,
@@ -73,13 +75,15 @@ def __getattr__(name: str) -> Any:
         MailConfigError,
         MailServerError,
         MailFileError,
+        GitConfigError,
+        GitRemoteError,
     )
     globals().update(EXIT_ERRORS=errors,
                      EXIT_CODES={0: "success", **{error.exit_code: _meaning(error) for error in errors}})
     return globals()[name]
 
 
-def _meaning(error: type[RefereeError | KeyFileError | MailError]) -> str:
+def _meaning(error: type[RefereeError | KeyFileError | MailError | GitError]) -> str:
     """An exit code's meaning: its error's reason and the first paragraph of its docstring."""
     summary = " ".join((error.__doc__ or "").strip().split("\n\n")[0].split())
     return f"{'move refused: ' if issubclass(error, Refusal) else ''}{error.reason}: {summary}"

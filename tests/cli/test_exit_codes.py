@@ -16,6 +16,7 @@ import pbem
 from pbem.cli.app import ClickUsageError
 from pbem.cli.exits import EXIT_CODES, EXIT_ERRORS
 from pbem.crypto.errors import CryptoError
+from pbem.git.errors import GitError
 from pbem.mail.errors import MailError
 from pbem.referee.errors import RefereeError, Refusal, UsageError
 
@@ -23,10 +24,11 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "pbem"
 
 #: the modules that number the codes: an ``exit_code = N`` in an error class's body is the numbering itself
-NUMBERING_MODULES = {PACKAGE / "referee" / "errors.py", PACKAGE / "mail" / "errors.py", PACKAGE / "crypto" / "errors.py"}
+NUMBERING_MODULES = {PACKAGE / "referee" / "errors.py", PACKAGE / "mail" / "errors.py", PACKAGE / "crypto" / "errors.py",
+                     PACKAGE / "git" / "errors.py"}
 
 #: the bases of the error families, never raised themselves: their code is the fallback of code 1
-BASES = (RefereeError, MailError, Refusal)
+BASES = (RefereeError, MailError, GitError, Refusal)
 
 
 def all_subclasses(cls: type) -> set[type]:
@@ -107,7 +109,7 @@ def test_every_error_class_with_an_exit_code_agrees_with_the_table() -> None:
     """A new error class cannot take a code that means something else (nor a code the table lacks)."""
     import_every_module()
     reason_of = {error.exit_code: error.reason for error in EXIT_ERRORS}
-    families = (RefereeError, MailError, CryptoError)
+    families = (RefereeError, MailError, GitError, CryptoError)
     coded = {cls for family in families for cls in {family, *all_subclasses(family)} if hasattr(cls, "exit_code")}
     for cls in sorted(coded - set(BASES), key=lambda c: c.__qualname__):
         code, reason = getattr(cls, "exit_code"), getattr(cls, "reason")  # noqa: B009 - not every class has them
@@ -150,5 +152,6 @@ def test_the_documented_exit_code_tables_list_exactly_the_codes_of_the_table() -
     assert documented_codes((REPO / "docs" / "referee.md").read_text(encoding="utf-8"), "## Exit codes") == set(
         EXIT_CODES)
     assert documented_codes((REPO / "README.md").read_text(encoding="utf-8"), "### Exit codes") == set(EXIT_CODES)
-    mail = documented_codes((REPO / "docs" / "mail.md").read_text(encoding="utf-8"), "| exit code | meaning |")
-    assert mail and mail <= set(EXIT_CODES)
+    for transport in ("mail", "git"):
+        codes = documented_codes((REPO / "docs" / f"{transport}.md").read_text(encoding="utf-8"), "| exit code | meaning |")
+        assert codes and codes <= set(EXIT_CODES), transport

@@ -1,0 +1,138 @@
+"""``pbem git``: the git transport's commands (a Typer sub-app joined to ``pbem``).
+
+* ``pbem git serve --config FILE --once | --poll SECONDS`` — the referee's loop;
+* ``pbem git send FILE...`` — a player pushes move or join files to their inbox.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from pbem.cli.exits import fail as _fail
+from pbem.cli.exits import guard as _guard
+from pbem.cli.output import say
+from pbem.git.errors import GitError, GitRemoteError
+from pbem.referee.errors import LockBusy
+from pbem.referee.lock import DEFAULT_WAIT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.git.serve import ServeReport
+
+# The git modules are imported by the commands that use them: `pbem status` and the other commands of the
+# main app do not pay for them (docs/performance.md, "Deferred imports").
+
+app = typer.Typer(
+    name="git",
+    help="Play by git: the referee's loop over a shared repository (serve), and the players' send.",
+    no_args_is_help=True,
+)
+
+
+def _run(action: Callable[[], Any], file: Path | None = None) -> Any:
+    """A library call: git errors and the referee's errors become a message and an exit code."""
+    try:
+        return _guard(action, file)
+    except GitError as error:
+        _fail(str(error), error.exit_code, error.reason)
+
+
+@app.command()
+def serve(
+    config: Path = typer.Option(..., "--config", help="The referee's git configuration (TOML)."),
+    once: bool = typer.Option(False, "--once", help="Fetch, submit, commit and push once, and exit (cron, a timer, CI)."),
+    poll: float | None = typer.Option(
+        None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
+    ),
+    progress: bool | None = typer.Option(
+        None, "--progress/--quiet", help="One line per file read and per commit on stderr (default: when stderr is a "
+                                         "terminal)."),
+    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for a game directory another referee holds."),
+) -> None:
+    """The referee's git loop: submit the files players push to their inboxes, commit and push the game branch.
+
+    Each round fetches the game branch and the inboxes, submits every file
+    new commits of an inbox add, ticks every game (decisions past their
+    deadline get the game's default action), signs each game's head, and
+    commits the referee's own game directories, with the answer to every
+    file in the commit message, to the game branch. Nothing a player pushed
+    is checked out or run. The referee's clock is $PBEM_NOW, else the system's.
+
+    Exit codes: 0 done; 20 a game was busy or damaged (the message says
+    which; its files wait for the next run); 40 the configuration; 41 the
+    shared repository could not be reached or refused the push (the commit
+    is pushed next run).
+    """
+    from pbem.crypto.keys import load_private_key
+    from pbem.git.config import GitConfig
+    from pbem.git.serve import serve_once
+
+    if once == (poll is not None):
+        _fail("give exactly one of --once and --poll SECONDS")
+    settings: GitConfig = _run(lambda: GitConfig.read(config), config)
+    _run(lambda: settings.require("remote", "key", "state", "games"))
+    key = _run(lambda: load_private_key(settings.key), settings.key)  # type: ignore[arg-type]
+    show = sys.stderr.isatty() if progress is None else progress
+    tell = (lambda line: say(line, err=True)) if show else None
+    if once:
+        report: ServeReport = _run(lambda: serve_once(settings, key, tell, wait))
+        raise typer.Exit(_report_code(report))
+
+    def one_round() -> ServeReport | None:
+        try:
+            return serve_once(settings, key, tell, wait)
+        except GitRemoteError as error:  # a remote that is down now may be up at the next round
+            say(f"pbem: {error} (trying again in {poll:g} s)", err=True)
+            return None
+
+    # SIGINT and SIGTERM (systemctl stop) end the loop between rounds: a round is never cut short
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.is_set():
+            report_or_none = _run(one_round)
+            if report_or_none is not None:
+                _report_code(report_or_none)
+            stop.wait(poll)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _report_code(report: ServeReport) -> int:
+    """Say on stderr what must be looked at; the exit code of a run."""
+    for line in report.held:
+        say(f"pbem: {line}", err=True)
+    if report.push_error:
+        say(f"pbem: the game branch stays to be pushed: {report.push_error}", err=True)
+        return GitRemoteError.exit_code
+    # a game held back (busy or damaged): its files wait for the next run, as under a busy lock
+    return LockBusy.exit_code if report.held else 0
+
+
+@app.command()
+def send(
+    files: list[Path] = typer.Argument(..., help="Move or join files (pbem move, pbem join wrote them)."),
+    directory: Path = typer.Option(Path("."), "--dir", help="Your clone of the shared repository."),
+    remote: str = typer.Option("origin", "--remote", help="The shared repository: a remote of your clone, or a URL."),
+    inbox: str | None = typer.Option(
+        None, "--inbox", help="Your inbox ref (default: inbox/PLAYER, the player the files name)."),
+) -> None:
+    """Push move or join files to your inbox in the shared repository, for the referee's next run.
+
+    One commit on your inbox ref, pushed as a fast-forward; your clone's
+    branches and files are left as they are. The referee answers in its next
+    commit of the game branch (git pull; git log -1).
+    """
+    from pbem.git.send import send as send_files
+
+    sent = _run(lambda: send_files(directory, list(files), remote=remote, inbox=inbox))
+    short = sent.ref.removeprefix("refs/heads/")
+    say(f"sent {', '.join(sent.names)} to {short} of {remote} (commit {sent.commit[:12]})")
+    say("the referee answers in its next commit of the game branch: git pull, then git log -1")

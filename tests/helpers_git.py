@@ -1,0 +1,184 @@
+"""A git host on this machine for the play-by-git tests: a bare repository whose hooks give the permissions
+a host would, people with clones of it, and the referee's loop as a real process.
+
+The host (:class:`Host`) is a bare repository ``table.git`` with a
+``pre-receive`` hook that refuses, for the whole push, any ref the pusher
+may not write: the referee alone writes the game branch, each player only
+their own inbox (``refs/heads/inbox/NAME``, which they may create, update,
+rewrite and delete). The hook knows who pushes from ``PBEM_PUSHER``, which
+each person's environment sets and which a push to a local repository hands
+on to the server's hooks, as a host knows the account of a push.
+:meth:`Host.open_game_branch` makes the host a misconfigured one, where
+anyone may push the game branch too.
+
+Each person (:class:`Person`) has their own home, clone and pbem state; a
+player's clone is fed only by ``git clone``, ``git pull`` and ``git fetch``
+of the host. The referee (:class:`Referee`) keeps its game directory, key
+and state directory outside any clone, and runs ``pbem git serve`` as a
+process of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from helpers_trust import TESTS
+
+#: the game branch of the tests' configuration
+BRANCH = "game"
+
+PRE_RECEIVE = """#!/bin/sh
+# The host's permissions: the referee alone writes the game branch, each player only their own inbox.
+who="$PBEM_PUSHER"
+refused=0
+while read old new ref; do
+    case "$ref" in
+        refs/heads/game)
+            [ "$who" = referee ] || [ -e pbem-open-game-branch ] || {
+                echo "host: $who may not write $ref" >&2; refused=1; } ;;
+        refs/heads/inbox/*)
+            [ -n "$who" ] && [ "$who" != referee ] && [ "$ref" = "refs/heads/inbox/$who" ] || {
+                echo "host: $who may not write $ref" >&2; refused=1; } ;;
+        *)
+            echo "host: $who may not write $ref" >&2; refused=1 ;;
+    esac
+done
+exit $refused
+"""
+
+
+def environment(home: Path, who: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of one person: their own home (no user git configuration), name, pbem state; the
+    toy game on pbem's path; ``PBEM_PUSHER`` for the host's hooks."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env.update(HOME=str(home), GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME=who, GIT_AUTHOR_EMAIL=f"{who}@pbem.test",
+               GIT_COMMITTER_NAME=who, GIT_COMMITTER_EMAIL=f"{who}@pbem.test", PBEM_PUSHER=who,
+               PBEM_STATE_DIR=str(home / "pbem-state"), PBEM_GAMES="toygame",
+               PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    env.update(extra or {})
+    return env
+
+
+def run(command: list[str], env: dict[str, str], cwd: Path, code: int | None = 0,
+        input: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True,
+                          input=input.decode() if input is not None else None, timeout=300)
+    if code is not None:
+        assert done.returncode == code, (command, done.returncode, done.stdout, done.stderr)
+    return done
+
+
+@dataclass
+class Host:
+    """The shared repository, with the permissions a host gives."""
+
+    repo: Path
+
+    @classmethod
+    def make(cls, where: Path) -> Host:
+        repo = where / "table.git"
+        run(["git", "init", "-q", "--bare", "--initial-branch=main", str(repo)], environment(where / "home-host", "host"),
+            where)
+        hook = repo / "hooks" / "pre-receive"
+        hook.write_text(PRE_RECEIVE)
+        hook.chmod(0o755)
+        return cls(repo)
+
+    def open_game_branch(self) -> None:
+        """Misconfigure the host: anyone may push the game branch."""
+        (self.repo / "pbem-open-game-branch").touch()
+
+    def tip(self, ref: str = f"refs/heads/{BRANCH}") -> str | None:
+        done = subprocess.run(["git", "--git-dir", str(self.repo), "rev-parse", "--verify", "--quiet", ref],
+                              capture_output=True, text=True)
+        return done.stdout.strip() or None
+
+    def objects(self) -> bytes:
+        """Every object the host holds, uncompressed (to look for what must never reach it)."""
+        listed = subprocess.run(["git", "--git-dir", str(self.repo), "cat-file", "--batch-all-objects",
+                                 "--batch", "--unordered"], capture_output=True, check=True)
+        return listed.stdout
+
+
+@dataclass
+class Person:
+    """Someone with a home and a clone of the host."""
+
+    name: str
+    root: Path
+    host: Host
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.env = environment(self.root / f"home-{self.name}", self.name)
+
+    @property
+    def clone(self) -> Path:
+        return self.root / self.name
+
+    @property
+    def game(self) -> Path:
+        return self.clone / "game"
+
+    def git(self, *args: str, code: int | None = 0, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        return run(["git", *args], self.env, cwd or self.clone, code)
+
+    def pbem(self, *args: object, code: int | None = 0) -> subprocess.CompletedProcess[str]:
+        return run([sys.executable, "-m", "pbem", *map(str, args)], self.env, self.clone, code)
+
+    def clone_table(self) -> None:
+        run(["git", "clone", "-q", "-b", BRANCH, str(self.host.repo), str(self.clone)], self.env, self.root)
+
+    def pull(self) -> None:
+        self.git("pull", "-q", "--ff-only")
+
+
+@dataclass
+class Referee:
+    """The referee's machine: its key, its own game directory and state directory, its configuration."""
+
+    root: Path
+    host: Host
+    key: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.env = environment(self.home / "home", "referee")
+
+    @property
+    def home(self) -> Path:
+        return self.root / "referee"
+
+    @property
+    def game(self) -> Path:
+        return self.home / "games" / "first"
+
+    @property
+    def state(self) -> Path:
+        return self.home / "git-state"
+
+    @property
+    def config(self) -> Path:
+        return self.home / "referee.toml"
+
+    def write_config(self, extra: str = "") -> None:
+        self.config.write_text(
+            f'remote = "{self.host.repo}"\nbranch = "{BRANCH}"\nkey = "{self.key}"\nstate = "git-state"\n'
+            f'committer = "pbem referee <referee@pbem.test>"\n{extra}\n'
+            '[[games]]\ndir = "games/first"\npath = "game"\n')
+
+    def serve(self, code: int | None = 0, *extra: str) -> subprocess.CompletedProcess[str]:
+        """One run of the referee's loop, as a process of its own."""
+        return run([sys.executable, "-m", "pbem", "git", "serve", "--once", "--config", str(self.config), *extra],
+                   self.env, self.home, code)
+
+    def answer(self) -> str:
+        """The commit message of the referee's latest commit on the host."""
+        return subprocess.run(["git", "--git-dir", str(self.host.repo), "log", "-1", "--format=%B", BRANCH],
+                              capture_output=True, text=True, check=True).stdout
