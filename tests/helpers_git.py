@@ -182,3 +182,50 @@ class Referee:
         """The commit message of the referee's latest commit on the host."""
         return subprocess.run(["git", "--git-dir", str(self.host.repo), "log", "-1", "--format=%B", BRANCH],
                               capture_output=True, text=True, check=True).stdout
+
+
+def push_files(person: Person, ref: str, files: dict[str, bytes | tuple[str, str]], on: str | None = None,
+               force: bool = False, code: int = 0) -> subprocess.CompletedProcess[str]:
+    """Push, with plain git, a commit whose tree holds ``files`` (``path -> bytes``, or ``path -> ("link",
+    TARGET)`` for a symbolic link) on ``on`` (a commit the clone has, or ``None``: a first commit) to ``ref``."""
+    entries = {}
+    for path, content in files.items():
+        if isinstance(content, tuple):
+            data, mode = content[1].encode(), "120000"
+        else:
+            data, mode = content, "100644"
+        blob = run(["git", "hash-object", "-w", "--stdin"], person.env, person.clone, input=data).stdout.strip()
+        entries[path] = (mode, blob)
+    tree = _tree(person, entries)
+    commit = run(["git", "commit-tree", tree, *(["-p", on] if on else []), "-m", f"{person.name} pushes"],
+                 person.env, person.clone).stdout.strip()
+    return person.git("push", "-q", *(["-f"] if force else []), "origin", f"{commit}:{ref}", code=code)
+
+
+def _tree(person: Person, entries: dict[str, tuple[str, str]]) -> str:
+    """A tree of ``path -> (mode, blob)`` at any depth."""
+    here: dict[str, tuple[str, str]] = {}
+    below: dict[str, dict[str, tuple[str, str]]] = {}
+    for path, entry in entries.items():
+        first, _, rest = path.partition("/")
+        if rest:
+            below.setdefault(first, {})[rest] = entry
+        else:
+            here[first] = entry
+    lines = [f"{mode} blob {blob}\t{name}" for name, (mode, blob) in here.items()]
+    lines += [f"040000 tree {_tree(person, inner)}\t{name}" for name, inner in below.items()]
+    return run(["git", "mktree", "-z"], person.env, person.clone, input="".join(f"{line}\0" for line in lines).encode()).stdout.strip()
+
+
+def branch_files(host: Host, ref: str = f"refs/heads/{BRANCH}") -> dict[str, tuple[str, bytes]]:
+    """Every entry of ``ref``'s tree on the host: ``path -> (mode, bytes)``."""
+    listing = subprocess.run(["git", "--git-dir", str(host.repo), "ls-tree", "-r", "-z", ref], capture_output=True,
+                             check=True).stdout
+    found = {}
+    for record in filter(None, listing.split(b"\0")):
+        meta, _, path = record.partition(b"\t")
+        mode, _kind, blob = meta.decode().split()
+        data = subprocess.run(["git", "--git-dir", str(host.repo), "cat-file", "blob", blob], capture_output=True,
+                              check=True).stdout
+        found[path.decode()] = (mode, data)
+    return found

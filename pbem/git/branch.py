@@ -33,8 +33,9 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem.durable import TEMP_PREFIX, atomic_write
-from pbem.git.errors import GitError
+from pbem.git.errors import GitConfigError
 from pbem.git.plumbing import EXECUTABLE, REGULAR, TREE, Git, hash_files, make_tree
+from pbem.referee.errors import GameDirError
 
 #: the referee's own last commit of the game branch, in its repository
 BRANCH = "refs/pbem/branch"
@@ -53,7 +54,7 @@ def game_tree(git: Git, directory: Path) -> str:
     Left out: what is not the game (the lock and temporary files at the
     top, anything named with a dot first). Anything that is neither a file
     nor a folder is refused: the referee writes none, and a game directory
-    holding one is damaged (:class:`GitError`).
+    holding one is damaged (:class:`~pbem.referee.errors.GameDirError`).
     """
     files: list[tuple[tuple[str, ...], Path]] = []
     pending: list[tuple[tuple[str, ...], str]] = [((), os.fspath(directory))]
@@ -66,10 +67,10 @@ def game_tree(git: Git, directory: Path) -> str:
                 if entry.is_dir(follow_symlinks=False):
                     pending.append(((*parts, entry.name), entry.path))
                 elif not entry.is_file(follow_symlinks=False):
-                    raise GitError(f"{entry.path}: neither a plain file nor a folder; the referee's game directory "
+                    raise GameDirError(f"{entry.path}: neither a plain file nor a folder; the referee's game directory "
                                    "holds none: look at who put it there")
                 elif not _NAME.fullmatch(entry.name):
-                    raise GitError(f"{entry.path}: a name with a control character, which pbem never writes: look "
+                    raise GameDirError(f"{entry.path}: a name with a control character, which pbem never writes: look "
                                    "at who put it there")
                 else:
                     files.append(((*parts, entry.name), Path(entry.path)))
@@ -147,7 +148,7 @@ def adopt(git: Git, commit: str, path: str, directory: Path) -> int:
 
     Only regular files with names pbem writes are taken (anything else is
     left out); the result must pass ``pbem verify`` before it is put in place,
-    in one rename (:class:`GitError` otherwise, and ``directory`` is left as
+    in one rename (:class:`GitConfigError` otherwise, and ``directory`` is left as
     it was).
     """
     from pbem.referee.errors import VerificationFailed
@@ -155,7 +156,7 @@ def adopt(git: Git, commit: str, path: str, directory: Path) -> int:
 
     tree = subtree(git, commit, path)
     if tree is None:
-        raise GitError(f"commit {commit[:12]} of the game branch holds no game at {path!r}")
+        raise GitConfigError(f"commit {commit[:12]} of the game branch holds no game at {path!r}")
     out = git.run("ls-tree", "-r", "-z", "--full-tree", "--end-of-options", tree).out
     wanted: list[tuple[str, str]] = []
     for record in out.split(b"\0"):
@@ -169,7 +170,7 @@ def adopt(git: Git, commit: str, path: str, directory: Path) -> int:
         if kind == "blob" and mode in (REGULAR, EXECUTABLE) and kept and all(_NAME.fullmatch(p) for p in parts):
             wanted.append((name, value))
     if len(wanted) > ADOPT_MAX_FILES:
-        raise GitError(f"commit {commit[:12]} holds {len(wanted):,} files at {path!r}: more than a game has")
+        raise GitConfigError(f"commit {commit[:12]} holds {len(wanted):,} files at {path!r}: more than a game has")
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.adopting-", dir=directory.parent))
     try:
@@ -181,7 +182,7 @@ def adopt(git: Git, commit: str, path: str, directory: Path) -> int:
         try:
             verify(staging)
         except VerificationFailed as error:
-            raise GitError(f"the game at {path!r} in commit {commit[:12]} does not verify: {error}") from None
+            raise GitConfigError(f"the game at {path!r} in commit {commit[:12]} does not verify: {error}") from None
         if directory.exists():
             directory.rmdir()  # empty, or this raises: a directory holding anything is never replaced
         staging.rename(directory)

@@ -9,9 +9,11 @@ push, git itself failing on the referee's own repository.
 
 from __future__ import annotations
 
+from pbem.referee.errors import FileError
+
 
 class GitError(Exception):
-    """Base of every error the git transport raises (git failing on a repository of this machine)."""
+    """Base of every error the git transport raises."""
 
     exit_code = 1
     reason = "git-error"
@@ -29,3 +31,10 @@ class GitRemoteError(GitError):
 
     exit_code = 41
     reason = "git-remote"
+
+
+class GitRepositoryError(GitError, FileError):
+    """git failed on a repository of this machine (the referee's own, or a player's clone): an unexpected error."""
+
+    exit_code = FileError.exit_code
+    reason = FileError.reason

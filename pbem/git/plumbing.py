@@ -18,9 +18,9 @@ Every call goes through :class:`Git`, which
 * bounds every network command by a timeout, after which its whole process
   group is stopped.
 
-A failure of git on a repository of this machine is a :class:`GitError`;
-one of the remote, a :class:`GitRemoteError`; git missing, a
-:class:`GitConfigError`.
+A failure of git on a repository of this machine is a
+:class:`GitRepositoryError`; one of the remote, a :class:`GitRemoteError`;
+git missing, a :class:`GitConfigError`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pbem.git.errors import GitConfigError, GitError, GitRemoteError
+from pbem.git.errors import GitConfigError, GitRemoteError, GitRepositoryError
 
 #: seconds a fetch or a push may take before it is stopped
 REMOTE_TIMEOUT = 300.0
@@ -108,12 +108,12 @@ class Git:
             out, err = process.communicate(input, timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop(process)
-            error = GitRemoteError if remote else GitError
+            error = GitRemoteError if remote else GitRepositoryError
             raise error(f"`git {' '.join(args[:2])}` took longer than {timeout:g} s and was stopped") from None
         done = Done(process.returncode, out, err)
         if done.code not in tuple(ok):
             said = err.decode("utf-8", "replace").strip() or out.decode("utf-8", "replace").strip()
-            error = GitRemoteError if remote else GitError
+            error = GitRemoteError if remote else GitRepositoryError
             raise error(f"`git {' '.join(args[:2])}` failed (exit {done.code}): {said[-600:] or 'no message'}")
         return done
 
@@ -155,7 +155,7 @@ class Git:
             end = out.index(b"\n", at)
             header = out[at:end].decode("ascii", "replace").split()
             if len(header) != 3 or header[0] != wanted or header[1] != "blob":
-                raise GitError(f"{wanted}: not a blob of this repository ({' '.join(header)})")
+                raise GitRepositoryError(f"{wanted}: not a blob of this repository ({' '.join(header)})")
             size = int(header[2])
             found[wanted] = out[end + 1:end + 1 + size]
             at = end + 1 + size + 1
@@ -212,7 +212,7 @@ def hash_files(git: Git, paths: Sequence[Path]) -> list[str]:
     listing = "".join(f"{path}\n" for path in paths).encode("utf-8")
     ids = git.run("hash-object", "-w", "--no-filters", "--stdin-paths", input=listing).lines()
     if len(ids) != len(paths):
-        raise GitError(f"`git hash-object` wrote {len(ids)} blobs for {len(paths)} files")
+        raise GitRepositoryError(f"`git hash-object` wrote {len(ids)} blobs for {len(paths)} files")
     return ids
 
 

@@ -55,7 +55,7 @@ from pbem.crypto.errors import CryptoError
 from pbem.engine.errors import EngineError
 from pbem.git import branch as game_branch
 from pbem.git.config import GitConfig, GitGame
-from pbem.git.errors import GitConfigError, GitError, GitRemoteError
+from pbem.git.errors import GitConfigError, GitRemoteError
 from pbem.git.inbox import FILE_MAX_BYTES, REMOTE_BRANCH, Inbox, Pushed, fetch, new_commits, pushed_files
 from pbem.git.plumbing import Git
 from pbem.referee import clock
@@ -336,7 +336,7 @@ class _Run:
                 try:
                     trees[path] = game_branch.game_tree(git, served.entry.dir)
                     continue
-                except (GitError, OSError) as error:
+                except (RefereeError, OSError) as error:
                     served.held = f"not published this run: {error}"
                     self.hold(f"game {served.gamefile.game_id}: {served.held}")
             # a game held back keeps what the referee last published of it
