@@ -21,12 +21,18 @@ process of its own.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+from helpers_referee import TEST_SEED, make_keys
 from helpers_trust import TESTS
+
+from pbem.crypto.keys import PrivateKey
+from pbem.referee import make_move, new_game, read_view
 
 #: the game branch of the tests' configuration
 BRANCH = "game"
@@ -229,3 +235,65 @@ def branch_files(host: Host, ref: str = f"refs/heads/{BRANCH}") -> dict[str, tup
                               check=True).stdout
         found[path.decode()] = (mode, data)
     return found
+
+
+# --- the table: a game played through the host ----------------------------------------------
+
+
+@dataclass
+class GitTable:
+    """A High Card game played through a git host: the host, the referee, alice and bob (cloned)."""
+
+    host: Host
+    referee: Referee
+    players: dict[str, Person]
+    keys: dict[str, PrivateKey]
+    key_files: dict[str, Path]
+
+    @property
+    def alice(self) -> Person:
+        return self.players["alice"]
+
+    @property
+    def bob(self) -> Person:
+        return self.players["bob"]
+
+
+def set_table(tmp_path: Path, seed: bytes | None = TEST_SEED, **setup: object) -> GitTable:
+    """The game set up by the referee in its own directory, published by a first run of its loop, and
+    cloned by both players."""
+    if shutil.which("git") is None:
+        pytest.fail("the play-by-git tests need git (.ci/run installs it)")
+    keys, files = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    host = Host.make(tmp_path)
+    referee = Referee(tmp_path, host, files["referee"])
+    new_game(referee.game, "highcard", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"], seed=seed,
+             **setup)  # type: ignore[arg-type]
+    referee.write_config()
+    referee.serve()
+    players = {name: Person(name, tmp_path, host) for name in ("alice", "bob")}
+    for person in players.values():
+        person.clone_table()
+    return GitTable(host, referee, players, keys, files)
+
+
+
+def move(table: GitTable, person: Person, *choices: str) -> bytes:
+    """A move of ``person`` answering the latest turn of their clone (``pbem move`` in the library)."""
+    key = table.keys[person.name]
+    return make_move(read_view(person.game, person.name, key), key, list(choices))
+
+
+def send(table: GitTable, person: Person, data: bytes, name: str = "move.json",
+         extra: dict[str, bytes | tuple[str, str]] | None = None) -> None:
+    """Push ``data`` as ``name`` (and the ``extra`` files) to the person's inbox, with plain git, on its current tip."""
+    ref = f"refs/heads/inbox/{person.name}"
+    person.git("fetch", "-q", "origin", f"+{ref}:refs/remotes/origin/inbox-{person.name}", code=None)
+    tip = person.git("rev-parse", "--verify", "--quiet", f"refs/remotes/origin/inbox-{person.name}", code=None)
+    push_files(person, ref, {name: data, **(extra or {})}, on=tip.stdout.strip() or None)
+
+
+def first_choice(table: GitTable, person: Person) -> str:
+    view = read_view(person.game, person.name, table.keys[person.name])
+    assert view.decision is not None, f"{person.name} is not awaited"
+    return view.decision.options[0].id

@@ -134,5 +134,9 @@ def send(
 
     sent = _run(lambda: send_files(directory, list(files), remote=remote, inbox=inbox))
     short = sent.ref.removeprefix("refs/heads/")
+    if sent.commit is None:
+        say(f"nothing sent: {short} of {remote} holds {', '.join(sent.names)} as they are already (the referee "
+            "answers each file once: git log of the game branch; to send a file again, give it another name)")
+        return
     say(f"sent {', '.join(sent.names)} to {short} of {remote} (commit {sent.commit[:12]})")
     say("the referee answers in its next commit of the game branch: git pull, then git log -1")

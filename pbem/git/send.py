@@ -11,8 +11,10 @@ the game branch with ``git pull``.
 
 The referee reads what each new commit of an inbox adds or changes (every
 commit, not only the tip), so a player may send several times before the
-referee's next run. The same can be done with plain git; the commit need
-only be a descendant of the inbox's tip, or its first commit.
+referee's next run. A file the inbox holds already, byte for byte and under
+the same name, is no change: nothing is pushed (a copy under another name
+is, and the referee answers it). The same can be done with plain git; the
+commit need only be a descendant of the inbox's tip, or its first commit.
 """
 
 from __future__ import annotations
@@ -37,10 +39,14 @@ SENT = "refs/pbem/sent"
 
 @dataclass(frozen=True)
 class Sent:
-    """What :func:`send` pushed: the inbox ref, the commit, and the names of the files."""
+    """What :func:`send` pushed: the inbox ref, the commit, and the names of the files.
+
+    ``commit`` is ``None`` when the inbox held these very files already (git records no change, and the
+    referee has read them, or reads them at its next run): nothing was pushed.
+    """
 
     ref: str
-    commit: str
+    commit: str | None
     names: list[str]
 
 
@@ -65,6 +71,8 @@ def send(clone: Path, files: list[Path], remote: str = "origin", inbox: str | No
     names = [name for name, _ in contents]
     for attempt in range(2):
         parent = _tip(git, remote, ref)
+        if parent is not None and _holds(git, parent, blobs):
+            return Sent(ref=ref, commit=None, names=names)
         args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-m",
                 f"{player}: {', '.join(names)}"]
         commit = git.run(*args, env=_identity(git, player)).lines()[0]
@@ -119,6 +127,11 @@ def _tip(git: Git, remote: str, ref: str) -> str | None:
     git.run("fetch", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--quiet", "--end-of-options",
             remote, f"+{ref}:{SENT}", remote=True)
     return git.rev(SENT)
+
+
+def _holds(git: Git, commit: str, blobs: list[tuple[str, str]]) -> bool:
+    """Whether ``commit``'s tree holds every ``(name, blob)`` of ``blobs`` as it is."""
+    return all(git.rev(f"{commit}:{name}") == value for name, value in blobs)
 
 
 def _identity(git: Git, player: str) -> dict[str, str]:

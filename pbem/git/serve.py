@@ -322,8 +322,11 @@ class _Run:
                 if error.rejection else ""
             return f"REFUSED ({error.reason}, exit {error.exit_code}): {error.message}{notice}"
         if step.kind == "join":
-            return "APPLIED: " + ("every player is in: turn 0 is dealt" if step.dealt
-                                  else f"waiting for {', '.join(step.awaiting)} to join")
+            if step.dealt:
+                return "APPLIED: every player is in: turn 0 is dealt"
+            waiting = step.status.awaiting if step.status is not None else []
+            return "APPLIED: the join rounds await " + (", ".join(f"{a['player']} ({a['kind']})" for a in waiting)
+                                                        or "nobody")
         return f"APPLIED: turn {step.turn} written"
 
     # --- the game branch -----------------------------------------------------------------

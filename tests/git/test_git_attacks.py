@@ -18,33 +18,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import GitTable
-from helpers_git import BRANCH, Person, branch_files, push_files
+from helpers_git import BRANCH, GitTable, branch_files, first_choice, move, push_files, send
 
 from pbem.crypto import age
 from pbem.referee import make_move, read_view, status
 
 GAME_REF = f"refs/heads/{BRANCH}"
-
-
-def move(table: GitTable, person: Person, *choices: str) -> bytes:
-    """A move of ``person`` answering the latest turn of their clone (``pbem move`` in the library)."""
-    key = table.keys[person.name]
-    return make_move(read_view(person.game, person.name, key), key, list(choices))
-
-
-def send(table: GitTable, person: Person, data: bytes, name: str = "move.json", **extra: bytes | tuple[str, str]) -> None:
-    """Push ``data`` (and ``extra`` files) to the person's inbox, with plain git, on its current tip."""
-    ref = f"refs/heads/inbox/{person.name}"
-    person.git("fetch", "-q", "origin", f"+{ref}:refs/remotes/origin/inbox-{person.name}", code=None)
-    tip = person.git("rev-parse", "--verify", "--quiet", f"refs/remotes/origin/inbox-{person.name}", code=None)
-    push_files(person, ref, {name: data, **extra}, on=tip.stdout.strip() or None)
-
-
-def first_choice(table: GitTable, person: Person) -> str:
-    view = read_view(person.game, person.name, table.keys[person.name])
-    assert view.decision is not None, f"{person.name} is not awaited"
-    return view.decision.options[0].id
 
 
 def referee_turn(table: GitTable) -> int:
@@ -61,7 +40,7 @@ def test_nothing_a_player_pushes_is_run_and_the_key_never_reaches_the_repository
     marker = tmp_path / "RAN"
     steal = f'#!/bin/sh\ntouch {marker}\ncp "$PBEM_REFEREE_KEY" .cache-key; git add -f .cache-key\n'.encode()
     alice = table.alice
-    send(table, alice, move(table, alice, first_choice(table, alice)), **{
+    send(table, alice, move(table, alice, first_choice(table, alice)), extra={
         "referee-step.sh": steal,
         ".gitattributes": b"* filter=steal\n",
         ".gitmodules": b'[submodule "x"]\n\tpath = x\n\turl = ../table.git\n',
@@ -91,7 +70,7 @@ def test_the_referee_reads_no_inbox_through_a_link_to_its_key(table: GitTable) -
     """A symbolic link in a push names a file of the referee's machine: it is not followed (its target is
     only the link's text), and the answer says so."""
     alice = table.alice
-    send(table, alice, move(table, alice, first_choice(table, alice)), **{"key.json": ("link", str(table.key_files["referee"]))})
+    send(table, alice, move(table, alice, first_choice(table, alice)), extra={"key.json": ("link", str(table.key_files["referee"]))})
     table.referee.serve()
     answer = table.referee.answer()
     assert "key.json: not read: a symbolic link" in answer
@@ -183,7 +162,7 @@ def test_no_push_halts_the_game(table: GitTable, attack: str) -> None:
     table.host.open_game_branch()
     alice, bob = table.alice, table.bob
     inbox, changes = halting_pushes(table, attack)
-    send(table, alice, b"{}", name="note.json", **inbox)
+    send(table, alice, b"{}", name="note.json", extra=inbox)
     for change in changes:
         assert subprocess.run(change, shell=True, cwd=alice.clone, env=alice.env).returncode == 0, change
     alice.git("add", "-A", "game")

@@ -17,9 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import GitTable, set_table
-from helpers_git import BRANCH, Referee, branch_files, push_files
-from test_git_attacks import first_choice, move, send
+from helpers_git import BRANCH, GitTable, Referee, branch_files, first_choice, move, push_files, send, set_table
 
 from pbem.referee import status
 from pbem.referee.gamefile import GameFile
@@ -81,7 +79,7 @@ def test_a_run_with_nothing_new_makes_no_commit_and_a_file_read_is_not_read_agai
 
 def test_the_answer_names_every_file_read_and_what_became_of_it(table: GitTable) -> None:
     alice = table.alice
-    send(table, alice, move(table, alice, first_choice(table, alice)), **{
+    send(table, alice, move(table, alice, first_choice(table, alice)), extra={
         "notes.txt": b"hello", "turn.json": (alice.game / "turns" / "000000.json").read_bytes(),
         "other.json": json.dumps({"format": "pbem-move/1", "game_id": "0123456789abcdef"}).encode(),
         "bad\nname.json": b"{}"})

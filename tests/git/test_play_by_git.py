@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import set_table
-from helpers_git import Person
+from helpers_git import Person, set_table
 
 from pbem.engine import Rng
 
