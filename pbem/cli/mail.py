@@ -10,9 +10,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -24,6 +22,7 @@ import typer
 from pbem.cli.exits import fail as _fail
 from pbem.cli.exits import guard as _guard
 from pbem.cli.output import say
+from pbem.cli.rounds import serve_rounds
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
@@ -97,28 +96,7 @@ def serve(
     key = _run(lambda: load_private_key(settings.key), settings.key)  # type: ignore[arg-type]
     show = sys.stderr.isatty() if progress is None else progress
     tell = (lambda line: say(line, err=True)) if show else None
-    if once:
-        report: ServeReport = _run(lambda: serve_once(settings, key, tell, wait))
-        raise typer.Exit(_report_code(report))
-    def one_round() -> ServeReport | None:
-        try:
-            return serve_once(settings, key, tell, wait)
-        except MailServerError as error:  # a server that is down now may be up at the next round
-            say(f"pbem: {error} (trying again in {poll:g} s)", err=True)
-            return None
-
-    # SIGINT and SIGTERM (systemctl stop) end the loop between rounds: a round is never cut short
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        while not stop.is_set():
-            report_or_none = _run(one_round)
-            if report_or_none is not None:
-                _report_code(report_or_none)
-            stop.wait(poll)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    serve_rounds(lambda: serve_once(settings, key, tell, wait), _report_code, MailServerError, poll, _run)
 
 
 def _report_code(report: ServeReport) -> int:

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.config_files import ConfigReader, read_document
 from pbem.git.errors import GitConfigError
 
 DEFAULT_BRANCH = "game"
@@ -98,18 +98,12 @@ class GitConfig:
 
     @classmethod
     def read(cls, path: Path) -> GitConfig:
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise GitConfigError(f"{path}: no such git configuration file") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise GitConfigError(f"{path}: not a readable TOML file: {error}") from error
-        return cls.from_doc(doc, path)
+        return cls.from_doc(read_document(path, GitConfigError, "git configuration"), path)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any], path: Path) -> GitConfig:
         reader = _Reader(path)
-        reader.keys(doc, "top level", {"remote", "branch", "inboxes", "key", "state", "committer", "games"})
+        reader.keys(doc, "", {"remote", "branch", "inboxes", "key", "state", "committer", "games"})
         branch = reader.text(doc, "branch") or DEFAULT_BRANCH
         if not _BRANCH.fullmatch(branch) or branch.endswith(".lock") or ".." in branch:
             raise reader.fail("branch", f"{branch!r} is not a plain branch name (letters, digits, . _ - and /)")
@@ -134,30 +128,8 @@ class GitConfig:
             raise GitConfigError(f"{self.path}: this command needs {', '.join(missing)} in the configuration")
 
 
-class _Reader:
-    """Reads one configuration document, naming the key at fault in every error."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = path
-        self.base = path.parent
-
-    def fail(self, where: str, message: str) -> GitConfigError:
-        return GitConfigError(f"{self.file}: {where}: {message}")
-
-    def keys(self, table: dict[str, Any], where: str, allowed: set[str]) -> None:
-        unknown = sorted(set(table) - allowed)
-        if unknown:
-            raise self.fail(where, f"unknown key {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
-
-    def text(self, table: dict[str, Any], key: str, where: str = "") -> str | None:
-        value = table.get(key)
-        if value is not None and (not isinstance(value, str) or not value or "\n" in value or "\0" in value):
-            raise self.fail(f"{where}{key}", "expected a non-empty string on one line")
-        return value
-
-    def path(self, table: dict[str, Any], key: str, where: str = "") -> Path | None:
-        value = self.text(table, key, where)
-        return None if value is None else self.base / Path(value).expanduser()
+class _Reader(ConfigReader):
+    error = GitConfigError
 
     def strings(self, table: dict[str, Any], key: str) -> list[str]:
         value = table.get(key, [])

@@ -36,13 +36,13 @@ from __future__ import annotations
 import ipaddress
 import os
 import stat
-import tomllib
 from dataclasses import dataclass, field
 from email.errors import HeaderParseError
 from email.headerregistry import Address
 from pathlib import Path
 from typing import Any
 
+from pbem.config_files import ConfigReader, read_document
 from pbem.mail.errors import MailConfigError
 
 SECURITY = ("tls", "starttls", "none")
@@ -125,13 +125,7 @@ class MailConfig:
 
     @classmethod
     def read(cls, path: Path) -> MailConfig:
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise MailConfigError(f"{path}: no such mail configuration file") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise MailConfigError(f"{path}: not a readable TOML file: {error}") from error
-        return cls.from_doc(doc, path)
+        return cls.from_doc(read_document(path, MailConfigError, "mail configuration"), path)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any], path: Path) -> MailConfig:
@@ -155,26 +149,8 @@ class MailConfig:
             raise MailConfigError(f"{self.path}: this command needs {', '.join(missing)} in the configuration")
 
 
-class _Reader:
-    """Reads one configuration document, naming the key at fault in every error."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = path
-        self.base = path.parent
-
-    def fail(self, where: str, message: str) -> MailConfigError:
-        return MailConfigError(f"{self.file}: {where}: {message}")
-
-    def keys(self, table: dict[str, Any], where: str, allowed: set[str]) -> None:
-        unknown = sorted(set(table) - allowed)
-        if unknown:
-            raise self.fail(where or "top level", f"unknown key {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
-
-    def text(self, table: dict[str, Any], key: str, where: str = "") -> str | None:
-        value = table.get(key)
-        if value is not None and (not isinstance(value, str) or not value):
-            raise self.fail(f"{where}{key}", "expected a non-empty string")
-        return value
+class _Reader(ConfigReader):
+    error = MailConfigError
 
     def address(self, table: dict[str, Any], key: str, where: str = "") -> str | None:
         value = self.text(table, key, where)

@@ -208,7 +208,7 @@ class GameDir(Immutable):
     def refuse_all_symlinks(self) -> None:
         """Raise :class:`GameDirError` naming the first symbolic link anywhere in the game directory.
 
-        pbem writes no link, and a link pushed by a player (the git flow)
+        pbem writes no link, and a link put there by a player (a shared folder)
         would have the referee write or read outside the game: a ``views/bob``
         pointing elsewhere, a turn file linked to a private file. Commands
         that read every file (``verify``, ``log``) look everywhere; a step

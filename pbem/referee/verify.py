@@ -2,9 +2,9 @@
 
 Always checked, stopping at the first bad file (which the report names):
 
-* the game directory holds no symbolic link (pbem writes none; the git flow
-  lets a player push one, to have a referee or another player read or write
-  outside the game);
+* the game directory holds no symbolic link (pbem writes none; whoever can
+  write where a game directory lives can put one there, to have a referee or
+  a player read or write outside the game);
 * ``game.toml`` is a ``pbem-game/1`` document written exactly as pbem writes
   it; for a test game (seed published) its commitment, game id and game
   recipient follow from the seed; a ``--cards`` file kept in ``cards/`` has

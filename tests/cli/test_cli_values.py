@@ -72,4 +72,4 @@ def test_help_lists_every_command() -> None:
     shown = CliRunner().invoke(app, ["--help"], terminal_width=200).output
     listed = [line.split()[1] for line in shown.splitlines()
               if line.startswith("│ ") and line[2] not in " -"]  # a command's row, not its help's next line
-    assert listed == [info.name or getattr(info.callback, "__name__", "") for info in commands.registered_commands] + ["mail"]
+    assert listed == [info.name or getattr(info.callback, "__name__", "") for info in commands.registered_commands] + ["mail", "git"]
