@@ -18,6 +18,7 @@ from pbem.cli.exits import guard as _guard
 from pbem.cli.output import say
 from pbem.cli.rounds import serve_rounds
 from pbem.git.errors import GitError, GitRemoteError
+from pbem.mail.errors import MailError, MailServerError
 from pbem.referee.errors import LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
 
@@ -38,7 +39,7 @@ def _run(action: Callable[[], Any], file: Path | None = None) -> Any:
     """A library call: git errors and the referee's errors become a message and an exit code."""
     try:
         return _guard(action, file)
-    except GitError as error:
+    except (GitError, MailError) as error:  # MailError: the mail configuration of the turn notices
         _fail(str(error), error.exit_code, error.reason)
 
 
@@ -66,7 +67,8 @@ def serve(
     Exit codes: 0 done; 20 a game was busy or damaged (the message says
     which; its files wait for the next run); 40 the configuration; 41 the
     shared repository could not be reached or refused the push (the commit
-    is pushed next run).
+    is pushed next run); with mail = FILE in the configuration, 30 that mail
+    configuration and 31 its SMTP server (the turn notices stay queued).
     """
     from pbem.crypto.keys import load_private_key
     from pbem.git.config import GitConfig
@@ -89,6 +91,9 @@ def _report_code(report: ServeReport) -> int:
     if report.push_error:
         say(f"pbem: the game branch stays to be pushed: {report.push_error}", err=True)
         return GitRemoteError.exit_code
+    if report.mail_error:
+        say(f"pbem: {report.mail_error}", err=True)
+        return MailServerError.exit_code
     # a game held back (busy or damaged): its files wait for the next run, as under a busy lock
     return LockBusy.exit_code if report.held else 0
 

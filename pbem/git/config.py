@@ -9,6 +9,8 @@ A referee's file (``pbem git serve``)::
     state = "git-state"               # the referee's own repository, anchors and lock
     committer = "pbem referee <referee@example.org>"   # who the referee's commits say wrote them
 
+    mail = "referee-mail.toml"        # optional: mail each player when a decision of theirs opens
+
     [[games]]
     dir = "games/first"               # the referee's own game directory, where no player writes
     path = "game"                     # where the game lies in the game branch
@@ -16,7 +18,10 @@ A referee's file (``pbem git serve``)::
 ``inboxes`` are ref patterns with one ``*``: ``refs/heads/inbox/*`` (each
 player pushes to ``inbox/NAME``, which the host lets only them write), or
 ``refs/pull/*/head`` (players open pull requests from their forks, as on
-GitHub). The game branch may not be one of them. Relative paths (and a
+GitHub). The game branch may not be one of them. ``mail`` names a mail
+configuration (docs/mail.md) whose ``address``, ``[smtp]`` and the
+``players`` of each game's entry the turn notices use
+(:mod:`pbem.git.notices`). Relative paths (and a
 ``remote`` that is a path) are relative to the configuration file's folder;
 a ``remote`` with ``://`` or of the form ``host:path`` is a URL, given to git
 as it is. Unknown keys are refused by name, so a typo is not silently ignored.
@@ -91,6 +96,8 @@ class GitConfig:
     state: Path | None = None
     committer: tuple[str, str] = ("pbem referee", "referee@pbem.invalid")
     games: tuple[GitGame, ...] = ()
+    #: a mail configuration (docs/mail.md) to mail each player their turn from (:mod:`pbem.git.notices`)
+    mail: Path | None = None
 
     @property
     def branch_ref(self) -> str:
@@ -103,7 +110,7 @@ class GitConfig:
     @classmethod
     def from_doc(cls, doc: dict[str, Any], path: Path) -> GitConfig:
         reader = _Reader(path)
-        reader.keys(doc, "", {"remote", "branch", "inboxes", "key", "state", "committer", "games"})
+        reader.keys(doc, "", {"remote", "branch", "inboxes", "key", "state", "committer", "games", "mail"})
         branch = reader.text(doc, "branch") or DEFAULT_BRANCH
         if not _BRANCH.fullmatch(branch) or branch.endswith(".lock") or ".." in branch:
             raise reader.fail("branch", f"{branch!r} is not a plain branch name (letters, digits, . _ - and /)")
@@ -119,7 +126,8 @@ class GitConfig:
             if second == first or second.startswith(first + "/"):
                 raise reader.fail("games", f"two games lie at {first!r} and {second!r} in the game branch")
         return cls(path=path, remote=reader.remote(doc), branch=branch, inboxes=inboxes, key=reader.path(doc, "key"),
-                   state=reader.path(doc, "state"), committer=reader.committer(doc), games=games)
+                   state=reader.path(doc, "state"), committer=reader.committer(doc), games=games,
+                   mail=reader.path(doc, "mail"))
 
     def require(self, *names: str) -> None:
         """Refuse, naming the keys, a configuration that lacks what a command needs."""

@@ -21,7 +21,9 @@ schedule) does, holding the state directory's lock:
    (:mod:`pbem.referee.head`);
 6. commit every game directory, as the referee's files alone, with the
    answer in the commit message, onto the referee's previous commit, and
-   push it to the game branch.
+   push it to the game branch;
+7. with ``mail`` configured, mail each player a decision of whose opened
+   (:mod:`pbem.git.notices`).
 
 **Trust.** The referee runs only the pbem installed where it runs, with
 its key, its game directories and its state directory in places no player
@@ -90,6 +92,8 @@ class ServeReport:
     commit: str | None = None
     #: why the game branch could not be pushed (it is pushed next run)
     push_error: str | None = None
+    #: why the turn notices could not be mailed (they stay queued for the next run)
+    mail_error: str | None = None
 
 
 @dataclass
@@ -195,7 +199,32 @@ class _Run:
             if served.held is None:
                 self.sign_head(served)
         self.publish(git, mine, fetched.branch)
+        if self.config.mail is not None:
+            self.notify()
         return self.report
+
+    def notify(self) -> None:
+        """Mail each player a decision of whose opened (once the game branch that holds it is pushed), and send
+        what is queued."""
+        from pbem.git.notices import Notices
+        from pbem.mail.config import MailConfig
+        from pbem.referee.public import status
+
+        assert self.config.mail is not None and self.config.state is not None
+        notices = Notices(self.config.state, MailConfig.read(self.config.mail))
+        if self.report.push_error is None:
+            for served in self.games.values():
+                if served.held is None:
+                    for line in notices.queue(served.entry, status(served.entry.dir)):
+                        self.say(line, answer=False)
+        sent = notices.send()
+        for to in sent.sent:
+            self.say(f"sent a notice to {to}", answer=False)
+        for path, why in sent.failed:
+            self.say(f"a notice refused for good by the SMTP server, moved to {path}: {why}", answer=False)
+        if sent.error:
+            self.report.mail_error = f"{sent.kept} notices stay queued for the next run: {sent.error}"
+            self.say(self.report.mail_error, answer=False)
 
     # --- the games -----------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ def test_the_example_configuration_reads() -> None:
     assert referee.key == EXAMPLES / "referee.key" and referee.state == EXAMPLES / "git-state"  # relative to the file
     assert referee.committer == ("pbem referee", "referee@example.org")
     assert [(game.dir, game.path) for game in referee.games] == [(EXAMPLES / "games" / "first", "game")]
+    assert referee.mail is None  # the turn notices are optional
 
 
 def test_the_example_systemd_service_runs_a_valid_serve_command(tmp_path: Path) -> None:
@@ -47,6 +48,7 @@ def test_defaults_and_a_remote_that_is_a_path(tmp_path: Path) -> None:
     assert read.branch == "game" and [i.pattern for i in read.inboxes] == ["refs/heads/inbox/*"]
     assert config(tmp_path, 'remote = "https://github.com/friends/table.git"').remote == \
         "https://github.com/friends/table.git"
+    assert config(tmp_path, 'mail = "referee-mail.toml"').mail == tmp_path / "referee-mail.toml"
 
 
 def test_an_inbox_pattern_says_which_refs_are_inboxes(tmp_path: Path) -> None:

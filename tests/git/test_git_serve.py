@@ -19,7 +19,7 @@ from pathlib import Path
 
 from helpers_git import BRANCH, GitTable, Referee, branch_files, first_choice, move, push_files, send, set_table
 
-from pbem.referee import status
+from pbem.referee import make_move, new_game, read_view, status
 from pbem.referee.gamefile import GameFile
 from pbem.referee.head import parse_head
 
@@ -235,3 +235,24 @@ def test_send_refuses_what_is_not_a_move_or_join_file_and_outside_a_clone(table:
     outside = alice.pbem("git", "send", alice.clone / "notes.txt", "--dir", tmp_path, code=40)
     assert "not a git clone" in outside.stderr
     push_files(alice, "refs/heads/inbox/bob", {"x.json": b"{}"}, code=1)  # and the host keeps bob's inbox his
+
+
+def test_several_games_are_served_from_one_branch_each_file_going_to_the_game_it_names(table: GitTable) -> None:
+    referee = table.referee
+    second = referee.home / "games" / "second"
+    new_game(second, "highcard", [(p, table.keys[p].public) for p in ("alice", "bob")], table.keys["referee"],
+             seed=bytes(32))
+    referee.write_config()
+    with referee.config.open("a") as extra:
+        extra.write('[[games]]\ndir = "games/second"\npath = "second"\n')
+    referee.serve()
+    alice = table.alice
+    alice.pull()
+    key = table.keys["alice"]
+    view = read_view(alice.clone / "second", "alice", key)
+    send(table, alice, make_move(view, key, [view.decision.options[0].id]))  # type: ignore[union-attr]
+    referee.serve()
+    assert status(second).turn == 1 and status(referee.game).turn == 0
+    alice.pull()
+    assert alice.pbem("verify", "second").returncode == 0 and alice.pbem("verify", "game").returncode == 0
+    assert "Game " in referee.answer() and referee.answer().startswith("pbem: 2 games")
