@@ -196,7 +196,7 @@ def tree_entries(git: Git, tree: str) -> list[tuple[str, str, str, bytes]]:
 
 def make_tree(git: Git, entries: Iterable[tuple[str, str, str, str]]) -> str:
     """The id of a new tree of ``(mode, type, id, name)`` entries (written with ``mktree``)."""
-    data = b"".join(f"{mode} {kind} {value}\t".encode("ascii") + name.encode("utf-8") + b"\0"
+    data = b"".join(f"{mode} {kind} {value}\t".encode("ascii") + name.encode("utf-8", "surrogateescape") + b"\0"
                     for mode, kind, value, name in entries)
     return git.run("mktree", "-z", input=data).lines()[0]
 

@@ -2,9 +2,11 @@
 
 ``pbem git send move.json`` (in the player's clone of the shared repository)
 commits the files, each at the top of the commit's tree under its own name,
-on top of the inbox's current tip (fetched first), and pushes it to
+on top of the inbox's current tip (fetched first; for the inbox's first
+commit, on what the clone follows, the game branch), and pushes it to
 ``refs/heads/inbox/PLAYER`` (the player the files name), as a fast-forward:
-nothing the referee has not read yet is overwritten. It is plumbing only
+nothing the referee has not read yet is overwritten. The commit changes only
+those files, which is what the referee reads of it. It is plumbing only
 (``hash-object``, ``mktree``, ``commit-tree``, ``push``): the clone's work
 tree, index and branches are left as they are, so a player keeps following
 the game branch with ``git pull``.
@@ -27,7 +29,7 @@ from pbem.crypto.canonical import parse_json_strict
 from pbem.crypto.errors import CryptoError
 from pbem.git.errors import GitConfigError, GitRemoteError
 from pbem.git.inbox import FILE_MAX_BYTES
-from pbem.git.plumbing import REGULAR, Git, make_tree
+from pbem.git.plumbing import REGULAR, Git, make_tree, tree_entries
 from pbem.referee.errors import UsageError
 from pbem.referee.gamefile import PLAYER_NAME
 
@@ -67,12 +69,14 @@ def send(clone: Path, files: list[Path], remote: str = "origin", inbox: str | No
         raise UsageError(f"--inbox {inbox!r}: not a ref name")
     blobs = [(name, git.run("hash-object", "-w", "--no-filters", "--stdin", input=data).lines()[0])
              for name, data in contents]
-    tree = make_tree(git, [(REGULAR, "blob", value, name) for name, value in blobs])
     names = [name for name, _ in contents]
     for attempt in range(2):
-        parent = _tip(git, remote, ref)
+        # on the inbox's tip; a first commit on what the clone follows (the game branch), so that the inbox
+        # shares its history (a host opens a pull request only between branches that do)
+        parent = _tip(git, remote, ref) or git.rev("HEAD")
         if parent is not None and _holds(git, parent, blobs):
             return Sent(ref=ref, commit=None, names=names)
+        tree = _with_files(git, parent, blobs)
         args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-m",
                 f"{player}: {', '.join(names)}"]
         commit = git.run(*args, env=_identity(git, player)).lines()[0]
@@ -127,6 +131,15 @@ def _tip(git: Git, remote: str, ref: str) -> str | None:
     git.run("fetch", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--quiet", "--end-of-options",
             remote, f"+{ref}:{SENT}", remote=True)
     return git.rev(SENT)
+
+
+def _with_files(git: Git, base: str | None, blobs: list[tuple[str, str]]) -> str:
+    """The tree of ``base`` (or an empty one) with the files ``blobs`` at its top, in place of any of their names."""
+    names = {name for name, _ in blobs}
+    kept = [(mode, kind, value, name.decode("utf-8", "surrogateescape"))
+            for mode, kind, value, name in (tree_entries(git, f"{base}^{{tree}}") if base is not None else [])
+            if name.decode("utf-8", "surrogateescape") not in names]
+    return make_tree(git, [*kept, *((REGULAR, "blob", value, name) for name, value in blobs)])
 
 
 def _holds(git: Git, commit: str, blobs: list[tuple[str, str]]) -> bool:

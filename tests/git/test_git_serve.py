@@ -222,6 +222,13 @@ def test_a_player_sends_on_the_inbox_as_it_is(table: GitTable) -> None:
     notes.write_bytes(json.dumps({"format": "pbem-join/3", "player": "alice", "game_id": game_id}).encode())
     sent = alice.pbem("git", "send", notes).stdout
     assert "sent join.json to inbox/alice of origin" in sent
+    # the inbox shares the game branch's history (a pull request needs that), and a commit changes only its files
+    inbox = table.host.tip("refs/heads/inbox/alice")
+    assert subprocess.run(["git", "--git-dir", str(table.host.repo), "merge-base", "--is-ancestor", BRANCH,
+                           str(inbox)]).returncode == 0
+    changed = subprocess.run(["git", "--git-dir", str(table.host.repo), "diff-tree", "--no-commit-id", "--name-only",
+                              "-r", str(inbox)], capture_output=True, text=True, check=True).stdout.split()
+    assert changed == ["join.json"]
     table.referee.serve()
     answer = table.referee.answer()
     assert answer.index("first.json") < answer.index("join.json")
