@@ -18,10 +18,11 @@ import time
 from pathlib import Path
 
 from helpers_git import BRANCH, GitTable, Referee, branch_files, first_choice, move, push_files, send, set_table
+from helpers_referee import make_keys
 
-from pbem.referee import make_move, new_game, read_view, status
+from pbem.referee import make_move, new_game, read_view, status, take_over
 from pbem.referee.gamefile import GameFile
-from pbem.referee.head import parse_head
+from pbem.referee.head import Anchors, parse_head
 
 
 def branch_commits(table: GitTable) -> list[str]:
@@ -263,3 +264,16 @@ def test_several_games_are_served_from_one_branch_each_file_going_to_the_game_it
     alice.pull()
     assert alice.pbem("verify", "second").returncode == 0 and alice.pbem("verify", "game").returncode == 0
     assert "Game " in referee.answer() and referee.answer().startswith("pbem: 2 games")
+
+
+def test_a_seat_handed_over_between_two_runs_is_published_by_the_next(table: GitTable, tmp_path: Path) -> None:
+    """``pbem takeover`` on the referee's own game directory, with the loop's state directory: the next run
+    commits the seat record and the turn sealed to the new key, which every clone then verifies."""
+    keys, _files = make_keys(tmp_path / "new-bob", ["bob"])
+    take_over(table.referee.game, "bob", keys["bob"].public, table.keys["referee"],
+              anchors=Anchors(table.referee.state))
+    table.referee.serve()
+    assert "game/seats/000001-bob.json" in branch_files(table.host)
+    table.alice.pull()
+    assert table.alice.pbem("verify", "game").returncode == 0
+    assert status(table.alice.game).turn == 1
