@@ -23,7 +23,8 @@ class BuildPyWithData(build_py):
             target = Path(self.build_lib) / "pbem" / "_data" / name
             if target.exists():
                 shutil.rmtree(target)
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            # a game's golden traces are for its tests, not for an installation
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "playout-traces.json"))
 
 
 setup(cmdclass={"build_py": BuildPyWithData})

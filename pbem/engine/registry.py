@@ -37,6 +37,26 @@ def register(game: Game) -> None:
     _EXTRA[game.name] = game
 
 
+def register_modules(names: str, variable: str = "PBEM_GAMES") -> list[str]:
+    """Import each module of the comma-separated ``names`` and register its ``GAME`` (what the
+    ``PBEM_GAMES`` variable does for every command: test games, plug-ins); the games' names.
+
+    A module that does not import, or defines no ``GAME``, is an
+    :class:`UnknownGameError` naming it (``variable``: where the names came from).
+    """
+    registered = []
+    for module_name in filter(None, (name.strip() for name in names.split(","))):
+        try:
+            game = importlib.import_module(module_name).GAME
+        except ImportError as error:
+            raise UnknownGameError(f"{variable}: cannot import {module_name}: {error}") from error
+        except AttributeError:
+            raise UnknownGameError(f"{variable}: {module_name} defines no GAME") from None
+        register(game)
+        registered.append(game.name)
+    return registered
+
+
 def game_names() -> list[str]:
     return sorted(set(GAMES) | set(_EXTRA))
 

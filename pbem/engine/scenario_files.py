@@ -21,17 +21,19 @@ if TYPE_CHECKING:  # pragma: no cover
     import jsonschema
 
 
-#: what a shipped TOML file's parsed form beside it is named: ``cards.toml`` -> ``cards.toml.json``
+#: what a trusted TOML file's parsed copy beside it is named: ``cards.toml`` -> ``cards.toml.json``
 PARSED_SUFFIX = ".json"
-#: the shipped files that have a parsed form: the card data and the option declarations, which every
-#: ``pbem view`` and every step read (Nightfall's options took 1 ms to parse as TOML, 0.04 ms as JSON)
+#: the files read through a parsed copy whoever reads them: the card data and the option declarations, which
+#: every ``pbem view`` and every step read (Nightfall's options took 1 ms to parse as TOML, 0.04 ms as JSON);
+#: a game's card file of another name is read through its copy by :class:`pbem.engine.gamedata.GameData`
 PARSED_NAMES = ("cards.toml", "options.toml")
 
 
-def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+def read_toml(path: str | Path, what: str, *, parsed: bool = False) -> dict[str, Any]:
     """Parse the TOML file ``path`` (``what`` says what it is, for the message).
 
-    A shipped card or options file is read from its parsed form (:func:`parsed_form`)
+    A trusted card or options file (``parsed``, or named as in
+    :data:`PARSED_NAMES`) is read from its parsed copy (:func:`parsed_form`)
     when that was made from these very bytes: Python's TOML parser is pure
     Python and takes several milliseconds for a card file, the C JSON
     parser a fraction of one, for the same data.
@@ -41,9 +43,9 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         data = path.read_bytes()
     except OSError as error:
         raise ScenarioError(f"cannot read {what} {str(path)!r}: {error}") from error
-    parsed = _parsed_form_of(path, data)
-    if parsed is not None:
-        return parsed
+    parsed_copy = _parsed_form_of(path, data) if parsed or path.name in PARSED_NAMES else None
+    if parsed_copy is not None:
+        return parsed_copy
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -57,54 +59,72 @@ def parsed_form(data: bytes) -> dict[str, Any]:
 
     JSON keeps every value a card file holds (strings, integers, floats,
     booleans, arrays, tables) as it is; a file with a TOML date or time has
-    none (:class:`TypeError` from :mod:`json`). Written ahead of time for
-    :data:`PARSED_NAMES` (:func:`write_parsed_forms`); the tests check that
-    each is up to date.
+    none (:class:`TypeError` from :mod:`json`). Written ahead of time beside
+    each file a game reads through it (:func:`write_parsed_form`, ``pbem kit
+    data --write``); the conformance tests check that each is up to date.
     """
     return {"toml_sha256": sha256_hex(data), "data": tomllib.loads(data.decode("utf-8"))}
 
 
-def write_parsed_forms() -> list[Path]:
-    """(Re)write the parsed form beside every shipped file of :data:`PARSED_NAMES`; the paths written."""
-    written = []
-    for path in sorted(data_dir("scenarios").rglob("*.toml")):
-        if path.name in PARSED_NAMES:
-            twin = path.with_name(path.name + PARSED_SUFFIX)
-            twin.write_text(json.dumps(parsed_form(path.read_bytes()), ensure_ascii=False, indent=1) + "\n",
-                            encoding="utf-8")
-            written.append(twin)
-    return written
+def parsed_copy_of(path: Path) -> Path:
+    """Where the parsed copy of ``path`` is kept: beside it (``cards.toml`` -> ``cards.toml.json``)."""
+    return path.with_name(path.name + PARSED_SUFFIX)
+
+
+def write_parsed_form(path: Path) -> Path:
+    """(Re)write the parsed copy beside ``path``; the path written."""
+    copy = parsed_copy_of(path)
+    copy.write_text(json.dumps(parsed_form(path.read_bytes()), ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    return copy
 
 
 def _parsed_form_of(path: Path, data: bytes) -> dict[str, Any] | None:
-    """The data of ``path``'s parsed form, if it is a shipped file with one made from ``data``; else ``None``.
+    """The data of ``path``'s parsed copy, if it is a trusted file with one made from ``data``; else ``None``.
 
-    Only a shipped file's: a game directory (where an owner's card file is
-    kept) may come from players, who could put a parsed form beside it.
+    Only a trusted file's (:func:`is_shipped`): a game directory (where an
+    owner's card file is kept) may come from players, who could put a
+    parsed copy beside it.
     """
-    if path.name not in PARSED_NAMES or not is_shipped(path):
+    if not is_shipped(path):
         return None
     try:
-        with open(path.with_name(path.name + PARSED_SUFFIX), encoding="utf-8") as handle:
+        with open(parsed_copy_of(path), encoding="utf-8") as handle:
             twin = json.load(handle)
     except FileNotFoundError:
         return None
     if twin.get("toml_sha256") != sha256_hex(data):
-        return None  # a card file edited since: read as TOML (the tests ask for the form to be rewritten)
+        return None  # a card file edited since: read as TOML (the tests ask for the copy to be written again)
     return twin["data"]  # type: ignore[no-any-return]
 
 
 @cache
-def _validator(name: str) -> jsonschema.protocols.Validator:
+def _validator(schema: str) -> jsonschema.protocols.Validator:
     from pbem.schemas import validator
 
-    return validator(json.loads(schema_path(name).read_text(encoding="utf-8")))
+    path = Path(schema) if schema.endswith(".json") else schema_path(schema)
+    return validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+#: the folders of trusted data besides pbem's own ``scenarios/``, resolved: the data a game's code names
+#: (:class:`pbem.engine.gamedata.GameData`)
+_TRUSTED: list[Path] = []
+
+
+def trust(folder: Path) -> None:
+    """Trust ``folder`` as pbem's shipped scenarios are trusted: the data folder a game's code names (never a
+    game directory, which players may write to)."""
+    resolved = Path(folder).resolve()
+    if not resolved.is_relative_to(_shipped_scenarios()) and resolved not in _TRUSTED:
+        _TRUSTED.append(resolved)
 
 
 def is_shipped(where: str | Path) -> bool:
-    """Whether ``where`` is a scenario or card file shipped with pbem (its tests check each against its schema)."""
+    """Whether ``where`` is a file of pbem's shipped scenarios, or of a game's trusted data folder
+    (:func:`trust`): the conformance tests check each against its schema."""
     try:
-        return Path(where).resolve().is_relative_to(_shipped_scenarios())
+        resolved = Path(where).resolve()
+        return resolved.is_relative_to(_shipped_scenarios()) or any(resolved.is_relative_to(f) for f in _TRUSTED)
     except (OSError, ValueError):
         return False
 
@@ -128,21 +148,30 @@ def check_format(data: Any, expected: str, where: str, since: str) -> None:
 
 
 def check_schema(data: Any, schema: str, where: str) -> None:
-    """Validate ``data`` against ``schemas/SCHEMA.schema.json``; the message names the failing place.
+    """Validate ``data`` against ``schemas/SCHEMA.schema.json`` (or the schema file ``schema``, a path
+    ending in ``.json``); the message names the failing place.
 
-    A file shipped with pbem is not checked at run time: the tests check
-    every one (``tests/*/test_card_data.py``), and a game's ``game.toml``
-    pins the data it was set up with by its hash. An owner's card file
-    (``pbem new --cards``) is checked here.
+    A trusted file (:func:`is_shipped`) is not checked at run time: the
+    conformance tests check every one, and a game's ``game.toml`` pins the
+    data it was set up with by its hash. An owner's card file (``pbem new
+    --cards``) is checked here.
     """
     if is_shipped(where):
         return
+    problem = schema_problem(data, schema)
+    if problem is not None:
+        raise ScenarioError(f"{where}: {problem}")
+
+
+def schema_problem(data: Any, schema: str) -> str | None:
+    """What is wrong with ``data`` by the schema ``schema`` (as :func:`check_schema` names it), at which place;
+    ``None`` when nothing is. Whatever the file, trusted or not: for the tests and ``pbem kit data``."""
     import jsonschema
 
     error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(data))
-    if error is not None:
-        location = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise ScenarioError(f"{where}: {location}: {error.message}")
+    if error is None:
+        return None
+    return f"{'/'.join(str(p) for p in error.absolute_path) or '(top level)'}: {error.message}"
 
 
 @cache

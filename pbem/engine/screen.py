@@ -204,3 +204,53 @@ def describe_card(game: Any, key: str, facts: Any) -> str:
     if describe is not None and isinstance(facts, Mapping):
         return describe(facts)
     return generic_card_text(key, facts)
+
+
+# --- the default screen of a game on the kit -----------------------------------------------
+
+
+def generic_card_facts(card_data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The card facts of card data that lists its cards as ``[[card]]`` tables, each with a ``key`` and a
+    ``name``: by key, every fact but the key and the notes for owners (``source``, ``note``)."""
+    cards = card_data.get("card", [])
+    return {card["key"]: {fact: value for fact, value in card.items() if fact not in ("key", "source", "note")}
+            for card in sorted(cards, key=lambda card: card["key"])}
+
+
+def generic_render(public: Mapping[str, Any], private: Mapping[str, Any] | None,
+                   cards: Mapping[str, Mapping[str, Any]]) -> str:
+    """A view as text without a game's own drawing: each member of the public part on a line of its own
+    (``deck size: 7``, ``discards: ann Guard, Priest; bob none``), then ``Yours:`` and the private part's;
+    a card id or key is named by its card's name (two copies apart, as on every screen), the step's events
+    left to the CLI. Fits 80 columns."""
+
+    def build(name: CardNames) -> list[str]:
+        lines = _member_lines(public, name, "")
+        if private is not None:
+            lines += ["Yours:", *_member_lines(private, name, "  ")]
+        return lines
+
+    return "\n".join(settle_names(cards, build))
+
+
+def _member_lines(part: Mapping[str, Any], name: CardNames, indent: str) -> list[str]:
+    lines: list[str] = []
+    for member, value in part.items():
+        if member != "events":
+            lines += wrap(f"{member.replace('_', ' ')}: {_value_text(value, name)}", indent)
+    return lines
+
+
+def _value_text(value: Any, name: CardNames) -> str:
+    """A value as words: a card by its name, a list by its items, a mapping as ``key value`` pairs."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return name(value) if key_of(value) in name.cards else value
+    if isinstance(value, Mapping):
+        return "; ".join(f"{key} {_value_text(item, name)}" for key, item in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_value_text(item, name) for item in value) or "none"
+    return str(value)

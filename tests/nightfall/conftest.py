@@ -10,12 +10,12 @@ import pytest
 from pbem.engine.protocol import apply_choice
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
-from pbem.games.nightfall.cards import read_cards
+from pbem.games.nightfall.data import read_cards
 from pbem.games.nightfall.game import Nightfall
 
 #: the rules with every decision asked, for tests that script each choice the rules ask (the
 #: decisions with one option that the machine takes without asking are tested in
-#: tests/trust/test_decisions_with_one_option.py and by ``Table(..., take_public_singles=True)``)
+#: tests/conformance/test_single_option_rule.py and by ``Table(..., take_public_singles=True)``)
 ASK_EVERY_DECISION = Nightfall(take_public_singles=False)
 
 _CARDS = read_cards()

@@ -14,36 +14,18 @@ it (:func:`check_effect_names`, when a game is set up).
 from __future__ import annotations
 
 from collections.abc import Collection
-from pathlib import Path
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
-from pbem.engine.scenario_files import check_format, check_schema, read_toml
-from pbem.resources import scenario_dir
 
 #: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets)
 CARDS_FORMAT = "nightfall-cards/2"
 WOUND_TYPES = ("bite", "burn", "bleed")
 
 
-def default_cards_path() -> Path:
-    return scenario_dir("nightfall") / "cards.toml"
-
-
-def read_cards(path: str | Path | None = None) -> dict[str, Any]:
-    """Read a card file and check what its data alone tells (:func:`validate_cards`); return it as plain data."""
-    path = Path(path) if path is not None else default_cards_path()
-    data = read_toml(path, "Nightfall card file")
-    validate_cards(data, str(path))
-    return data
-
-
 def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
-    """Check a card file against ``schemas/cards-nightfall.schema.json``, its colours and its Quick Start
-    sets (the effect names it uses: :func:`check_effect_names`)."""
-    check_format(data, CARDS_FORMAT, where,
-                 "in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\"")
-    check_schema(data, "cards-nightfall", where)
+    """What a card file's data alone tells beyond its schema: its colours and its Quick Start sets (the
+    effect names it uses: :func:`check_effect_names`)."""
     for card in data["card"]:
         for colour in [card["colour"], *card["links"], card.get("kicker_colour", card["colour"])]:
             if colour not in data["colours"]:

@@ -1,7 +1,7 @@
 """What a Nightfall view looks like: the card data players read, a view drawn as text, a card in full.
 
 Everything ``pbem view`` and ``pbem card`` need of Nightfall, without its
-rules: the scenario as set up (:mod:`.scenarios`, :mod:`.cards`), the card
+rules: the scenario as set up (:mod:`.data`, :mod:`.cards`), the card
 facts of :func:`card_facts`, the screen of :func:`render` and the card texts
 of :func:`card_text`. The rules' game object (:class:`.game.Nightfall`) offers
 the same through its protocol methods; :data:`SCREEN` offers them to the
@@ -15,13 +15,13 @@ The turn's public and private parts (:mod:`.view`) name cards by id
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pbem.engine.options import OptionTable
+from pbem.engine.kitscreen import KitScreen
 from pbem.engine.screen import CardNames, card_name, settle_names, wrap
-from pbem.games.nightfall import scenarios
-from pbem.games.nightfall.cards import build_catalogue, read_cards
+from pbem.games.nightfall.cards import build_catalogue
+from pbem.games.nightfall.data import DATA
 
 CARD_FACTS = ("name", "type", "colour", "links", "kicker_colour", "cost", "strength", "health", "text")
 
@@ -193,27 +193,18 @@ def _compact(rows: list[tuple[str, Mapping[str, Any] | None, str]]) -> list[str]
     return [f"  {a:<{first}}  {b:<{second}}  {c}".rstrip() for a, b, c in cells]
 
 
-class NightfallScreen:
-    """What reading a Nightfall game needs (:class:`pbem.engine.protocol.GameScreen`), without the rules.
+class NightfallScreen(KitScreen):
+    """What reading a Nightfall game needs (:class:`pbem.engine.protocol.GameScreen`), without the rules:
+    its data (scenarios, options, card data) and its drawing.
 
     Its scenarios are read as the rules read them but for one check: the
     effect names a card file uses are the rules' vocabulary, checked when a
-    game is set up (:meth:`.game.Nightfall.load_scenario`). A game directory's
-    ``game.toml`` pins the scenario it was set up with by its hash, which the
-    reader checks against what this loads.
+    game is set up (:meth:`.game.Nightfall.check_card_data`). A game
+    directory's ``game.toml`` pins the scenario it was set up with by its
+    hash, which the reader checks against what this loads.
     """
 
-    name = "nightfall"
-
-    def scenarios(self) -> Sequence[str]:
-        return scenarios.scenarios()
-
-    def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
-        """The scenario as :meth:`.game.Nightfall.load_scenario` loads it, its card file checked by its data alone."""
-        return scenarios.load_scenario(name, cards, read_cards)
-
-    def declared_options(self) -> OptionTable:
-        return scenarios.option_table()
+    data = DATA
 
     def cards(self, setup: Any) -> dict[str, dict[str, Any]]:
         return card_facts(setup)

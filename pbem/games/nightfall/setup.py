@@ -16,8 +16,8 @@ from pbem.engine.remembered import for_the_last_object
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import drafts
 from pbem.games.nightfall.cards import build_catalogue, quick_start_sets
+from pbem.games.nightfall.data import DATA
 from pbem.games.nightfall.deal import make_archive
-from pbem.games.nightfall.scenarios import game_options
 from pbem.games.nightfall.state import State, all_cards, current_turn, event, new_id
 from pbem.games.nightfall.turn import begin_turn
 
@@ -46,7 +46,7 @@ def empty_state(scenario: dict[str, Any], players: Sequence[str]) -> State:
         "format": "nightfall-state/1",
         "scenario": scenario.get("name", ""),
         "players": list(players),
-        "options": game_options(scenario, players),
+        "options": DATA.options(scenario.get("options", {}), players),
         "catalog": static["catalog"],
         "quick_start_sets": static["quick_start_sets"],
         "counters": {},

@@ -14,6 +14,7 @@ orders in the chain carry ``owner`` and ``controller``.
 from typing import Any, NotRequired, TypedDict
 
 from pbem.engine.errors import RulesError
+from pbem.engine.events import Events
 from pbem.engine.machine import MachineState
 from pbem.engine.rng import Rng
 from pbem.engine.screen import key_of
@@ -248,21 +249,13 @@ def active(state: State) -> str:
 
 # ----------------------------------------------------------------- events
 
-def begin_step(state: State) -> None:
-    """A new step: the public and private lines of the last one are forgotten
-    (the view shows what happened in the step that led to it)."""
-    state["events"] = []
-    state["private_events"] = {}
-
-
-def event(state: State, text: str) -> None:
-    """A public line about what happened."""
-    state["events"].append(text)
-
-
-def private_event(state: State, player: str, text: str) -> None:
-    """A line only ``player`` reads (the cards they draw)."""
-    state["private_events"].setdefault(player, []).append(text)
+#: the lines of a step, kept by the kit: the public ``events`` and each player's ``private_events``, forgotten
+#: when a step begins (the view shows what happened in the step that led to it)
+EVENTS = Events(public="events", private="private_events")
+#: ``event(state, text)``: a public line about what happened
+event = EVENTS.say
+#: ``private_event(state, player, text)``: a line only ``player`` reads (the cards they draw)
+private_event = EVENTS.tell
 
 
 # -------------------------------------------------------------- card moves

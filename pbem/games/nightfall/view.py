@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.engine.protocol import SealedSizes
+from pbem.engine.kit import Zone
 from pbem.engine.rng import Rng
 from pbem.engine.screen import key_of
 from pbem.games.nightfall.state import (
@@ -86,7 +86,6 @@ def public(state: State) -> dict[str, Any]:
         },
         "archives": [_archive(a) for a in state["archives"]],
         "exiled": sorted(state["exiled"]),
-        "events": list(state["events"]),
         "over": state["over"],
     }
     combat = turn.get("combat") if turn is not None else None
@@ -111,12 +110,11 @@ def public(state: State) -> dict[str, Any]:
 def private(state: State, player: str) -> dict[str, Any]:
     """What ``player`` knows besides the public part: hand, discard pile, the top of each of
     their own secret archives, their draft picks (``draft_picks``: where each went, the whole game
-    long), during the draft their draft cards and sealed pick, their private events."""
+    long), during the draft their draft cards and sealed pick (their private events the kit adds)."""
     z = state["zones"][player]
     mine: dict[str, Any] = {
         "hand": list(z["hand"]),
         "discard": list(z["discard"]),
-        "events": list(state["private_events"].get(player, [])),
         "archive_tops": {a["id"]: a["cards"][-1] for a in state["archives"]
                          if a.get("secret") and a["owner"] == player and not a["hidden"] and a["cards"]},
         "draft_picks": [list(pick) for pick in state["draft_picks"][player]],
@@ -183,42 +181,34 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     return s
 
 
-def hidden_zones(state: State) -> dict[str, list[str]]:
-    """Every zone some player may not see, by name, in order (top card last),
-    for the referee's per-zone commitments: each player's hand, deck and
-    discard pile (EN 105: only its owner looks through it), the wound stack
-    (face-up part and face-down part), every face-down or secret archive, and
-    during the draft each player's draft cards, private picks and sealed pick,
-    the commons picked face down and the draft cards set aside."""
-    zones: dict[str, list[str]] = {}
+def zones(state: State) -> list[Zone]:
+    """Every zone some player may not see, by name, in order (top card last), with who sees it, for the
+    referee's per-zone commitments: each player's hand and discard pile (EN 105: only its owner looks
+    through it), seen by that player, and deck, seen by nobody; the wound stack's face-down part and
+    face-up part (nobody: only the top of the stack is seen, EN 70, and that is public); every face-down
+    archive (nobody) and secret archive (its owner); during the draft each player's draft cards, private
+    picks and sealed pick (that player), the commons picked face down and the draft cards set aside
+    (nobody)."""
+    found: list[Zone] = []
     for p in state["players"]:
         z = state["zones"][p]
-        for zone in ("hand", "deck", "discard"):
-            zones[f"{zone}:{p}"] = list(z[zone])
+        found += [Zone(f"hand:{p}", list(z["hand"]), (p,)), Zone(f"deck:{p}", list(z["deck"])),
+                  Zone(f"discard:{p}", list(z["discard"]), (p,))]
     stack = state["wound_stack"]
     split = len(stack) - state["face_up"]
-    zones["wounds:face-down"] = list(stack[:split])
-    zones["wounds:face-up"] = list(stack[split:])
+    found.append(Zone("wounds:face-down", list(stack[:split])))
+    found.append(Zone("wounds:face-up", list(stack[split:])))
     for archive in state["archives"]:
         if archive["hidden"] or archive.get("secret"):
-            zones[f"archive:{archive['id']}"] = list(archive["cards"])
+            owner = archive["owner"]
+            seen = (owner,) if owner is not None and not archive["hidden"] else ()
+            found.append(Zone(f"archive:{archive['id']}", list(archive["cards"]), seen))
     draft = state["draft"]
     if draft is not None:
         for p in state["players"]:
-            zones[f"draft-hand:{p}"] = list(draft["hands"][p])
-            zones[f"draft-private:{p}"] = list(draft["private"][p])
-            zones[f"draft-pick:{p}"] = [draft["chosen"][p]] if p in draft["chosen"] else []
-        zones["draft-commons-face-down"] = sorted(draft["face_down"])
-        zones["draft-set-aside"] = list(draft["set_aside"])
-    return zones
-
-
-#: The padded sizes of the sealed sections, the same for 2 to 5 seats: a player's section (hand,
-#: discard pile, private events, draft picks), what an awaited decision adds by kind (its options and
-#: their labels; most kinds fit the default), the referee's compressed section. Measured over random
-#: games of every scenario and seat count (the largest seen: 812 bytes without a decision, 2140 with
-#: ``target``, 2446 with ``claim`` (Common Ground with 5 players: 15 archives in the commons), 1322 with
-#: another kind; 2961 bytes of compressed state) with a margin of a fifth or more, a tenth for ``claim``;
-#: ``tests/trust/test_sealed_sizes.py`` checks that random games never outgrow them.
-SEALED_SIZES = SealedSizes(player=1024, decision=512, decisions={"claim": 1792, "nothing-to-claim": 1792, "target": 1536, "draft-pick": 256},
-                           referee=4096)
+            found += [Zone(f"draft-hand:{p}", list(draft["hands"][p]), (p,)),
+                      Zone(f"draft-private:{p}", list(draft["private"][p]), (p,)),
+                      Zone(f"draft-pick:{p}", [draft["chosen"][p]] if p in draft["chosen"] else [], (p,))]
+        found.append(Zone("draft-commons-face-down", sorted(draft["face_down"])))
+        found.append(Zone("draft-set-aside", list(draft["set_aside"])))
+    return found

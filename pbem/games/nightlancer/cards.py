@@ -9,13 +9,11 @@ shuffle, so an id says nothing about where a card lies in a deck.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.plain import copy_plain
 from pbem.engine.remembered import for_the_last_object
-from pbem.engine.scenario_files import check_format, check_schema, read_toml
 
 if TYPE_CHECKING:  # pragma: no cover
     # a type only: card data imports no rule (the state module is the turn machine's), so that reading a
@@ -74,17 +72,9 @@ COMPONENT_COUNTS = {
 }
 
 
-def read_card_file(path: str | Path) -> dict[str, Any]:
-    """Parse and validate a card file; raise :class:`ScenarioError` naming the problem."""
-    data = read_toml(path, "Nightlancer card file")
-    validate_cards(data, str(path))
-    return data
-
-
 def validate_cards(data: dict[str, Any], where: str = "card data") -> None:
-    check_format(data, CARDS_FORMAT, where, "in which a Skill names only ability (raise ability ratings), "
-                 "extra_contacts or income: rulebook 5.1 \"Skill cards\"")
-    check_schema(data, "cards-nightlancer", where)
+    """What a card file's data alone tells beyond its schema: ids used once, each Nightlancer's starting
+    Item and Agenda, enough events for two players."""
     ids: set[str] = set()
     for section in SECTIONS:
         for entry in data.get(section, []):

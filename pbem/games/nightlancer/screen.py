@@ -1,7 +1,7 @@
 """What a Nightlancer view looks like: the card data players read, a view drawn as text, a card in full.
 
 Everything ``pbem view`` and ``pbem card`` need of Nightlancer, without its
-rules: the scenario as set up (:mod:`.scenarios`, :mod:`.cards`), the card
+rules: the scenario as set up (:mod:`.data`, :mod:`.cards`), the card
 facts of :func:`card_facts` (their texts in words: :mod:`.texts`), the
 screen of :func:`render` and the card texts of :func:`card_text`. The rules'
 game object (:class:`.game.Nightlancer`) offers the same through its
@@ -16,13 +16,13 @@ for an 80-column screen, naming cards by name (:mod:`pbem.engine.screen`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pbem.engine.options import OptionTable
+from pbem.engine.kitscreen import KitScreen
 from pbem.engine.screen import CardNames, settle_names, wrap
-from pbem.games.nightlancer import scenarios
 from pbem.games.nightlancer.cards import COMBAT_COST, SPECIAL_CHALLENGES, catalogue
+from pbem.games.nightlancer.data import DATA
 from pbem.games.nightlancer.texts import describe_agenda, describe_effect
 
 
@@ -196,19 +196,11 @@ def _screen(data: dict[str, Any], private: dict[str, Any] | None, name: CardName
     return lines
 
 
-class NightlancerScreen:
-    """What reading a Nightlancer game needs (:class:`pbem.engine.protocol.GameScreen`), without the rules."""
+class NightlancerScreen(KitScreen):
+    """What reading a Nightlancer game needs (:class:`pbem.engine.protocol.GameScreen`), without the rules:
+    its data (scenarios, options, card data) and its drawing."""
 
-    name = "nightlancer"
-
-    def scenarios(self) -> Sequence[str]:
-        return scenarios.scenarios()
-
-    def load_scenario(self, name: str, cards: str | None = None) -> dict[str, Any]:
-        return scenarios.load_scenario(name, cards)
-
-    def declared_options(self) -> OptionTable:
-        return scenarios.option_table()
+    data = DATA
 
     def cards(self, setup: Any) -> dict[str, dict[str, Any]]:
         return card_facts(setup)

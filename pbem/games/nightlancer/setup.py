@@ -19,8 +19,8 @@ from pbem.engine.remembered import for_the_last_object
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import tokens
 from pbem.games.nightlancer.cards import instances, shared_catalogue
+from pbem.games.nightlancer.data import DATA
 from pbem.games.nightlancer.flow import ask
-from pbem.games.nightlancer.scenarios import option_table
 from pbem.games.nightlancer.state import Seat, State
 from pbem.games.nightlancer.zones import all_cards, card, draw, tableau_zone
 
@@ -32,7 +32,7 @@ def table_size(state: State) -> int:
 
 def new_state(scenario: dict[str, Any], players: Sequence[str], rng: Rng) -> State:
     setup, data = scenario, scenario["card_data"]
-    options = option_table().settle(setup.get("options", {}), players)
+    options = DATA.options(setup.get("options", {}), players)
     players = list(players)
     if len(set(players)) != len(players) or not 1 <= len(players) <= 4:
         raise ScenarioError(f"Nightlancer needs 1 to 4 distinct players, not {players!r}")

@@ -6,7 +6,7 @@ hand (the Nightlancer card shows it), discard piles, the Open Black
 Market, the missions and Crews, the current event and the challenge under
 way. Private to a player: their hand, the Skill cards they have drawn and
 not yet bought, their own sealed choices (Nightlancer pick, assist) and
-their private event lines of the last step (``events``). Secret from all: deck orders, the boxed event
+their private event lines of the last step (``events``, added by the kit). Secret from all: deck orders, the boxed event
 cards, pinned dice.
 
 Both parts name cards by id (``beat-cop#2``); what a card is and does is the
@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
 from pbem.games.nightlancer import effects, tokens
 from pbem.games.nightlancer.cards import CHALLENGE_ABILITY
@@ -85,7 +84,6 @@ def public(state: State) -> dict[str, Any]:
         "missions": [_mission(s) for s in state["missions"]],
         "challenge": _challenge(state),
         "players": players,
-        "events": list(state["events"]),
         "result": state["outcome"],
     }
 
@@ -101,9 +99,10 @@ def starting_agenda_in_hand(state: State, player: str) -> str | None:
 
 
 def private(state: State, player: str) -> dict[str, Any]:
-    """What ``player`` knows besides the public part: hand, Skills drawn, own sealed choices, private lines."""
+    """What ``player`` knows besides the public part: hand, Skills drawn, own sealed choices (their private
+    lines of the step the kit adds)."""
     p = tokens.seat(state, player)
-    secret: dict[str, Any] = {"hand": list(p["hand"]), "events": list(state["private"].get(player, []))}
+    secret: dict[str, Any] = {"hand": list(p["hand"])}
     for frame in state["stack"]:
         if frame["type"] == "skills" and frame["player"] == player:
             secret["skill_draw"] = list(frame["drawn"])
@@ -164,14 +163,3 @@ def conceal(state: State, player: str, rng: Rng) -> State:
     for o in others:
         s["private"].pop(o, None)
     return s
-
-
-#: The padded sizes of the sealed sections, the same for 1 to 4 seats: a player's section (hand, Skills
-#: drawn, own sealed choices, private lines), what an awaited decision adds by kind (its options and
-#: their labels; most kinds fit the default), the referee's compressed section. Measured over random
-#: games of every scenario and seat count (the largest seen: 466 bytes without a decision, 4750 with
-#: ``take-mission``, 3041 with ``streets``, 1913 with ``pick``, 1540 with another kind; 3923 bytes of
-#: compressed state) with a margin of a sixth or more; ``tests/trust/test_sealed_sizes.py`` checks that
-#: random games never outgrow them.
-SEALED_SIZES = SealedSizes(player=768, decision=1024, decisions={"pick": 1536, "streets": 2816, "take-mission": 4864},
-                           referee=4608)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.errors import present
+from pbem.engine.kit import Zone
 from pbem.engine.rng import Rng
 from pbem.engine.screen import key_of
 from pbem.games.nightlancer.cards import CYBER_TYPES
@@ -98,22 +99,23 @@ def all_cards(state: State) -> list[str]:
     return found
 
 
-def hidden_zones(state: State) -> dict[str, list[Any]]:
-    """Every zone a player may not see, for the referee's per-zone commitments.
+def zones(state: State) -> list[Zone]:
+    """Every zone a player may not see, for the referee's per-zone commitments, with who sees it.
 
-    Each deck in order (top first), each player's hand (contacts and
-    agendas, in the order held), the Skills a player has drawn and not yet
-    bought or discarded, the boxed (face-down, unused) event cards, the
-    sealed Nightlancer picks and assist choices not yet revealed, and any
-    die faces a scenario has pinned.
+    Each deck in order (top first) and the boxed (face-down, unused) event
+    cards: nobody; each player's hand (contacts and agendas, in the order
+    held) and the Skills they have drawn and not yet bought or discarded:
+    that player; the sealed Nightlancer picks and assist choices not yet
+    revealed (each player sees only their own): nobody; any die faces a
+    scenario has pinned: nobody.
     """
-    zones: dict[str, list[Any]] = {f"deck:{name}": list(cards) for name, cards in sorted(state["decks"].items())}
-    zones["box:event"] = [c for c in state["box"] if kind(state, c) == "event"]
-    zones["dice"] = list(state["dice"])
+    found = [Zone(f"deck:{name}", list(cards)) for name, cards in sorted(state["decks"].items())]
+    found.append(Zone("box:event", [c for c in state["box"] if kind(state, c) == "event"]))
+    found.append(Zone("dice", list(state["dice"])))
     for player in state["players"]:
-        zones[f"hand:{player}"] = list(state["seats"][player]["hand"])
-        zones[f"skill-draw:{player}"] = [c for f in state["stack"] if f["type"] == "skills" and f["player"] == player
-                                         for c in f["drawn"]]
+        found.append(Zone(f"hand:{player}", list(state["seats"][player]["hand"]), (player,)))
+        found.append(Zone(f"skill-draw:{player}", [c for f in state["stack"] if f["type"] == "skills"
+                                                   and f["player"] == player for c in f["drawn"]], (player,)))
     picks: list[Any] = []
     assists: list[Any] = []
     for frame in state["stack"]:
@@ -121,6 +123,6 @@ def hidden_zones(state: State) -> dict[str, list[Any]]:
             picks.extend([p, frame["picks"][p]] for p in sorted(frame.get("picks", {})))
         if frame["type"] == "challenge":
             assists.extend([p, frame["assist"][p]] for p in sorted(frame["assist"]))
-    zones["sealed:picks"] = picks
-    zones["sealed:assist"] = assists
-    return zones
+    found.append(Zone("sealed:picks", picks))
+    found.append(Zone("sealed:assist", assists))
+    return found
