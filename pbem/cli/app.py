@@ -4,9 +4,9 @@ A run pays only for the command it runs (a command's cost is mostly its
 start-up: docs/performance.md, "Deferred imports"). The commands of
 :mod:`pbem.cli.main` register on :data:`commands` and are built into click
 commands when named (:class:`_Group`, :class:`_Commands`); ``pbem --help``
-builds them all for their one-line help, and ``pbem mail`` and ``pbem git``
-build their own group's commands (:mod:`pbem.cli.mail`, :mod:`pbem.cli.git`) alone. Values are converted without
-pydantic (:mod:`pbem.cli.values`).
+builds them all for their one-line help, and a group (:data:`GROUPS`:
+``pbem mail``, ``pbem git``, ``pbem kit``) builds its own commands alone.
+Values are converted without pydantic (:mod:`pbem.cli.values`).
 """
 
 # No ``from __future__ import annotations`` here: typer evaluates each annotation of the command it runs
@@ -36,9 +36,11 @@ from pbem.referee.errors import SetupError
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
 
-#: the commands of ``pbem``, in the order ``pbem --help`` lists them (``mail`` and ``git`` last); each is built
+#: the commands of ``pbem``, in the order ``pbem --help`` lists them (the groups last); each is built
 #: into a click command only when named (:class:`_Group`)
 commands = typer.Typer()
+#: the groups of commands, each a Typer app of its own module: name -> module
+GROUPS = {"mail": "pbem.cli.mail", "git": "pbem.cli.git", "kit": "pbem.cli.kit"}
 
 
 class _Commands(MutableMapping[str, ClickCommand]):
@@ -54,14 +56,14 @@ class _Commands(MutableMapping[str, ClickCommand]):
         self._style = {"pretty_exceptions_short": pretty_exceptions_short, "rich_markup_mode": rich_markup_mode}
         self._registered = {info.name or get_command_name(info.callback.__name__): info
                             for info in commands.registered_commands if info.callback is not None}
-        self._names = [*self._registered, "mail", "git"]
+        self._names = [*self._registered, *GROUPS]
         self._built: dict[str, ClickCommand] = {}
 
     def _build(self, name: str) -> ClickCommand:
         from typer import main as typer_main
 
-        if name in ("mail", "git"):
-            group = importlib.import_module(f"pbem.cli.{name}").app
+        if name in GROUPS:
+            group = importlib.import_module(GROUPS[name]).app
             return typer_main.get_group_from_info(
                 typer_main.TyperInfo(group, name=name), suggest_commands=group.suggest_commands, **self._style)
         return typer_main.get_command_from_info(self._registered[name], **self._style)
@@ -130,14 +132,15 @@ app = typer.Typer(
 )
 
 def _load_games_from_env() -> None:
-    for module_name in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
-        from pbem.engine.registry import register  # only when a game is named: status needs no registry
+    names = os.environ.get(GAMES_ENV, "")
+    if names.strip():
+        from pbem.engine.errors import EngineError
+        from pbem.engine.registry import register_modules  # only when a game is named: status needs no registry
 
         try:
-            module = importlib.import_module(module_name)
-        except ImportError as error:
-            fail(f"{GAMES_ENV}: cannot import {module_name}: {error}", SetupError.exit_code, SetupError.reason)
-        register(module.GAME)
+            register_modules(names, GAMES_ENV)
+        except EngineError as error:
+            fail(str(error), SetupError.exit_code, SetupError.reason)
 
 
 def _print_version(asked: bool) -> None:

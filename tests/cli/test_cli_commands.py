@@ -116,7 +116,7 @@ def test_view_shows_the_hand_and_numbered_options(game: Path) -> None:
     doc = as_json(pbem("view", game, "--as", "alice", "--key", key, "--json"), formats.CLI_VIEW)
     assert doc["awaited"] and doc["kind"] == "play"
     assert [set(o) for o in doc["options"]] == [{"id", "label"}] * 2
-    assert f"your hand: {', '.join(doc['cards'][str(c)] for c in doc['private']['hand'])}" in text
+    assert f"your hand: {', '.join(doc['cards'][str(c)]['name'] for c in doc['private']['hand'])}" in text
     assert doc["public"]["hand_sizes"] == {"alice": 2, "bob": 2} and "hand" not in doc["public"]
     assert f" 1. {doc['options'][0]['label']}  [{doc['options'][0]['id']}]" in text
 

@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from pbem.cli.app import GROUPS
 from pbem.cli.main import app, commands
 
 coercion = pytest.importorskip("typer._coercion", reason="typer before 0.29 converts with click types, not pydantic")
@@ -72,4 +73,5 @@ def test_help_lists_every_command() -> None:
     shown = CliRunner().invoke(app, ["--help"], terminal_width=200).output
     listed = [line.split()[1] for line in shown.splitlines()
               if line.startswith("│ ") and line[2] not in " -"]  # a command's row, not its help's next line
-    assert listed == [info.name or getattr(info.callback, "__name__", "") for info in commands.registered_commands] + ["mail", "git"]
+    assert listed == [info.name or getattr(info.callback, "__name__", "") for info in commands.registered_commands] + [
+        *GROUPS]
