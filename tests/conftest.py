@@ -6,23 +6,22 @@ Run thousands with, for example::
     pytest --games 2000 -k random
 
 The games the suite defines are registered here, before any test module is
-collected, so that every generic test (they iterate ``game_names()``) sees
-the same games: High Card (the referee's fast toy), High Card with named
-hidden zones, and Sealed Bids (a game on the turn machine that is one
-subpackage plus scenario data).
+collected, the way ``PBEM_GAMES`` registers them for a command, so that every
+generic test (they iterate ``game_names()``) sees the same games: High Card
+(the referee's fast toy, on the protocol alone), High Card with named hidden
+zones, and Love Letter (a game on the kit that is one folder,
+``tests/loveletter/``, run by the conformance suite like the shipped games).
 """
 
 from __future__ import annotations
 
 import pytest
-import sealedbids
-import toygame
-import zonegame
 
-from pbem.engine import register
+from pbem.engine.registry import register_modules
 
-for _game in (toygame.GAME, zonegame.GAME, sealedbids.GAME):
-    register(_game)
+#: the games of the test suite, as PBEM_GAMES names them (tests/ is on the path)
+TEST_GAMES = "toygame,zonegame,loveletter"
+register_modules(TEST_GAMES)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

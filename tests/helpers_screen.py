@@ -1,8 +1,10 @@
-"""Games played through the real files for the screen tests, and the referee's own record to check views against."""
+"""Games played through the real files for the screen tests, the referee's own record to check views against,
+and what a screen may and may not show."""
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,16 @@ from pbem.referee.layout import GameDir
 from pbem.referee.player import PlayerView, open_section
 from pbem.referee.records import read_turn
 from pbem.referee.turns import StaticMembers
+
+#: lines a screen may print wider than 80 columns, by name: a command to copy whole (a long player
+#: name makes it wider), and a single word longer than the screen (nothing to break it at)
+EXCEPTIONS = {
+    "a command to copy": re.compile(r"^  pbem \S.*$"),
+    "one unbreakable word": re.compile(r"^\s*\S+$"),
+}
+
+#: a card instance id as the game data names it: ``bad-smoke#3``
+RAW_ID = re.compile(r"[a-z0-9]#\d")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ choices made, the final state and the result. Two versions of the game
 layer that give the same digest for a seed played the same game the same
 way, down to the text of every event.
 
-Used by ``tests/test_playout_traces.py`` (a few seeds, against golden
+Used by ``tests/conformance/test_golden_traces.py`` (a few seeds, against golden
 digests) and, for a before/after comparison of many seeds against another
 source tree, by running this file::
 
@@ -27,6 +27,7 @@ from typing import Any
 
 from pbem.bots.playout import play
 from pbem.engine import Game, ScenarioError, find_game
+from pbem.engine.registry import GAMES
 
 SEATS = ["ann", "bob", "cyd", "dee", "eve", "fay"]
 
@@ -76,7 +77,7 @@ def traces(games: list[str], scenarios: str, seeds: range) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", default=["nightfall", "nightlancer"])
+    parser.add_argument("--games", nargs="*", default=sorted(GAMES))
     parser.add_argument("--scenarios", choices=["standard", "all"], default="standard")
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--first-seed", type=int, default=0)

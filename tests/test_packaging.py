@@ -34,6 +34,9 @@ def test_wheel_ships_schemas_and_scenarios(wheel: Path) -> None:
         assert f"pbem/_data/schemas/{schema.name}" in names
     for scenario in (REPO / "scenarios").rglob("*.toml"):
         assert f"pbem/_data/scenarios/{scenario.relative_to(REPO / 'scenarios').as_posix()}" in names
+    for data in (REPO / "scenarios").rglob("*.json"):  # parsed copies and sealed sizes, not the golden traces
+        shipped = f"pbem/_data/scenarios/{data.relative_to(REPO / 'scenarios').as_posix()}" in names
+        assert shipped == (data.name != "playout-traces.json"), data
     assert "pbem/engine/protocol.py" in names
 
 

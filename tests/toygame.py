@@ -31,6 +31,7 @@ from pbem.engine import Decision, Option, Result, Rng, ScenarioError, SealedSize
 from pbem.engine.errors import invariant
 from pbem.engine.options import OptionSpec, OptionTable
 from pbem.engine.scenario_files import read_toml
+from pbem.engine.screen import wrap
 
 #: the two decisions of the game
 DECISION_KINDS = frozenset({"play", "draw"})
@@ -194,8 +195,8 @@ class HighCard:
     def static_state(self, scenario: Any) -> dict[str, Any]:
         return {"cards": list(scenario["cards"])}
 
-    def cards(self, scenario: Any) -> dict[str, str]:
-        return {str(c): f"the {c}" for c in scenario["cards"]}
+    def cards(self, scenario: Any) -> dict[str, dict[str, str]]:
+        return {str(c): {"name": f"the {c}"} for c in scenario["cards"]}
 
     def sealed_sizes(self, seats: int) -> SealedSizes:
         # a hand of up to 30 cards and its options, the state of a 30-card deck
@@ -219,11 +220,11 @@ class HighCard:
             f"deck: {public['deck_size']} cards; discard: {public['discard']}",
         ]
         if private is not None:
-            lines.append(f"your hand: {', '.join(cards[str(c)] for c in private['hand'])}")
+            lines.append(f"your hand: {', '.join(cards[str(c)]['name'] for c in private['hand'])}")
             if private["my_pick"] is not None:
                 lines.append(f"your pick: {private['my_pick']}")
         lines.extend(public["events"])
-        return "\n".join(lines)
+        return "\n".join(wrapped for line in lines for wrapped in wrap(line))
 
     def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
         """High Card names no zones: the referee commits per sealed section only."""

@@ -1,7 +1,8 @@
 """High Card with named hidden zones: ``hidden_zones(state)`` of the game protocol, not empty.
 
 A game that names its hidden zones gets one salted commitment per zone in
-every turn file (``commitments.zones``), besides one per sealed section.
+every turn file (``commitments.zones``), besides one per sealed section. It
+declares who sees each (``zones``), which the leak tests hold ``conceal`` to.
 """
 
 from __future__ import annotations
@@ -10,16 +11,20 @@ from typing import Any
 
 from toygame import HighCard
 
+from pbem.engine.kit import Zone
+
 
 class HighCardZones(HighCard):
     name = "highcard-zones"
 
+    def zones(self, state: dict[str, Any]) -> list[Zone]:
+        """The deck, in order, and the picks not yet revealed: nobody's; each player's hand: theirs."""
+        picks = [state["picks"][p] for p in sorted(state["picks"])]
+        return [Zone("deck", list(state["deck"])), Zone("picks", picks),
+                *(Zone(f"hand:{p}", list(state["hands"][p]), (p,)) for p in state["players"])]
+
     def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
-        """The deck, in order, each player's hand, and the picks not yet revealed."""
-        zones = {"deck": list(state["deck"]), "picks": [state["picks"][p] for p in sorted(state["picks"])]}
-        for player in state["players"]:
-            zones[f"hand:{player}"] = list(state["hands"][player])
-        return zones
+        return {zone.name: zone.cards for zone in self.zones(state)}
 
 
 GAME = HighCardZones()

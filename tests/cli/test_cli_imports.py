@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from helpers_referee import TEST_SEED, Table, make_keys, make_table
 
+from pbem.engine.registry import GAMES, SCREENS, find_game, find_screen, game_names
 from pbem.referee import new_game, status
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -115,28 +116,30 @@ def test_commands_that_open_or_seal_do_not_load_openssls_backend_module(tmp_path
     assert "cryptography.hazmat.primitives.ciphers" not in modules  # ChaCha20-Poly1305 from the bindings
 
 
-#: the rules of each shipped game: modules that reading a view, or a card, needs none of (the turn machine,
-#: the typed state, the effects, the phases); its screen is the card data, the options and the drawing
-RULES = {
-    "nightfall": ("pbem.engine.machine", "pbem.games.nightfall.game", "pbem.games.nightfall.state",
-                  "pbem.games.nightfall.effects", "pbem.games.nightfall.chain", "pbem.games.nightfall.combat",
-                  "pbem.games.nightfall.damage", "pbem.games.nightfall.drafts", "pbem.games.nightfall.turn",
-                  "pbem.games.nightfall.flow", "pbem.games.nightfall.setup", "pbem.games.nightfall.abilities",
-                  "pbem.games.nightfall.scoring", "pbem.games.nightfall.invariants", "pbem.games.nightfall.view"),
-    "nightlancer": ("pbem.engine.machine", "pbem.games.nightlancer.game", "pbem.games.nightlancer.state",
-                    "pbem.games.nightlancer.effects", "pbem.games.nightlancer.tokens", "pbem.games.nightlancer.zones",
-                    "pbem.games.nightlancer.agendas", "pbem.games.nightlancer.challenges",
-                    "pbem.games.nightlancer.missions", "pbem.games.nightlancer.prep", "pbem.games.nightlancer.streets",
-                    "pbem.games.nightlancer.setup", "pbem.games.nightlancer.scoring", "pbem.games.nightlancer.flow",
-                    "pbem.games.nightlancer.view"),
-}
-#: a card of each game's standard card data, by its printed name
-A_CARD = {"nightfall": "Koi Jiang", "nightlancer": "Beat Cop"}
+def rules_modules(game: str) -> set[str]:
+    """The modules of a game with a screen module that its rules import beyond the screen's, and the turn
+    machine: what reading a view, or a card, needs none of (the typed state, the effects, the phases)."""
+    probe = ("import importlib, sys\n"
+             f"importlib.import_module({SCREENS[game]!r})\n"
+             "before = set(sys.modules)\n"
+             f"importlib.import_module({GAMES[game]!r}).GAME\n"
+             "print('\\n'.join(sorted(set(sys.modules) - before)))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return {name for name in done.stdout.split()
+            if name.startswith(f"{GAMES[game]}.") or name in ("pbem.engine.machine", "pbem.engine.kit")}
 
 
-@pytest.mark.parametrize("game", sorted(RULES))
+def a_card(game: str) -> str:
+    """The printed name of a card of the game's standard card data."""
+    screen = find_screen(game)
+    cards = screen.cards(screen.load_scenario(screen.scenarios()[0]))
+    return str(next(iter(cards.values()))["name"])
+
+
+@pytest.mark.parametrize("game", sorted(SCREENS))
 @pytest.mark.parametrize("command", ["view", "card"])
-def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path, game: str, command: str) -> None:
+def test_view_and_card_of_a_game_with_a_screen_module_import_none_of_its_rules(tmp_path: Path, game: str,
+                                                                                command: str) -> None:
     """``pbem view`` (with ``--cards``) and ``pbem card --dir`` draw a real game's screen from its screen module
     (the scenario's card data as set up, its options, the rendering), not from the rules: the turn machine,
     the state and the effects are the referee's to run, not the reader's to import."""
@@ -149,12 +152,14 @@ def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path
     new_game(directory, game, [(p, keys[p].public) for p in ("ann", "bob")], keys["referee"], seed=bytes(32))
     args = {"view": ["view", directory, "--as", "ann", "--key", files["ann"], "--cards",
                      "--state-dir", tmp_path / "state"],
-            "card": ["card", A_CARD[game].lower(), "--dir", directory]}[command]
+            "card": ["card", a_card(game).lower(), "--dir", directory]}[command]
     done = run(tmp_path, *args, games="")
     assert done.returncode == 0, done.stderr[-2000:]
-    assert ("Cards on this screen:" if command == "view" else A_CARD[game]) in done.stdout  # it drew the screen
+    assert ("Cards on this screen:" if command == "view" else a_card(game)) in done.stdout  # it drew the screen
     modules = set(done.stderr.split())
-    assert not [name for name in (*RULES[game], *HASHLIB) if name in modules]
+    rules = rules_modules(game)
+    assert "pbem.engine.machine" in rules  # the rules are on the turn machine, which the screen does not need
+    assert not [name for name in (*rules, *HASHLIB) if name in modules]
 
 
 #: what one referee step on a move of a dealt game without deadlines does not use: the joins (before the
@@ -163,20 +168,20 @@ def test_view_and_card_of_a_shipped_game_import_none_of_its_rules(tmp_path: Path
 NOT_IN_A_STEP = ("pbem.referee.joins", "pbem.referee.deadlines", "pickle", "pbem.referee.player")
 
 
-@pytest.mark.parametrize("game, players", [("highcard", 2), ("nightfall", 2), ("nightlancer", 4)])
-def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no_dataclass(tmp_path: Path, game: str,
-                                                                                            players: int) -> None:
+@pytest.mark.parametrize("game", game_names())
+def test_submit_of_a_move_imports_no_joins_no_deadlines_nor_pickle_and_builds_no_dataclass(tmp_path: Path,
+                                                                                            game: str) -> None:
     """``pbem submit`` of an ordinary move (the game dealt, without deadlines) imports what its step uses
     only: not the joins, the deadlines, pickle, nor the player's side; and none of pbem's classes on its path is a dataclass,
     each of which Python 3.11 builds by compiling its methods, about a millisecond each."""
-    seated = ["alice", "bob", "cyd", "dee"][:players]
+    seated = ["alice", "bob", "cyd", "dee"][:min(4, find_game(game).max_players)]
     keys, files = make_keys(tmp_path / "keys", ["referee", *seated])
     new_game(tmp_path / "game", game, [(p, keys[p].public) for p in seated], keys["referee"], seed=TEST_SEED)
     table = Table(dir=tmp_path / "game", keys=keys, key_files=files)
     player = status(table.dir).awaiting[0]["player"]
     (tmp_path / "move.json").write_bytes(table.move(player, table.view(player).decision.options[0].id))
     modules = imported(tmp_path, "submit", table.dir, tmp_path / "move.json", "--referee-key", files["referee"],
-                       games="toygame" if game == "highcard" else "")
+                       games="" if game in GAMES else type(find_game(game)).__module__.partition(".")[0])
     assert status(table.dir).turn == 1  # it made the step
     assert not [name for name in (*NOT_NEEDED, *NOT_IN_A_STEP, *HASHLIB) if name in modules]
     assert not [name for name in modules if name.startswith("dataclass:")]

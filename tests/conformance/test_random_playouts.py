@@ -3,7 +3,7 @@ the scenario takes, with the game's invariants holding at every step and the sta
 a JSON round trip.
 
 CI plays two games per configuration; ``pytest --games N -k random`` plays N. The leak
-property over random positions of every game is ``tests/trust/test_views_leak_nothing.py``.
+property over random positions of every game is ``test_hidden_information.py``.
 """
 
 from __future__ import annotations

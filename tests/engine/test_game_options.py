@@ -4,55 +4,24 @@
 setting a scenario's ``[options]`` table or ``pbem new --option`` may set,
 with its type, default, allowed values and help. The generic loader in
 :mod:`pbem.engine.options` checks the declaration, the scenarios and the
-chosen values against it; every option a scenario uses and the rules read is
-declared, and the value chosen reaches the rules.
+chosen values against it, and the value chosen reaches the rules. That every
+option a scenario uses and the rules read is declared is the conformance
+suite's (``tests/conformance/test_game_data.py``).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from pbem.engine import Rng, ScenarioError, find_game, game_names
-from pbem.engine.options import OptionError, options_of, parse_option_table, set_up_options
+from pbem.engine import Rng, ScenarioError
+from pbem.engine.options import OptionError, parse_option_table, set_up_options
 from pbem.games import nightfall, nightlancer
-
-GAMES = ("nightfall", "nightlancer")
 
 
 def declaration(**entry) -> dict:
     return {"format": "pbem-game-options/1", "option": [entry]}
-
-
-@pytest.mark.parametrize("game_name", GAMES)
-def test_every_option_a_scenario_sets_is_declared(game_name: str) -> None:
-    game = find_game(game_name)
-    table = options_of(game)
-    for scenario in game.scenarios():
-        loaded = game.load_scenario(scenario)
-        # the scenario as loaded holds every declared option, settled
-        assert list(loaded["options"]) == table.names, scenario
-
-
-def _options_read(package: Path, pattern: str) -> set[str]:
-    found: set[str] = set()
-    for path in package.rglob("*.py"):
-        found |= set(re.findall(pattern, path.read_text()))
-    return found
-
-
-def test_every_option_the_nightfall_rules_read_is_declared() -> None:
-    read = _options_read(Path(nightfall.__file__).parent, r"""options"\]\s*(?:\[|\.get\()\s*"([a-z_]+)\"""")
-    assert read and read <= set(options_of(nightfall.GAME).names), read - set(options_of(nightfall.GAME).names)
-    # and every declared option is read by the rules
-    assert set(options_of(nightfall.GAME).names) <= read
-
-
-def test_every_option_the_nightlancer_rules_read_is_declared() -> None:
-    read = _options_read(Path(nightlancer.__file__).parent, r"""options\[\s*"([a-z_]+)"\s*\]""")
-    assert read == set(options_of(nightlancer.GAME).names)
 
 
 def test_scenario_options_outside_the_declaration_are_refused(tmp_path: Path) -> None:
@@ -111,13 +80,3 @@ def test_a_value_is_parsed_by_its_type() -> None:
             table.parse(texts, ["al", "bo"])
     with pytest.raises(OptionError, match="expected true or false"):
         table.settle({"on": 1})  # a scenario's value keeps its type: 1 is not true
-
-
-@pytest.mark.parametrize("game_name", game_names())
-def test_every_registered_games_declaration_holds_against_the_schema(game_name: str) -> None:
-    """A shipped game's options.toml, and a declaration made in code (the tests' toy games), read as
-    the declaration document would: run time checks neither, the tests check both."""
-    table = options_of(find_game(game_name))
-    doc = {"format": "pbem-game-options/1",
-           "option": [{k: v for k, v in entry.items() if v is not None} for entry in table.to_json()]}
-    assert parse_option_table(game_name, doc, "the test").options == table.options

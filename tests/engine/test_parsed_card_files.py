@@ -1,10 +1,12 @@
-"""A shipped card or options file is read from its parsed form, which gives exactly what parsing its TOML gives.
+"""A trusted card or options file is read from its parsed copy, which gives exactly what parsing its TOML gives.
 
 ``pbem view`` reads the game's card data on every run; Python's TOML parser
 took 6 ms for Nightfall's and 19 ms for Nightlancer's. The parsed form
-beside each (``cards.toml.json``) is used only for a shipped file and only
-when it was made from the file's very bytes, so that the card data, and the
-set-up hash ``game.toml`` pins it by, are what the TOML says.
+beside each (``cards.toml.json``) is used only for a trusted file (a game's
+data folder) and only when it was made from the file's very bytes, so that
+the card data, and the set-up hash ``game.toml`` pins it by, are what the
+TOML says. That every game's copies are up to date is the conformance
+suite's (``tests/conformance/test_game_data.py``).
 """
 
 from __future__ import annotations
@@ -15,28 +17,12 @@ from pathlib import Path
 import pytest
 
 from pbem.engine import scenario_files
-from pbem.engine.scenario_files import PARSED_NAMES, PARSED_SUFFIX, parsed_form, read_toml
-from pbem.resources import data_dir
-
-SHIPPED = sorted(p for p in data_dir("scenarios").rglob("*.toml") if p.name in PARSED_NAMES)
+from pbem.engine.scenario_files import parsed_form, read_toml
 
 
 def _exact(value: object) -> str:
     """JSON text that tells 1 from 1.0 and from true, as Python's == does not."""
     return json.dumps(value, sort_keys=True)
-
-
-def test_each_game_ships_its_card_file_and_its_options_with_a_parsed_form() -> None:
-    assert {(p.parent.name, p.name) for p in SHIPPED} == {
-        (game, name) for game in ("nightfall", "nightlancer") for name in ("cards.toml", "options.toml")}
-
-
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_the_committed_parsed_form_is_up_to_date_with_its_card_file(path: Path) -> None:
-    """Rewrite them with ``python -c 'from pbem.engine.scenario_files import write_parsed_forms as w; w()'``."""
-    committed = json.loads(path.with_name(path.name + PARSED_SUFFIX).read_text(encoding="utf-8"))
-    assert _exact(committed) == _exact(parsed_form(path.read_bytes()))
-    assert _exact(read_toml(path, "card file")) == _exact(parsed_form(path.read_bytes())["data"])
 
 
 def _shipped_here(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ choice is refused, naming that ``--choose`` and how to give an id instead.
 Likewise, when the first choice answers a simultaneous decision that others
 have still to make, nothing more is asked of the player before theirs are
 in (a rule of the protocol, checked on every game in
-``tests/engine/test_decision_kinds.py``), so any later choice is refused too.
+``tests/conformance/test_decision_kinds.py``), so any later choice is refused too.
 
 High Card (tests/toygame.py): turn 0 awaits alice and bob to *play* a card
 at once; after both picks, alice and then bob each *draw* or *pass*.

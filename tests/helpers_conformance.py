@@ -1,0 +1,246 @@
+"""The checks of the conformance suite (``tests/conformance/``), as functions of a game object.
+
+Each returns what it checked and what it found wrong, so that the suite
+runs it on every registered game and a test of the suite itself runs it on
+a game with a planted bug (``tests/loveletter/test_planted_bugs.py``,
+``tests/nightfall/test_planted_single_option.py``) and sees it caught.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from helpers_trust import random_positions
+
+from pbem.engine import Game, Rng, ScenarioError, apply_choice, game_names, step_rng
+from pbem.engine.gamedata import GameData
+from pbem.engine.registry import find_game
+
+SEATS = [f"p{i}" for i in range(6)]
+
+
+def kit_games() -> list[str]:
+    """The registered games whose data is a folder of the game kit."""
+    return [name for name in game_names() if isinstance(getattr(find_game(name), "data", None), GameData)]
+
+
+def game_data(name: str) -> GameData:
+    """The data folder of the game on the kit registered as ``name``."""
+    data = getattr(find_game(name), "data", None)
+    assert isinstance(data, GameData), f"{name} is not on the game kit"
+    return data
+
+
+def dump(data: object) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def set_ups(game: Game[Any]) -> list[tuple[Any, list[str]]]:
+    """Every scenario the game lists with every seat count it takes."""
+    found = []
+    for name in game.scenarios():
+        scenario = game.load_scenario(name)
+        for count in range(game.min_players, game.max_players + 1):
+            try:
+                game.new_state(scenario, SEATS[:count], Rng.from_seed("seats"))
+            except ScenarioError:
+                continue
+            found.append((scenario, SEATS[:count]))
+    return found
+
+
+def sampled_positions(game: Game[Any], wanted: int, every: int = 7) -> Iterator[tuple[int, Any, list[str]]]:
+    """``(seed, state, players)``: ``wanted`` positions of random games, every set-up in turn."""
+    choices = set_ups(game)
+    checked = seed = 0
+    while checked < wanted:
+        scenario, players = choices[seed % len(choices)]
+        for state in random_positions(game, players, seed, every=every, scenario=scenario):
+            yield seed, state, players
+            checked += 1
+            if checked >= wanted:
+                return
+        seed += 1
+
+
+# --- what a view shows ------------------------------------------------------------------------
+
+
+def _options(game: Game[Any], state: Any, player: str) -> str:
+    return dump([d.to_json() for d in game.awaiting(state) if d.player == player])
+
+
+def view_leaks(game: Game[Any], wanted: int) -> tuple[int, int, list[str]]:
+    """Positions checked, how many a redraw changed, and the leaks found: a redraw of what player P may
+    not know (``conceal``) that changes P's private part, the public part, P's options, or who is awaited
+    for what."""
+    checked = redrawn = 0
+    leaks: list[str] = []
+    for seed, state, players in sampled_positions(game, wanted):
+        before = dump(state)
+        for player in players:
+            hidden = game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"conceal-{seed}-{checked}"))
+            redrawn += dump(hidden) != before
+            for part, seen, unseen in (
+                    ("private part", game.private(state, player), game.private(hidden, player)),
+                    ("public part", game.public(state), game.public(hidden)),
+                    ("options", _options(game, state, player), _options(game, hidden, player)),
+                    ("awaited decisions", [(d.player, d.kind) for d in game.awaiting(state)],
+                     [(d.player, d.kind) for d in game.awaiting(hidden)])):
+                if dump(seen) != dump(unseen):
+                    leaks.append(f"seed {seed}: the {part} {player} sees changed with what {player} may not know")
+        if dump(state) != before:
+            leaks.append(f"seed {seed}: conceal changed the state it was given")
+        checked += 1
+    return checked, redrawn, leaks
+
+
+# --- the hidden zones -------------------------------------------------------------------------
+
+
+def zone_family(name: str, players: list[str]) -> str:
+    """A zone's name with its players and numbers left out (``hand:p1`` -> ``hand:*``): the zones of one kind."""
+    for player in sorted(players, key=len, reverse=True):
+        name = re.sub(rf"(?<![a-z0-9]){re.escape(player)}(?![a-z0-9])", "*", name)
+    return re.sub(r"\d+", "#", name)
+
+
+def conceal_problems(game: Game[Any], wanted: int) -> tuple[int, list[str]]:
+    """Positions checked, and where ``conceal`` does not keep to the declared hidden zones.
+
+    The referee commits to every zone of ``hidden_zones``; a game declares
+    with each who sees it (``zones``: :class:`pbem.engine.kit.Zone`). A
+    redraw of what player P may not know must keep every zone P sees and
+    every zone's name, and must redraw every kind of zone P does not see:
+    over the positions sampled, each such kind (``hand:*``) that held cards
+    was changed by some redraw. A game that declares no zones names none.
+    """
+    declared = getattr(game, "zones", None)
+    problems: list[str] = []
+    held: dict[str, int] = {}
+    changed: dict[str, int] = {}
+    checked = 0
+    for seed, state, players in sampled_positions(game, wanted):
+        checked += 1
+        if declared is None:
+            if game.hidden_zones(state):
+                problems.append(f"{game.name} names hidden zones but does not declare who sees them (zones)")
+                break
+            continue
+        zones = {zone.name: zone for zone in declared(state)}
+        if list(zones) != list(game.hidden_zones(state)) or any(
+                zone.cards != game.hidden_zones(state)[name] for name, zone in zones.items()):
+            problems.append(f"seed {seed}: hidden_zones is not the declared zones")
+        for player in players:
+            hidden = {zone.name: zone for zone in declared(game.conceal(copy.deepcopy(state), player,
+                                                                        Rng.from_seed(f"zones-{seed}-{checked}")))}
+            if list(hidden) != list(zones):
+                problems.append(f"seed {seed}: a redraw for {player} changed the zones' names")
+                continue
+            for name, zone in zones.items():
+                if player in zone.seen_by:
+                    if hidden[name].cards != zone.cards:
+                        problems.append(f"seed {seed}: a redraw for {player} changed {name}, which {player} sees")
+                elif zone.cards:
+                    family = zone_family(name, players)
+                    held[family] = held.get(family, 0) + 1
+                    changed[family] = changed.get(family, 0) + (hidden[name].cards != zone.cards)
+    for family in sorted(held):
+        if not changed[family]:
+            problems.append(f"conceal never redrew {family} for a player who does not see it "
+                            f"({held[family]} times it held cards)")
+    return checked, problems
+
+
+# --- decisions the machine takes without asking --------------------------------------------
+
+
+@contextmanager
+def watching_what_is_taken(game: Game[Any], observer: str, moments: list[tuple[str, Any]]) -> Iterator[None]:
+    """Record, while the machine runs, each time it decides whether to take a decision without asking:
+    what ``observer`` may know then (the public part, their private part, who is awaited for what) and
+    what the machine did (the decision it took and its option, or ``None``: it asks)."""
+    machine = getattr(game, "machine", None)
+    if machine is None:  # a game off the turn machine takes nothing without asking
+        yield
+        return
+    take, log = machine._take_forced, machine._taken
+    taken: list[Any] = []
+
+    def logged(state: Any, pending: Any, option_id: str, label: str) -> None:
+        taken.append((pending["player"], pending["kind"], option_id))
+        if log is not None:
+            log(state, pending, option_id, label)
+
+    def watched(state: Any, rng: Rng) -> bool:
+        facts = dump([game.public(state), game.private(state, observer),
+                      [(p["player"], p["kind"]) for p in state["pending"]]])
+        taken.clear()
+        took = take(state, rng)
+        moments.append((facts, taken[0] if took and taken else None))
+        return took
+
+    machine._take_forced, machine._taken = watched, logged
+    try:
+        yield
+    finally:
+        del machine._take_forced
+        machine._taken = log
+
+
+def _moments(game: Game[Any], state: Any, player: str, choice: str, observer: str, key: bytes,
+             step: int) -> list[tuple[str, Any]]:
+    moments: list[tuple[str, Any]] = []
+    state = copy.deepcopy(state)
+    game.begin_step(state)
+    with watching_what_is_taken(game, observer, moments):
+        apply_choice(game, state, player, choice, step_rng(key, [], step))
+    return moments
+
+
+def single_option_problems(game: Game[Any], wanted: int) -> tuple[int, int, list[str]]:
+    """Positions checked, moments compared, and the decisions taken without asking on a hidden fact.
+
+    docs/trust.md "Decisions with one option": the machine takes a decision
+    with one option without asking only where that reveals nothing. Checked
+    where it happens: a step is played from a position and from a redraw of
+    what an observer may not know, the same choice made; each time the
+    machine decides whether to take a decision, while everything the
+    observer may know is the same in both (the public part, their private
+    part, who is awaited for what), it must do the same in both: take the
+    same decision with the same option, or ask. Once what the observer may
+    know differs (a card was revealed), the step has shown them a public
+    fact, and the rest of it may follow that fact.
+    """
+    checked = compared = 0
+    problems: list[str] = []
+    for seed, state, players in sampled_positions(game, wanted, every=3):
+        key = hashlib.sha256(f"one-option-{game.name}-{seed}".encode()).digest()
+        step = checked + 1
+        decision = game.awaiting(state)[0] if game.awaiting(state) else None
+        checked += 1
+        if decision is None:
+            continue
+        for observer in players:
+            hidden = game.conceal(copy.deepcopy(state), observer, Rng.from_seed(f"redraw-{seed}-{checked}"))
+            redrawn = next((d for d in game.awaiting(hidden) if d.player == decision.player), None)
+            common = [o.id for o in decision.options if redrawn is not None and redrawn.option(o.id) is not None]
+            for choice in common[:3]:
+                real = _moments(game, state, decision.player, choice, observer, key, step)
+                other = _moments(game, hidden, decision.player, choice, observer, key, step)
+                for (facts, took), (other_facts, other_took) in zip(real, other, strict=False):
+                    if facts != other_facts:
+                        break
+                    compared += 1
+                    if took != other_took:
+                        problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what "
+                                        f"{observer} may know the same, the machine did {took or 'ask'} "
+                                        f"in one and {other_took or 'ask'} in the other")
+                        break
+    return checked, compared, problems
