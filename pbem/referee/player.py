@@ -207,7 +207,7 @@ def answering_together(view: PlayerView, decision: Decision) -> list[str]:
 
     While any is, answering the decision asks nothing more of the player:
     the choices are applied together once the last is in (a rule of the
-    engine protocol that ``tests/engine/test_decision_kinds.py`` checks on
+    engine protocol that ``tests/conformance/test_decision_kinds.py`` checks on
     every game).
     """
     if not decision.simultaneous:
