@@ -279,14 +279,14 @@ class Post:
     spectators: list[str] = field(default_factory=list)
     addresses: dict[str, str] = field(default_factory=dict)
     extra: str = ""
+    #: more games served by the same referee, configured after this one (each a Post of its own game)
+    extra_games: list[Post] = field(default_factory=list)
 
     @property
     def config_path(self) -> Path:
         return self.tmp / "referee-mail.toml"
 
     def write_config(self) -> Path:
-        players = ", ".join(f'{p} = "{a}"' for p, a in self.addresses.items())
-        spectators = ", ".join(f'"{s}"' for s in self.spectators)
         if self.mailbox_kind == "imap":
             assert self.imap is not None
             box = (f'kind = "imap"\nhost = "{self.imap.host}"\nport = {self.imap.port}\nsecurity = "none"\n'
@@ -309,12 +309,20 @@ security = "none"
 user = "referee"
 password_file = "smtp-password"
 
+{self.games_config()}""")
+        return self.config_path
+
+    def games_config(self) -> str:
+        """This game's ``[[games]]`` table, and those of :attr:`extra_games`."""
+        players = ", ".join(f'{p} = "{a}"' for p, a in self.addresses.items())
+        spectators = ", ".join(f'"{s}"' for s in self.spectators)
+        own = f"""
 [[games]]
 dir = "{self.table.dir}"
 players = {{ {players} }}
 spectators = [{spectators}]
-""")
-        return self.config_path
+"""
+        return own + "".join(other.games_config() for other in self.extra_games)
 
     def config(self) -> MailConfig:
         return MailConfig.read(self.write_config())

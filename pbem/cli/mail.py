@@ -103,6 +103,8 @@ def _report_code(report: ServeReport) -> int:
     """Say on stderr what must be looked at; the exit code of a run."""
     for line in report.held:
         say(f"pbem: {line}", err=True)
+    for line in report.set_aside:  # each once: a mail set aside is never read again
+        say(f"pbem: {line}", err=True)
     if report.flush.error:
         say(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code

@@ -18,22 +18,73 @@ no transfer encoding changes a byte):
 
 The bodies hold only what is public (the status, the public events, the
 refusals' messages, which never name a hidden card); everything private
-travels sealed in the attachments.
+travels sealed in the attachments. Text that somebody else wrote (a file
+name, the player a file names, a Subject) is never copied into a mail raw:
+:func:`shown` quotes it within bounds, every control and invisible
+character written as its escape. A body with a line longer than a mail
+line may be, or with any character beyond ASCII, travels quoted-printable,
+so that every SMTP server takes it (RFC 5321 allows 998 characters a line).
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email import policy
-from email.message import EmailMessage, Message
+from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+
+from pbem.mail.incoming import ANSWER_ID_MARK, Thread
 
 #: media types of the attachments, by file suffix
 MEDIA_TYPES = {".json": ("application", "json"), ".toml": ("application", "toml"), ".age": ("application", "octet-stream")}
 #: how many turns of public events a mail lists at most (the rest: ``pbem log``)
 EVENTS_SHOWN = 40
+
+
+#: the most characters of somebody else's text a mail shows (:func:`shown`)
+SHOWN_MAX = 60
+#: the most characters of somebody else's Subject an answer's Subject repeats
+SUBJECT_MAX = 100
+#: a body line longer than this (or any character beyond ASCII) makes the body quoted-printable
+PLAIN_LINE_MAX = 78
+
+#: characters written as their escape in somebody else's text: the C0 and C1 controls and DEL (a terminal
+#: takes some as commands), and the invisible ones that reorder or hide text (bidirectional controls,
+#: zero-width characters, line and paragraph separators, the byte-order mark)
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+#: the same but the line feed: what no line of a body holds
+_HIDDEN_IN_BODY = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+#: text shown as it is: a name of letters, digits and ``._+@/-`` (file names, player names, game ids)
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+@/-]*")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def shown(text: str, limit: int = SHOWN_MAX) -> str:
+    """Text somebody else wrote, as a mail of the referee shows it: as it is when it is a plain name of at
+    most ``limit`` characters (letters, digits, ``._+@/-``); otherwise between quotes, every control and
+    invisible character as its escape (``\\u001b``), cut after ``limit`` characters. So no one's text
+    reaches a reader raw: no terminal command, no line reordered or hidden, no line running on for pages."""
+    if len(text) <= limit and _PLAIN.fullmatch(text):
+        return text
+    escaped = _HIDDEN.sub(_escape, text)
+    return '"' + (escaped if len(escaped) <= limit else escaped[:limit] + "...") + '"'
+
+
+def answer_subject(subject: str) -> str:
+    """The Subject of an answer to a mail whose Subject is ``subject``: ``Re:`` it, escaped and cut as
+    :func:`shown` does (without the quotes, which a Subject does not need)."""
+    text = _HIDDEN.sub(_escape, " ".join(subject.split()))
+    if len(text) > SUBJECT_MAX:
+        text = text[:SUBJECT_MAX] + "..."
+    if not text:
+        return "Re: your mail"
+    return text if text.lower().startswith("re:") else f"Re: {text}"
 
 
 def subject_tag(game_id: str) -> str:
@@ -47,10 +98,11 @@ def new_message(
     body: str,
     cc: Iterable[str] = (),
     automatic: str | None = None,
-    answering: Message | None = None,
+    thread: Thread | None = None,
 ) -> EmailMessage:
     """A plain-text message. ``automatic`` sets ``Auto-Submitted`` (RFC 3834) on the referee's mails,
-    so that no vacation robot answers them; ``answering`` threads a reply to that mail."""
+    so that no vacation robot answers them (an answer, ``auto-replied``, also has a Message-ID that says
+    so: :data:`~pbem.mail.incoming.ANSWER_ID_MARK`); ``thread`` threads a reply to the mail it answers."""
     message = EmailMessage(policy=policy.SMTP)
     if sender:
         message["From"] = sender
@@ -59,25 +111,25 @@ def new_message(
     if cc:
         message["Cc"] = ", ".join(cc)
     message["Subject"] = subject
-    stamp(message, sender)
+    stamp(message, sender, ANSWER_ID_MARK if automatic == "auto-replied" else None)
     if automatic:
         message["Auto-Submitted"] = automatic
-    if answering is not None and answering.get("Message-ID"):
-        parent = str(answering["Message-ID"]).strip()
-        message["In-Reply-To"] = parent
-        references = str(answering.get("References", "") or "").split()
-        message["References"] = " ".join([*references, parent])
-    message.set_content(body, cte="quoted-printable" if not body.isascii() else "7bit")
+    if thread is not None:
+        message["In-Reply-To"] = thread.parent
+        message["References"] = " ".join([*thread.references, thread.parent])
+    plain = body.isascii() and all(len(line) <= PLAIN_LINE_MAX for line in body.split("\n"))
+    message.set_content(body, cte="7bit" if plain else "quoted-printable")
     return message
 
 
-def stamp(message: EmailMessage, sender: str | None) -> None:
-    """A new Date and Message-ID: each sending is a new mail (the referee answers a re-delivered one once)."""
+def stamp(message: EmailMessage, sender: str | None, mark: str | None = None) -> None:
+    """A new Date and Message-ID (with ``mark`` in it, when given): each sending is a new mail (the
+    referee answers a re-delivered one once)."""
     for name in ("Date", "Message-ID"):
         del message[name]
     message["Date"] = formatdate(localtime=True)
     domain = sender.rpartition("@")[2] if sender else None
-    message["Message-ID"] = make_msgid(domain=domain or None)
+    message["Message-ID"] = make_msgid(mark, domain=domain or None)
 
 
 def attach(message: EmailMessage, filename: str, data: bytes) -> None:
@@ -117,7 +169,8 @@ class Outcome:
 
     file: str
     what: str
-    #: applied | already-applied | refused | not-here | held
+    #: applied | already-applied | refused | not-here | held (its game busy or damaged: not submitted) |
+    #: failed (the referee failed on it: set aside)
     status: str
     message: str
     exit_code: int = 0
@@ -136,6 +189,8 @@ class AnswerText:
     ignored: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     html_only: bool = False
+    #: the mail could not be read at all (:class:`~pbem.mail.incoming.UnreadableMail`): why
+    unreadable: str | None = None
 
 
 #: the width the bodies' prose is wrapped to (commands are not wrapped)
@@ -160,7 +215,11 @@ def answer_body(text: AnswerText) -> str:
         else:
             lines.append(f"* {o.file}: {o.what}: {o.message}")
     lines = [_wrap(line, "  ") if line.startswith("* ") else line for line in lines]
-    if not text.outcomes:
+    if text.unreadable is not None:
+        lines.append(_wrap(f"Your mail could not be read: {text.unreadable}. Nothing was submitted, and "
+                           "the referee will not read this mail again. Send the move or join file attached "
+                           "to a plain mail (pbem move --mail writes one)."))
+    elif not text.outcomes:
         lines.append(_nothing_found(text))
     if text.problems:
         lines += ["", "Attachments that could not be read:"] + [f"* {p}" for p in text.problems]
@@ -171,7 +230,7 @@ def answer_body(text: AnswerText) -> str:
         lines += [""] + text.statuses
     for note in text.notes:
         lines += ["", _wrap(note)]
-    return "\n".join(lines) + "\n"
+    return _HIDDEN_IN_BODY.sub(_escape, "\n".join(lines)) + "\n"
 
 
 def _nothing_found(text: AnswerText) -> str:

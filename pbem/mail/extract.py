@@ -20,14 +20,14 @@ only the files I sent you".
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.utils import collapse_rfc2231_value
 from typing import Any
 
 from pbem.digests import sha256_hex
+from pbem.mail.compose import shown
 
 #: the files pbem itself writes for others to read, set aside with the reason; every other
 #: ``pbem-*`` document is a player's file (a move, a join, whatever a later pbem adds) and goes to
@@ -42,9 +42,15 @@ REFEREE_FILES = {
     "pbem-seat/": "a seat record the referee sent",
     "pbem-timeout/": "a timeout record of the referee",
     "pbem-cli-": "the output of a pbem command",
+    "pbem-mail-": "a record of the referee's mail loop",
 }
 #: a part larger than this is not searched (move files are at most 1 MiB)
 PART_MAX_BYTES = 4 << 20
+#: the most parts of one mail searched for files (a mail of a person has a few); the rest are named as not read
+MAX_PARTS = 256
+#: the most characters kept of what a file or a part says it is (its name, player, game): for the answer's
+#: line about it, which quotes it within bounds (:func:`pbem.mail.compose.shown`)
+LABEL_MAX = 200
 #: the most pbem files one mail may carry (a move or a join each, for one or a few games); the rest are
 #: not read, so that one mail cannot make the referee run thousands of steps and answer with as many lines
 MAX_FILES_PER_MAIL = 16
@@ -74,13 +80,14 @@ class PbemFile:
         return sha256_hex(self.data)
 
     def describe(self) -> str:
-        who = f"{self.player}'s " if self.player else ""
-        turn = f" answering turn {self.turn}" if isinstance(self.turn, int) else ""
+        """What the file says it is, as an answer names it (what the file claims is quoted within bounds)."""
+        who = f"{shown(self.player)}'s " if self.player else ""
+        turn = f" answering turn {self.turn}" if isinstance(self.turn, int) and 0 <= self.turn < 10**9 else ""
         if self.format.startswith("pbem-move/"):
             return f"{who}move{turn}"
         if self.format.startswith("pbem-join/"):
-            return f"{who}join file" + (f" ({self.round})" if self.round else "")
-        return f"{who}{self.format} file{turn}"
+            return f"{who}join file" + (f" ({shown(self.round)})" if self.round else "")
+        return f"{who}{shown(self.format)} file{turn}"
 
 
 @dataclass
@@ -102,93 +109,138 @@ class Extracted:
 
 
 def extract(message: Message) -> Extracted:
-    """Every move and join file in ``message``, deduplicated, in the order they appear."""
+    """Every move and join file in ``message``, deduplicated, in the order they appear.
+
+    A part that cannot be read (a parameter in a charset that does not decode, a transfer encoding the
+    mail library fails on) is named in :attr:`Extracted.problems` and the others are read: anybody can
+    write a mail, and nothing in one may stop the search.
+    """
     found = Extracted()
     seen: set[str] = set()
-    has_plain = has_html = False
+    kinds: set[str] = set()
+    parts = 0
     for part in message.walk():
         if part.is_multipart():
             continue
-        content_type = part.get_content_type()
-        name = part.get_filename() or ""
-        attachment = bool(name) or part.get_content_disposition() == "attachment"
-        if content_type == "text/html" and not attachment:
-            has_html = True
-            continue
-        if content_type == "text/plain" and not attachment:
-            has_plain = True
-        data = part.get_payload(decode=True)
-        if not isinstance(data, bytes) or not data.strip():
-            continue
-        label = name or ("the mail's text" if not attachment else "an attachment")
-        if len(data) > PART_MAX_BYTES:
-            found.problems.append(f"{label}: larger than {PART_MAX_BYTES >> 20} MiB, not read")
-            continue
-        text = _as_text(part, data)
-        if text is None:
-            if name.endswith(".json"):
-                found.problems.append(f"{name}: not UTF-8 text, so not a pbem file")
-            continue
-        if _AGE_ARMOR in text and "{" not in text:
-            found.ignored.append(f"{label}: a sealed view (age file) the referee sent")
-            continue
-        search = _Search(text)
-        documents = list(search.documents())
-        if search.gave_up:
-            found.problems.append(f"{label}: too much that looks like JSON and is not; not searched further")
-        elif not documents and name.endswith(".json"):
-            found.problems.append(f"{name}: not a JSON document (cut short or changed on the way?)")
-        if not documents and name.endswith(".toml") and "pbem-game/" in text:
-            found.ignored.append(f"{name}: {REFEREE_FILES['pbem-game/']}")
-        for doc, raw in documents:
-            fmt = doc.get("format")
-            if not isinstance(fmt, str) or not fmt.startswith("pbem-"):
-                if name:
-                    found.ignored.append(f"{label}: not a pbem file")
-                continue
-            why = next((w for family, w in REFEREE_FILES.items() if fmt.startswith(family)), None)
-            if why is not None:
-                found.ignored.append(f"{label}: {why}")
-                continue
-            file = PbemFile(
-                name=label,
-                data=raw,
-                format=fmt,
-                game_id=doc.get("game_id") if isinstance(doc.get("game_id"), str) else None,
-                player=doc.get("player") if isinstance(doc.get("player"), str) else None,
-                turn=doc.get("turn") if isinstance(doc.get("turn"), int) else None,
-                round=doc.get("round") if isinstance(doc.get("round"), str) else None,
-            )
-            if file.digest not in seen:
-                if len(found.files) == MAX_FILES_PER_MAIL:
-                    found.problems.append(
-                        f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read")
-                    return found
-                seen.add(file.digest)
-                found.files.append(file)
-    found.html_only = has_html and not has_plain and not found.files
+        parts += 1
+        if parts > MAX_PARTS:
+            found.problems.append(f"the mail has more than {MAX_PARTS} parts; the rest were not read")
+            break
+        try:
+            if not _search_part(part, found, seen, kinds):
+                return found
+        except Exception as error:  # the mail library on a part anybody wrote
+            found.problems.append(f"part {parts} of the mail cannot be read ({type(error).__name__})")
+    found.html_only = "html" in kinds and "plain" not in kinds and not found.files
     return found
+
+
+def _search_part(part: Message, found: Extracted, seen: set[str], kinds: set[str]) -> bool:
+    """Search one part; False once the mail carries more files than are read."""
+    content_type = part.get_content_type()
+    filename = clean(part.get_filename() or "")
+    name = shown(filename) if filename else ""  # the sender's words: quoted within bounds when not plain
+    attachment = bool(filename) or part.get_content_disposition() == "attachment"
+    if content_type == "text/html" and not attachment:
+        kinds.add("html")
+        return True
+    if content_type == "text/plain" and not attachment:
+        kinds.add("plain")
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes) or not data.strip():
+        return True
+    label = name or ("the mail's text" if not attachment else "an attachment")
+    if len(data) > PART_MAX_BYTES:
+        found.problems.append(f"{label}: larger than {PART_MAX_BYTES >> 20} MiB, not read")
+        return True
+    text = _as_text(part, data)
+    if text is None:
+        if filename.endswith(".json"):
+            found.problems.append(f"{name}: not UTF-8 text, so not a pbem file")
+        return True
+    if _AGE_ARMOR in text and "{" not in text:
+        found.ignored.append(f"{label}: a sealed view (age file) the referee sent")
+        return True
+    search = _Search(text)
+    documents = list(search.documents())
+    if search.gave_up:
+        found.problems.append(f"{label}: too much that looks like JSON and is not; not searched further")
+    elif not documents and filename.endswith(".json"):
+        found.problems.append(f"{name}: not a JSON document (cut short or changed on the way?)")
+    if not documents and filename.endswith(".toml") and "pbem-game/" in text:
+        found.ignored.append(f"{name}: {REFEREE_FILES['pbem-game/']}")
+    for doc, raw in documents:
+        fmt = doc.get("format")
+        if not isinstance(fmt, str) or not fmt.startswith("pbem-"):
+            if name:
+                found.ignored.append(f"{label}: not a pbem file")
+            continue
+        why = next((w for family, w in REFEREE_FILES.items() if fmt.startswith(family)), None)
+        if why is not None:
+            found.ignored.append(f"{label}: {why}")
+            continue
+        file = PbemFile(
+            name=label,
+            data=raw,
+            format=clean(fmt),
+            game_id=_text_member(doc, "game_id"),
+            player=_text_member(doc, "player"),
+            turn=doc.get("turn") if type(doc.get("turn")) is int else None,
+            round=_text_member(doc, "round"),
+        )
+        if file.digest not in seen:
+            if len(found.files) == MAX_FILES_PER_MAIL:
+                found.problems.append(
+                    f"the mail carries more than {MAX_FILES_PER_MAIL} pbem files; the rest were not read")
+                return False
+            seen.add(file.digest)
+            found.files.append(file)
+    return True
+
+
+def clean(text: str) -> str:
+    """``text`` as valid Unicode (a lone surrogate, which no file or mail can carry, becomes ``?``), at most
+    :data:`LABEL_MAX` characters."""
+    return text.encode("utf-8", "replace").decode("utf-8")[:LABEL_MAX]
+
+
+def _text_member(doc: dict[str, Any], name: str) -> str | None:
+    value = doc.get(name)
+    return clean(value) if isinstance(value, str) else None
 
 
 def _as_text(part: Message, data: bytes) -> str | None:
     """The part as text: its charset for a text part, else UTF-8; ``format=flowed`` undone."""
     charset = part.get_content_charset() if part.get_content_maintype() == "text" else None
-    try:
-        text = data.decode(charset or "utf-8")
-    except (LookupError, UnicodeDecodeError):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    text = _decoded(data, charset or "utf-8")
+    if text is None and charset:
+        text = _decoded(data, "utf-8")
+    if text is None:
+        return None
     text = text.lstrip("\ufeff")
     if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
         text = unflow(text, delsp=_param(part, "delsp") == "yes")
     return text
 
 
+def _decoded(data: bytes, charset: str) -> str | None:
+    """``data`` in ``charset``, or None: not a text codec, not text in it, or text no file can hold (a codec
+    such as ``unicode_escape`` makes lone surrogates of what it reads)."""
+    try:
+        text = data.decode(charset)
+        text.encode("utf-8")
+    except Exception:  # a charset name is the sender's: any codec, and any of its errors
+        return None
+    return text
+
+
 def _param(part: Message, name: str) -> str:
-    """A parameter of the part's Content-Type, lower case ("" when absent), RFC 2231 encoding undone."""
-    return collapse_rfc2231_value(part.get_param(name, "")).lower()
+    """A parameter of the part's Content-Type, lower case ("" when absent or not decodable), RFC 2231
+    encoding undone."""
+    try:
+        return str(collapse_rfc2231_value(part.get_param(name, ""))).lower()
+    except Exception:  # the charset of an RFC 2231 value is the sender's: any codec
+        return ""
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -243,29 +295,3 @@ class _Search:
                 raw = text[index:end].replace("\r", "")
                 yield doc, (raw + "\n").encode("utf-8")
             index = text.find("{", end)
-
-
-#: a Message-ID without its angle brackets and surrounding space
-_MESSAGE_ID = re.compile(r"<([^<>]+)>")
-
-
-def message_id(message: Message) -> str | None:
-    """The mail's Message-ID, bare, or None."""
-    value = str(message.get("Message-ID", "") or "").strip()
-    match = _MESSAGE_ID.search(value)
-    return match.group(1).strip() if match else (value or None)
-
-
-def is_automatic(message: EmailMessage | Message) -> bool:
-    """A mail no program should answer (RFC 3834): auto-submitted, a bounce, or a list's bulk mail.
-
-    Answering those is how two robots mail each other for ever.
-    """
-    auto = str(message.get("Auto-Submitted", "no") or "no").strip().lower()
-    if auto != "no":
-        return True
-    precedence = str(message.get("Precedence", "") or "").strip().lower()
-    if precedence in ("bulk", "junk", "list"):
-        return True
-    sender = str(message.get("From", "") or "").lower()
-    return "mailer-daemon@" in sender or sender.startswith("postmaster@") or "<postmaster@" in sender

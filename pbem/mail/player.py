@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.mail import compose
 from pbem.mail.errors import MailFileError
+from pbem.mail.incoming import UnreadableMail, read_mail
 from pbem.referee import formats
 from pbem.referee.errors import GameDirError, Refusal
 from pbem.referee.gamefile import GameFile
@@ -80,7 +80,10 @@ def _collect(name: str, data: bytes, found: dict[str, list[tuple[str, bytes]]]) 
     if kind is not None:
         found[kind].append((name, data))
     elif not name.endswith((".json", ".toml", ".age")):
-        message = message_from_bytes(data, policy=policy.default)
+        try:
+            message = read_mail(data)  # a mail anybody may have sent: parsed within bounds
+        except UnreadableMail as error:
+            raise MailFileError(f"{name}: {error}") from None
         for part in message.walk():
             filename = part.get_filename()
             payload = part.get_payload(decode=True) if not part.is_multipart() else None

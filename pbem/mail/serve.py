@@ -32,7 +32,22 @@ spammer writes.
 
 Mails that are themselves automatic (``Auto-Submitted``, bounces, bulk
 mail, the referee's own) are processed but never answered (RFC 3834), so
-that two robots cannot mail each other for ever.
+that two robots cannot mail each other for ever; nor is a mail that only
+replies to an answer, and an address gets a few answers an hour at most
+(:data:`~pbem.mail.record.ANSWER_LIMITS`), so that neither a robot that
+ignores RFC 3834 nor a flood of forged mails makes the referee mail anyone
+without end. A stranger's mail mails nobody: neither the stranger nor a
+seat its files name, unless one of its files was applied.
+
+**No mail stops the loop.** Each mail is handled on its own. One that
+cannot be read (:class:`~pbem.mail.incoming.UnreadableMail`), or on which
+the referee fails, is recorded as read with its reason in the state
+directory (``set-aside/``), answered when it came from an address a game
+knows, and never read again; a mail whose game is busy (another referee
+holds its lock) or damaged waits for a next run, a bounded number of runs
+(:data:`~pbem.mail.record.RETRY_RUNS`, :data:`~pbem.mail.record.RETRY_TIME`),
+and is then set aside too, with an answer saying what was not submitted. A
+game busy or damaged holds up neither the other mails nor the other games.
 """
 
 from __future__ import annotations
@@ -40,26 +55,34 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.crypto.errors import CryptoError
 from pbem.digests import sha256_hex
-from pbem.engine.errors import EngineError
 from pbem.mail import compose
 from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError
-from pbem.mail.extract import Extracted, PbemFile, extract, is_automatic, message_id
+from pbem.mail.extract import Extracted, PbemFile, clean, extract
+from pbem.mail.incoming import (
+    UnreadableMail,
+    is_automatic,
+    message_id,
+    read_headers,
+    read_mail,
+    replies_to_an_answer,
+    sender,
+    thread_of,
+)
 from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
-from pbem.mail.record import MailRecord
+from pbem.mail.record import RETRY_RUNS, RETRY_TIME, MailRecord
 from pbem.mail.reminders import tick_game
 from pbem.mail.sending import FlushReport, Outbox
-from pbem.mail.served import ServedGame, seat_address, served_games
-from pbem.referee import public_log, status, submit
-from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
+from pbem.mail.served import GAME_TROUBLE, ServedGame, read_served_games, seat_address
+from pbem.referee import formats, public_log, status, submit
+from pbem.referee.clock import format_time, read_recorded, referee_now
+from pbem.referee.errors import AlreadyApplied, LockBusy, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT
@@ -73,13 +96,16 @@ if TYPE_CHECKING:  # the key is loaded by the command line and handed to the ref
 Progress = Callable[[str], None]
 
 
+
 @dataclass
 class ServeReport:
     """What one run did: one line per mail read, per mail queued, and the sending."""
 
     mails: list[str] = field(default_factory=list)
-    #: mails kept for the next run (a game busy or damaged), with the reason
+    #: mails kept for a next run (a game busy or damaged), games not ticked or mailed this run: with the reason
     held: list[str] = field(default_factory=list)
+    #: mails set aside for good this run (never read again), with the reason and the name of their record
+    set_aside: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     flush: FlushReport = field(default_factory=FlushReport)
 
@@ -87,10 +113,14 @@ class ServeReport:
 @dataclass
 class _Mail:
     incoming: Incoming
-    message: EmailMessage
+    message: Message
     extracted: Extracted
     identity: str
     sender: str
+
+    @property
+    def head(self) -> str:
+        return f"mail {message_id(self.message) or self.incoming.source} from {self.sender or 'an unknown sender'}"
 
 
 def serve_once(config: MailConfig, referee_key: PrivateKey, progress: Progress | None = None,
@@ -108,23 +138,34 @@ def serve_once(config: MailConfig, referee_key: PrivateKey, progress: Progress |
 
 def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress, wait: float,
          now: datetime | None) -> ServeReport:
-    games = served_games(config)
+    games, unread = read_served_games(config)
     outbox = Outbox(record.outbox)
     report = ServeReport()
+    for error in unread:
+        report.held.append(f"not served this run: {error}")
+    run = _Round(config, games, bool(unread), key, record, outbox, report, wait, now)
     with open_mailbox(config.mailbox) as box:  # type: ignore[arg-type]
         for incoming in box.incoming(record.has_source):
-            mail = _read(incoming)
-            line = _handle(mail, config, games, key, record, outbox, box, report, wait, now)
+            line = run.handle(incoming, box)
             report.mails.append(line)
             tell(line)
     for game in games.values():
+        gid = game.gamefile.game_id
         lines: list[str] = []
+        if gid in run.trouble:
+            report.held.append(f"game {gid}: not ticked this run: {run.trouble[gid][1]}")
+        else:
+            try:
+                # after the mailbox: a move that arrived before its deadline counts
+                lines += tick_game(game, config, key, record, outbox, now, wait)[1]
+            except GAME_TROUBLE as error:
+                report.held.append(f"game {gid}: not ticked this run: {error}")
+            except Exception as error:  # one game's fault stops neither the others nor the loop
+                report.held.append(f"game {gid}: not ticked this run: the referee failed: {_fault(error)}")
         try:
-            # after the mailbox: a move that arrived before its deadline counts
-            lines += tick_game(game, config, key, record, outbox, now, wait)[1]
-        except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
-            report.held.append(f"game {game.gamefile.game_id}: not ticked this run: {error}")
-        lines += notify(game, config, record, outbox)
+            lines += notify(game, config, record, outbox)
+        except Exception as error:  # as above: the next run tries again
+            report.held.append(f"game {gid}: no turn mails this run: {_fault(error)}")
         for line in lines:
             report.notices.append(line)
             tell(line)
@@ -138,91 +179,327 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
     return report
 
 
-def _read(incoming: Incoming) -> _Mail:
-    message = message_from_bytes(incoming.raw, policy=policy.default)
-    extracted = extract(message)
-    mid = message_id(message) or "sha256:" + sha256_hex(incoming.raw)
-    return _Mail(incoming, message, extracted, f"{mid} {extracted.digest}", address_of(message.get("From")))  # type: ignore[arg-type]
-
-
 def address_of(header: Any) -> str:
     """The bare address of a From header ('' when there is none)."""
     found = getaddresses([str(header or "")])
     return found[0][1].strip() if found and found[0][1] else ""
 
 
-def _handle(mail: _Mail, config: MailConfig, games: dict[str, ServedGame], key: PrivateKey, record: MailRecord,
-            outbox: Outbox, box: MailSource, report: ServeReport, wait: float, now: datetime | None) -> str:
-    who = mail.sender or "an unknown sender"
-    head = f"mail {message_id(mail.message) or mail.incoming.source} from {who}"
-    if record.has_mail(mail.identity):
-        record.add_source(mail.incoming.source, mail.identity)
-        box.mark_done(mail.incoming)
-        return f"{head}: a copy of a mail answered before; not answered again"
-    text = compose.AnswerText(ignored=mail.extracted.ignored, problems=mail.extracted.problems,
-                              html_only=mail.extracted.html_only)
-    touched: dict[str, ServedGame] = {}
-    copies: list[str] = []
-    for file in mail.extracted.files:
-        game = games.get(file.game_id or "")
-        if game is None:
-            text.outcomes.append(compose.Outcome(file.name, file.describe(), "not-here", _not_here(file, games)))
-            continue
+def _fault(error: BaseException) -> str:
+    """An error as the referee's host reads it: its kind and its message, valid Unicode, bounded."""
+    return clean(f"{type(error).__name__}: {error}")
+
+
+@dataclass
+class _Plan:
+    """What handling one mail comes to, written only once all of it is known (:meth:`_Round.carry_out`)."""
+
+    incoming: Incoming
+    line: str
+    #: the mail is done: its source (and its identity, with ``entry``) recorded, never read again
+    done: bool = True
+    identity: str | None = None
+    entry: dict[str, Any] | None = None
+    answer: EmailMessage | None = None
+    answered: list[str] = field(default_factory=list)
+    #: its set-aside record to write, or to drop (handled after all, its game free again)
+    set_aside: dict[str, Any] | None = None
+    drop_set_aside: bool = False
+    #: a line for the run's report (held, or set aside for good)
+    held: str | None = None
+    put_aside: str | None = None
+
+
+@dataclass
+class _Verdict:
+    """What the referee made of each file of one mail."""
+
+    text: compose.AnswerText
+    touched: dict[str, ServedGame] = field(default_factory=dict)
+    #: (player, address) of each seat a file names, when that address is not the mail's sender
+    seats: list[tuple[str, str]] = field(default_factory=list)
+    #: (reason, message) of the games that held files back: busy or damaged
+    held: list[tuple[str, str]] = field(default_factory=list)
+    #: the referee's failures on files, as the host reads them
+    failed: list[str] = field(default_factory=list)
+
+    @property
+    def applied(self) -> bool:
+        return any(o.status == "applied" for o in self.text.outcomes)
+
+
+class _Round:
+    """One run over the mailbox: what its mails share (the games, the record, the games in trouble)."""
+
+    def __init__(self, config: MailConfig, games: dict[str, ServedGame], some_unread: bool, key: PrivateKey,
+                 record: MailRecord, outbox: Outbox, report: ServeReport, wait: float, now: datetime | None) -> None:
+        self.config, self.games, self.some_unread, self.key = config, games, some_unread, key
+        self.record, self.outbox, self.report, self.wait, self.now = record, outbox, report, wait, now
+        self.moment = referee_now(now)
+        #: games busy or damaged this run, by game id: (reason, message); their other mails wait at once
+        self.trouble: dict[str, tuple[str, str]] = {}
+        self.known = known_addresses(games, record, config)
+
+    def handle(self, incoming: Incoming, box: MailSource) -> str:
+        """Handle one stored mail, whatever it holds; one line for the report. Only the state directory
+        and the mail servers failing stop it (they would fail for every mail)."""
         try:
-            outcome = _submit(game, file, key, wait, now)
-        except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
-            # the game is busy or damaged: the mail waits for the next run, unanswered and not done
-            why = f"{head}: kept for the next run: game {game.gamefile.game_id}: {error}"
-            report.held.append(why)
-            return why
-        text.outcomes.append(outcome)
-        touched[game.gamefile.game_id] = game
-        seat = seat_address(game, record, file.player or "")
-        if seat and seat.lower() != mail.sender.lower() and seat not in copies:
-            copies.append(seat)
-            text.notes.append(
-                f"Note: this mail came from {who}, not from {file.player}'s address ({seat}). The file was judged "
-                f"on {file.player}'s signature alone, as every file is; a copy of this answer goes to {seat}, and "
-                f"{file.player}'s turn mails go there too."
-            )
-    text.statuses = [f"Game {gid}: {_status_line(status(g.dir))}" for gid, g in touched.items()]
-    summary = "; ".join(f"{o.what}: {o.status}" + (f" ({o.reason})" if o.reason else "") for o in text.outcomes)
-    summary = summary or ("HTML only, no file" if text.html_only else "no pbem file")
-    answered: list[str] = []
-    unanswered = "automatic mail"
-    if mail.sender and not is_automatic(mail.message) and mail.sender.lower() != (config.address or "").lower():
-        if any(o.status == "applied" for o in text.outcomes) or mail.sender.lower() in known_addresses(games, record):
-            subject = str(mail.message.get("Subject", "") or "").strip() or "your mail"
-            outbox.queue(compose.new_message(
-                config.address, [mail.sender], subject if subject.lower().startswith("re:") else f"Re: {subject}",
-                compose.answer_body(text), cc=copies, automatic="auto-replied", answering=mail.message,
-            ))
-            answered = [mail.sender, *copies]
-        elif copies:
-            # the seats named by the files still learn what was done in their name, in a mail of the
-            # referee's own words: neither the stranger's Subject nor a thread of their mail
-            outbox.queue(compose.new_message(
-                config.address, copies, "pbem: a mail from another address, about your seat",
-                compose.answer_body(text), automatic="auto-replied",
-            ))
-            answered = copies
+            message = read_mail(incoming.raw)
+        except UnreadableMail as error:
+            plan = self._unreadable(incoming, str(error))
         else:
-            unanswered = "an address no game here knows, and nothing applied"
-    record.add_mail(mail.identity, {
-        "source": mail.incoming.source,
-        "from": mail.sender,
-        "files": [f.digest for f in mail.extracted.files],
-        "outcomes": [{"file": o.file, "status": o.status, "exit_code": o.exit_code} for o in text.outcomes],
-        "answered": answered,
-    })
-    record.add_source(mail.incoming.source, mail.identity)
-    box.mark_done(mail.incoming)
-    return f"{head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered else f"; not answered ({unanswered})")
+            try:
+                plan = self._plan(incoming, message)
+            except Exception as error:  # no mail stops the loop: it is set aside instead
+                plan = self._failed(incoming, message, error)
+        self.carry_out(plan, box)
+        return plan.line
+
+    def carry_out(self, plan: _Plan, box: MailSource) -> None:
+        """Write what handling a mail came to: its answer queued first, then what records it (a run that
+        dies in between reads the mail again and finds its files already in the game)."""
+        if plan.answer is not None:
+            self.outbox.queue(plan.answer)
+            for address in plan.answered:
+                self.record.count_answer(address, self.moment)
+        if plan.drop_set_aside:
+            self.record.drop_set_aside(plan.incoming.source)
+        if plan.set_aside is not None:
+            path = self.record.save_set_aside(plan.set_aside)
+            if plan.put_aside is not None:
+                self.report.set_aside.append(f"{plan.put_aside} (record: {path.relative_to(self.record.dir)})")
+        if plan.held is not None:
+            self.report.held.append(plan.held)
+        if plan.done:
+            if plan.identity is not None and plan.entry is not None:
+                self.record.add_mail(plan.identity, plan.entry)
+            self.record.add_source(plan.incoming.source, plan.identity or "")
+            box.mark_done(plan.incoming)
+
+    # --- a mail that can be read ------------------------------------------------------------------
+
+    def _plan(self, incoming: Incoming, message: Message) -> _Plan:
+        extracted = extract(message)
+        identity = f"{message_id(message) or 'sha256:' + sha256_hex(incoming.raw)} {extracted.digest}"
+        mail = _Mail(incoming, message, extracted, identity, sender(message))
+        if self.record.has_mail(identity):
+            return _Plan(incoming, f"{mail.head}: a copy of a mail answered before; not answered again",
+                         identity=identity)
+        verdict = self._judge(mail)
+        before = self.record.set_aside(incoming.source)
+        final: dict[str, Any] | None = None
+        if verdict.held:
+            final = self._held_record(mail, verdict, before)
+            if not final["final"]:
+                why = "; ".join(message for _, message in verdict.held)
+                line = f"{mail.head}: kept for the next run ({final['runs']} of at most {RETRY_RUNS}): {why}"
+                return _Plan(incoming, line, done=False, set_aside=final, held=line)
+            self._not_submitted(verdict, final)
+        elif verdict.failed:
+            final = self._record_doc(mail.incoming, mail.message, mail.sender, "failed", "; ".join(verdict.failed),
+                                     before)
+        answer, answered, unanswered = self._answer(mail, verdict)
+        summary = "; ".join(f"{o.what}: {o.status}" + (f" ({o.reason})" if o.reason else "")
+                            for o in verdict.text.outcomes)
+        summary = summary or ("HTML only, no file" if verdict.text.html_only else "no pbem file")
+        line = f"{mail.head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered
+                                            else f"; not answered ({unanswered})")
+        plan = _Plan(incoming, line, identity=identity, answer=answer, answered=answered, entry={
+            "source": incoming.source,
+            "from": mail.sender,
+            "files": [f.digest for f in extracted.files],
+            "outcomes": [{"file": o.file, "status": o.status, "exit_code": o.exit_code} for o in verdict.text.outcomes],
+            "answered": answered,
+        })
+        if final is not None:
+            final["answered"] = answered
+            plan.set_aside, plan.put_aside = final, f"{mail.head}: set aside, never read again: {final['message']}"
+            plan.line = f"{line}; set aside ({final['reason']})"
+        elif before is not None:
+            plan.drop_set_aside = True
+        return plan
+
+    def _judge(self, mail: _Mail) -> _Verdict:
+        """Submit each file of ``mail`` to the game it names, unless that game is in trouble this run."""
+        text = compose.AnswerText(ignored=mail.extracted.ignored, problems=mail.extracted.problems,
+                                  html_only=mail.extracted.html_only)
+        verdict = _Verdict(text)
+        for file in mail.extracted.files:
+            game = self.games.get(file.game_id or "")
+            if game is None:
+                if self.some_unread:  # the file may be for the game whose game.toml cannot be read now
+                    verdict.held.append(("game-damaged", "a configured game cannot be read this run"))
+                    text.outcomes.append(compose.Outcome(file.name, file.describe(), "held",
+                                                         "not submitted: its game cannot be read now"))
+                else:
+                    text.outcomes.append(compose.Outcome(file.name, file.describe(), "not-here",
+                                                         _not_here(file, self.games)))
+                continue
+            gid = game.gamefile.game_id
+            if gid not in self.trouble:
+                try:
+                    outcome = _submit(game, file, self.key, self.wait, self.now)
+                    seat = seat_address(game, self.record, file.player) if file.player else None
+                except LockBusy as error:
+                    self.trouble[gid] = ("game-busy", str(error))
+                except GAME_TROUBLE as error:
+                    self.trouble[gid] = ("game-damaged", str(error))
+                except Exception as error:  # a fault of pbem or of the game on this file
+                    verdict.failed.append(f"{file.describe()}: {_fault(error)}")
+                    text.outcomes.append(compose.Outcome(
+                        file.name, file.describe(), "failed",
+                        "the referee failed on this file (a fault of pbem or of the game, not of the file); "
+                        "the referee's host has the reason. Nothing was changed by it."))
+                    continue
+                else:
+                    text.outcomes.append(outcome)
+                    verdict.touched[gid] = game
+                    if seat and seat.lower() != mail.sender.lower() and all(seat != s for _, s in verdict.seats):
+                        verdict.seats.append((file.player or "", seat))
+                    continue
+            reason, why = self.trouble[gid]
+            verdict.held.append((reason, f"game {gid}: {why}"))
+            text.outcomes.append(compose.Outcome(file.name, file.describe(), "held",
+                                                 f"not submitted: game {gid} is busy or damaged this run"))
+        text.statuses = [f"Game {gid}: {_status_line_of(g)}" for gid, g in verdict.touched.items()]
+        return verdict
+
+    def _held_record(self, mail: _Mail, verdict: _Verdict, before: dict[str, Any] | None) -> dict[str, Any]:
+        """The set-aside record of a mail held back once more: ``final`` when its retries are used up."""
+        reason = "game-busy" if all(r == "game-busy" for r, _ in verdict.held) else "game-damaged"
+        message = "; ".join(dict.fromkeys(m for _, m in verdict.held))
+        doc = self._record_doc(mail.incoming, mail.message, mail.sender, reason, message, before)
+        waited = self.moment - read_recorded(doc["first"])
+        doc["final"] = doc["runs"] >= RETRY_RUNS or waited >= RETRY_TIME
+        return doc
+
+    def _not_submitted(self, verdict: _Verdict, doc: dict[str, Any]) -> None:
+        """A mail held back for the last time: what each held file's line of the answer says."""
+        for outcome in verdict.text.outcomes:
+            if outcome.status == "held":
+                outcome.message = (
+                    f"not submitted: {outcome.message.removeprefix('not submitted: ').removesuffix(' this run')}"
+                    f" at each of {doc['runs']} runs since {doc['first']}; the referee's host is told. "
+                    "Nothing was changed; send it again later.")
+
+    def _record_doc(self, incoming: Incoming, message: Message | None, who: str, reason: str, why: str,
+                    before: dict[str, Any] | None, final: bool = True) -> dict[str, Any]:
+        """A ``pbem-mail-set-aside/1`` record (``before``: the one an earlier run wrote, whose count goes on)."""
+        return {
+            "format": formats.MAIL_SET_ASIDE,
+            "source": clean(incoming.source),
+            "message_id": message_id(message) if message is not None else None,
+            "from": who or None,
+            "size": len(incoming.raw),
+            "sha256": "sha256:" + sha256_hex(incoming.raw),
+            "reason": reason,
+            "message": clean(why)[:2000] if len(why) <= 2000 else clean(why[:2000]),
+            "first": before["first"] if before else format_time(self.moment),
+            "last": format_time(self.moment),
+            "runs": (before["runs"] + 1) if before else 1,
+            "final": final,
+            "answered": [],
+        }
+
+    # --- the answer ---------------------------------------------------------------------------------
+
+    def _answer(self, mail: _Mail, verdict: _Verdict) -> tuple[EmailMessage | None, list[str], str]:
+        """The answer to ``mail`` (or None), who it goes to, and why it goes to nobody."""
+        text = verdict.text
+        why = self._unanswerable(mail.message, mail.sender)
+        if why is None and not verdict.applied and mail.sender.lower() not in self.known:
+            why = "an address no game here knows, and nothing applied"
+        if why is None and not mail.extracted.files and replies_to_an_answer(mail.message):
+            why = "a reply to the referee's answer, holding no file"
+        if why is not None:
+            return None, [], why
+        # an answer that reports a file applied goes whatever the count (only a seat's fresh move applies)
+        allowed = (lambda address: True) if verdict.applied else (
+            lambda address: self.record.may_answer(address, self.moment))
+        to = [mail.sender] if allowed(mail.sender) else []
+        cc = [address for _, address in verdict.seats if allowed(address)]
+        for player, address in verdict.seats:
+            copy = (f"a copy of this answer goes to {address}" if address in cc
+                    else f"no copy goes to {address} (its answers for this hour are used up)")
+            text.notes.append(
+                f"Note: this mail came from {mail.sender}, not from {player}'s address ({address}). The file was "
+                f"judged on {player}'s signature alone, as every file is; {copy}, and {player}'s turn mails go "
+                "there too.")
+        if not to and not cc:
+            return None, [], f"the answers to {mail.sender} for this hour are used up"
+        body = compose.answer_body(text)
+        if to:
+            answer = compose.new_message(self.config.address, to, compose.answer_subject(_subject(mail.message)),
+                                         body, cc=cc, automatic="auto-replied", thread=thread_of(mail.message))
+        else:
+            # the seats named by the files still learn what was done in their name, in a mail of the
+            # referee's own words: neither the sender's Subject nor a thread of their mail
+            answer = compose.new_message(self.config.address, cc, "pbem: a mail from another address, about your seat",
+                                         body, automatic="auto-replied")
+        return answer, [*to, *cc], ""
+
+    def _unanswerable(self, message: Message, who: str) -> str | None:
+        """Why a mail from ``who`` gets no answer whatever it holds, or None."""
+        if not who:
+            return "no From address to answer"
+        if is_automatic(message):
+            return "automatic mail"
+        if who.lower() == (self.config.address or "").lower():
+            return "the referee's own mail"
+        return None
+
+    # --- a mail that cannot be read, or on which the referee failed ----------------------------------
+
+    def _unreadable(self, incoming: Incoming, why: str) -> _Plan:
+        headers = read_headers(incoming.raw)
+        text = compose.AnswerText(unreadable=why)
+        return self._set_aside_for_good(incoming, headers, "unreadable", why, text)
+
+    def _failed(self, incoming: Incoming, message: Message, error: Exception) -> _Plan:
+        text = compose.AnswerText(unreadable="the referee failed on it (a fault of pbem, not of your mail; "
+                                             "the referee's host has the reason)")
+        return self._set_aside_for_good(incoming, message, "failed", _fault(error), text)
+
+    def _set_aside_for_good(self, incoming: Incoming, message: Message, reason: str, why: str,
+                            text: compose.AnswerText) -> _Plan:
+        """Record the mail as read with its reason, answer it when it came from an address a game knows."""
+        who = sender(message)
+        head = f"mail {message_id(message) or incoming.source} from {who or 'an unknown sender'}"
+        doc = self._record_doc(incoming, message, who, reason, why, self.record.set_aside(incoming.source))
+        unanswered = self._unanswerable(message, who)
+        if unanswered is None and who.lower() not in self.known:
+            unanswered = "an address no game here knows"
+        if unanswered is None and not self.record.may_answer(who, self.moment):
+            unanswered = f"the answers to {who} for this hour are used up"
+        answer = None
+        if unanswered is None:
+            answer = compose.new_message(self.config.address, [who], compose.answer_subject(_subject(message)),
+                                         compose.answer_body(text), automatic="auto-replied",
+                                         thread=thread_of(message))
+            doc["answered"] = [who]
+        line = (f"{head}: set aside ({reason}: {why}); "
+                + (f"answered to {who}" if answer is not None else f"not answered ({unanswered})"))
+        return _Plan(incoming, line, answer=answer, answered=doc["answered"], set_aside=doc,
+                     put_aside=f"{head}: set aside, never read again: {reason}: {why}")
 
 
-def known_addresses(games: dict[str, ServedGame], record: MailRecord) -> set[str]:
+def _subject(message: Message) -> str:
+    from pbem.mail.incoming import header
+
+    return header(message, "Subject")
+
+
+def _status_line_of(game: ServedGame) -> str:
+    try:
+        return _status_line(status(game.dir))
+    except GAME_TROUBLE:
+        return "its status cannot be read now"
+
+
+def known_addresses(games: dict[str, ServedGame], record: MailRecord, config: MailConfig | None = None) -> set[str]:
     """Every address a served game knows, in lower case: the seats' configured addresses, the addresses
-    recorded for holders of a seat (``pbem takeover --address``) and the spectators'.
+    recorded for holders of a seat (``pbem takeover --address``) and the spectators' (``config``: also those
+    of the configured games that cannot be read now).
 
     Only these get an answer whatever their mail held: a From address proves
     nothing, and answering every one would make the referee mail any address
@@ -230,16 +507,18 @@ def known_addresses(games: dict[str, ServedGame], record: MailRecord) -> set[str
     its mail's files was applied, which only a fresh move of a seat's key
     can be (a replayed public file is "already in the game" or stale)."""
     known = set(record.addresses_of(games.keys()))
-    for game in games.values():
-        known.update(game.entry.players.values())
-        known.update(game.entry.spectators)
+    entries = [game.entry for game in games.values()] + (list(config.games) if config is not None else [])
+    for entry in entries:
+        known.update(entry.players.values())
+        known.update(entry.spectators)
     return {address.lower() for address in known}
 
 
 def _not_here(file: PbemFile, games: dict[str, ServedGame]) -> str:
     if file.game_id is None:
         return "the file names no game; nothing was submitted"
-    return f"game {file.game_id} is not refereed here (games: {', '.join(games) or 'none'}); nothing was submitted"
+    return (f"game {compose.shown(file.game_id)} is not refereed here (games: {', '.join(games) or 'none'}); "
+            "nothing was submitted")
 
 
 def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now: datetime | None) -> compose.Outcome:
@@ -430,7 +709,7 @@ def tick_with_mail(config: MailConfig, key: PrivateKey, directory: Path, progres
     assert config.state is not None and config.smtp is not None
     tell = progress or (lambda line: None)
     gamefile = GameFile.read(GameDir.at(directory).game_toml)
-    games = served_games(config)
+    games, _ = read_served_games(config)  # another game that cannot be read is not this one's business
     game = games.get(gamefile.game_id)
     if game is None:
         raise MailConfigError(f"{config.path}: game {gamefile.game_id} ({directory}) is not among its [[games]]")

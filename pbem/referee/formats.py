@@ -43,6 +43,9 @@ CLI_PROVE = "pbem-cli-prove/1"
 CLI_ERROR = "pbem-cli-error/1"
 CLI_GAMES = "pbem-cli-games/1"
 CLI_TICK = "pbem-cli-tick/1"
+#: the referee's mail loop's own records, in its state directory (docs/mail.md)
+MAIL_SET_ASIDE = "pbem-mail-set-aside/1"
+MAIL_ANSWERS = "pbem-mail-answers/1"
 
 #: the key of the referee's own section in a turn's ``sealed`` map (the players' are their names, which
 #: may never be ``referee``)
@@ -79,6 +82,8 @@ SCHEMAS: dict[str, str] = {
     CLI_ERROR: "cli-error",
     CLI_GAMES: "cli-games",
     CLI_TICK: "cli-tick",
+    MAIL_SET_ASIDE: "mail-set-aside",
+    MAIL_ANSWERS: "mail-answers",
 }
 
 

@@ -19,7 +19,8 @@ import pytest
 from helpers_referee import make_table
 
 from pbem.mail.compose import message_bytes
-from pbem.mail.extract import MAX_FILES_PER_MAIL, extract, is_automatic, unflow
+from pbem.mail.extract import MAX_FILES_PER_MAIL, extract, unflow
+from pbem.mail.incoming import is_automatic
 
 
 @pytest.fixture
