@@ -5,6 +5,9 @@ Run thousands with, for example::
 
     pytest --games 2000 -k random
 
+and the hostile-mail corpus of the mail loop with ``--mails 10000``
+(``tests/mail/test_mail_hostile_corpus.py``).
+
 The games the suite defines are registered here, before any test module is
 collected, the way ``PBEM_GAMES`` registers them for a command, so that every
 generic test (they iterate ``game_names()``) sees the same games: High Card
@@ -31,6 +34,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="random games (or positions) per configuration in the playout and leak tests",
     )
+    parser.addoption(
+        "--mails",
+        type=int,
+        default=None,
+        help="hostile mails in the mail loop's corpus test (tests/mail/test_mail_hostile_corpus.py)",
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -45,6 +54,17 @@ def game_count(request: pytest.FixtureRequest):
 
     def count(ci_default: int) -> int:
         chosen = request.config.getoption("--games")
+        return ci_default if chosen is None else chosen
+
+    return count
+
+
+@pytest.fixture
+def mail_count(request: pytest.FixtureRequest):
+    """How many hostile mails the corpus test sends: ``--mails N`` or the test's own CI default."""
+
+    def count(ci_default: int) -> int:
+        chosen = request.config.getoption("--mails")
         return ci_default if chosen is None else chosen
 
     return count
