@@ -20,6 +20,8 @@ def read_document(path: Path, error: type[Exception], what: str) -> dict[str, An
         raise error(f"{path}: no such {what} file") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as problem:
         raise error(f"{path}: not a readable TOML file: {problem}") from problem
+    except RecursionError:  # tomllib recurses once per nested array or table
+        raise error(f"{path}: not a readable TOML file: nested too deep") from None
 
 
 class ConfigReader:

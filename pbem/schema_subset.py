@@ -2,10 +2,15 @@
 
 ``jsonschema`` (with ``referencing``, ``rpds`` and ``attrs``) takes longer
 to import than the rest of a ``pbem move`` or ``pbem submit``. The schemas
-of the documents those commands check (the move file, the sealed choices)
-use a handful of keywords; :func:`satisfies` evaluates exactly those, with
+of the documents the commands check on their way (the move file, the sealed
+choices; the turn files and the player's section of them, which every
+reader checks against their schema although the referee signed them) use a
+handful of keywords; :func:`satisfies` evaluates exactly those, with
 Draft 2020-12's meaning, pbem's exact integers (:mod:`pbem.schemas`) and
-ECMA-262's ``$`` in a ``pattern`` (:mod:`pbem.patterns`).
+ECMA-262's ``$`` in a ``pattern`` (:mod:`pbem.patterns`). A ``oneOf`` is
+read where its parts exclude one another — by their types, or by the
+``const`` of a member every part requires — since "exactly one" is then
+"any one", which a check that may only say "yes, for certain" can decide.
 
 It only ever says "yes, this document is valid" or "not sure": ``False``
 means invalid *or* a keyword it does not evaluate, or one in a form it does
@@ -115,6 +120,9 @@ def compiled(schema: Any, resolve: Callable[[str], Any]) -> Check:
 def _keyword(keyword: str, value: Any, schema: dict[str, Any], resolve: Callable[[str], Any]) -> Check:
     """Whether an instance meets one keyword of ``schema`` for certain (:func:`_never` for one not read here)."""
     if keyword == "type":
+        if isinstance(value, list) and value and all(isinstance(name, str) and name in _TYPES for name in value):
+            kinds = [_TYPES[name] for name in value]
+            return lambda instance: any(kind(instance) for kind in kinds)
         return _TYPES.get(value, _never) if isinstance(value, str) else _never
     if keyword == "const":
         return _equal_to(value)
@@ -131,7 +139,7 @@ def _keyword(keyword: str, value: Any, schema: dict[str, Any], resolve: Callable
         if equal is _never:
             return _never
         return lambda instance: not equal(instance)
-    if keyword == "anyOf":
+    if keyword == "anyOf" or (keyword == "oneOf" and _exclusive(value)):
         if not isinstance(value, list):
             return _never
         parts = [compiled(part, resolve) for part in value]
@@ -143,6 +151,55 @@ def _keyword(keyword: str, value: Any, schema: dict[str, Any], resolve: Callable
     if kind is None:  # about numbers
         return lambda instance: type(instance) not in _NUMBER_TYPES or check(instance)
     return lambda instance: not isinstance(instance, kind) or check(instance)
+
+
+def _types_of(schema: Any) -> frozenset[str] | None:
+    """The JSON types an instance valid under ``schema`` may have, as its ``type`` keyword says (``integer``
+    among them wherever ``number`` is); None when it does not say (in a form read here)."""
+    if not isinstance(schema, dict):
+        return None
+    value = schema.get("type")
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n in _TYPES for n in names):
+        return None
+    return frozenset(names) | ({"integer"} if "number" in names else set())
+
+
+def _discriminant(schema: Any) -> tuple[str, str] | None:
+    """A member ``schema`` requires, with the string its ``const`` must be (an object schema), or None."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return None
+    required, properties = schema.get("required"), schema.get("properties")
+    if not isinstance(required, list) or not isinstance(properties, dict):
+        return None
+    for name in required:
+        member = properties.get(name) if isinstance(name, str) else None
+        if isinstance(member, dict) and isinstance(member.get("const"), str):
+            return name, member["const"]
+    return None
+
+
+def _exclusive(parts: Any) -> bool:
+    """Whether no instance can be valid under two of ``parts`` (a ``oneOf``'s): their types do not meet, or
+    each is an object schema requiring one same member with a ``const`` of its own."""
+    if not isinstance(parts, list) or not parts:
+        return False
+    types = [_types_of(part) for part in parts]
+    if all(t is not None for t in types):
+        seen: set[str] = set()
+        for kinds in types:
+            assert kinds is not None
+            if seen & kinds:
+                break
+            seen |= kinds
+        else:
+            return True
+    marks = [_discriminant(part) for part in parts]
+    if any(mark is None for mark in marks):
+        return False
+    names = {mark[0] for mark in marks if mark is not None}
+    values = [mark[1] for mark in marks if mark is not None]
+    return len(names) == 1 and len(set(values)) == len(values)
 
 
 def _equal_to(value: Any) -> Check:
@@ -178,6 +235,10 @@ def _about_one_kind(keyword: str, value: Any, schema: dict[str, Any],
         except re.error:
             return None
         return str, lambda instance: pattern.search(instance) is not None
+    if keyword in ("minLength", "maxLength") and type(value) is int:
+        if keyword == "minLength":
+            return str, lambda instance: len(instance) >= value
+        return str, lambda instance: len(instance) <= value
     if keyword in ("minimum", "maximum") and _is_number(value):
         if keyword == "minimum":
             return None, lambda instance: bool(instance >= value)

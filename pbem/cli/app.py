@@ -23,11 +23,12 @@ from typing import Any
 import typer
 from typer._click import Command as ClickCommand
 from typer._click import Context as ClickContext
+from typer._click.exceptions import ClickException
 from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
 
 from pbem import __version__
-from pbem.cli.exits import fail, json_output, print_error
+from pbem.cli.exits import fail, json_output, print_error, unexpected
 from pbem.cli.output import say
 from pbem.cli.values import convert_plainly
 from pbem.referee.errors import SetupError
@@ -100,8 +101,9 @@ def _asks_for_json(ctx: ClickContext) -> bool:
 
 
 class _Group(TyperGroup):
-    """The ``pbem`` command group: its commands are built when named (:class:`_Commands`), and a
-    usage error of a command given ``--json`` is reported as JSON too."""
+    """The ``pbem`` command group: its commands are built when named (:class:`_Commands`), a
+    usage error of a command given ``--json`` is reported as JSON too, and an error no command
+    expects ends in one line and its own code (:func:`~pbem.cli.exits.unexpected`), never a traceback."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -120,6 +122,10 @@ class _Group(TyperGroup):
                 raise
             print_error(error.format_message(), error.exit_code, "usage", None)
             raise typer.Exit(error.exit_code) from None
+        except (ClickException, typer.Exit, typer.Abort):  # the command line's own ends, each with its code
+            raise
+        except Exception as error:
+            unexpected(error)
 
 
 app = typer.Typer(

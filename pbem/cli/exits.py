@@ -26,6 +26,7 @@ from pbem.referee.errors import (
     FileError,
     GameDirError,
     HistoryLost,
+    InternalError,
     KeyMismatch,
     LockBusy,
     RefereeError,
@@ -77,6 +78,7 @@ def __getattr__(name: str) -> Any:
         MailFileError,
         GitConfigError,
         GitRemoteError,
+        InternalError,
     )
     globals().update(EXIT_ERRORS=errors,
                      EXIT_CODES={0: "success", **{error.exit_code: _meaning(error) for error in errors}})
@@ -88,6 +90,9 @@ def _meaning(error: type[RefereeError | KeyFileError | MailError | GitError]) ->
     summary = " ".join((error.__doc__ or "").strip().split("\n\n")[0].split())
     return f"{'move refused: ' if issubclass(error, Refusal) else ''}{error.reason}: {summary}"
 
+
+#: set (to anything but empty or 0), an error no check foresaw shows its traceback (for debugging)
+TRACEBACK_ENV = "PBEM_TRACEBACK"
 
 #: set by a command run with ``--json``: its failures are then printed as a
 #: ``pbem-cli-error/1`` document on stdout (and nothing on stderr), so that a
@@ -149,3 +154,18 @@ def emit_json(doc: dict[str, Any]) -> None:
     problem = formats.format_problem(doc, doc["format"])
     assert problem is None, problem  # the output schema is a promise
     say(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def unexpected(error: Exception) -> NoReturn:
+    """The last line of defence: an error no command expects (every input pbem reads is checked, and each
+    refusal has its code) ends the command with one line and :class:`~pbem.referee.errors.InternalError`'s
+    code, not a traceback; ``$PBEM_TRACEBACK`` set shows the traceback instead."""
+    import os
+
+    if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+        raise error
+    what = " ".join(str(error).split())
+    what = what if len(what) <= 300 else what[:300] + "..."
+    fail(f"internal error: {type(error).__name__}{': ' + what if what else ''} (a bug of pbem or of the game, on "
+         f"an input it does not check; please report it: {TRACEBACK_ENV}=1 shows where)",
+         InternalError.exit_code, InternalError.reason)

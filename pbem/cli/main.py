@@ -16,6 +16,7 @@ At the top are only what every command needs: typer, the error classes.
 
 import json
 import re
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -36,6 +37,7 @@ from pbem.referee import clock
 from pbem.referee.errors import (
     AlreadyApplied,
     FileError,
+    GameDirError,
     RefereeError,
     Refusal,
     SetupError,
@@ -573,13 +575,27 @@ def view(
         })
         return
     game = find_screen(seen.gamefile.game)  # the drawing of the screen, without the rules
-    rendered = _guard(lambda: game.render(seen.public, seen.private, cards))
+    rendered = _guard(lambda: _drawn(lambda: game.render(seen.public, seen.private, cards), seen.turn.path))
     screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards)
     if with_cards:
         shown = cards_on_screen(screen, cards)
         screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
                                 [describe_card(game, k, cards[k]) for k in shown])
     say(screen)
+
+
+def _drawn(draw: Callable[[], Any], turn: Path) -> Any:
+    """A game's screen drawn from a turn read from the game directory: a state the game's code fails on is
+    not one that game writes, so the turn file is to blame (its signature says who wrote it, not that it is
+    what the game writes), not the game."""
+    try:
+        return draw()
+    except (RefereeError, CryptoError, EngineError, OSError):
+        raise
+    except Exception as error:
+        raise GameDirError(f"{turn}: the game cannot show this turn ({type(error).__name__}): its state is not one "
+                           "the game writes (a referee's fault, or a file signed with its key by someone else)",
+                           path=turn) from error
 
 
 @commands.command()

@@ -210,6 +210,8 @@ def file_mail(data: bytes, filename: str, to: str, sender: str | None = None) ->
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise MailFileError(f"{filename}: not a JSON file: {error}") from error
+    except RecursionError:  # nested deeper than the JSON reader goes: no move file
+        raise MailFileError(f"{filename}: not a JSON file: nested too deep") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
     if fmt not in (formats.MOVE, formats.JOIN):
         raise MailFileError(f"{filename}: not a move or join file (format {fmt!r})")

@@ -27,6 +27,8 @@ NOW_ENV = "PBEM_NOW"
 #: a duration: a whole number of seconds, minutes, hours or days
 DURATION = r"^([1-9][0-9]{0,6})([smhd])$"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+#: the longest duration: ten years (a deadline later than the calendar goes is no deadline)
+DURATION_MAX = 3650 * 86400
 _CANONICAL = "%Y-%m-%dT%H:%M:%SZ"
 _CANONICAL_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 
@@ -75,11 +77,18 @@ def parse_duration(text: str, where: str = "duration") -> int:
     found = re.match(DURATION, text.strip()) if isinstance(text, str) else None
     if found is None:
         raise UsageError(f"{where} {text!r}: a duration is a whole number and a unit, such as 90s, 30m, 48h or 7d")
-    return int(found.group(1)) * _UNITS[found.group(2)]
+    seconds = int(found.group(1)) * _UNITS[found.group(2)]
+    if seconds > DURATION_MAX:
+        raise UsageError(f"{where} {text!r}: a duration is at most {DURATION_MAX // 86400}d (ten years)")
+    return seconds
 
 
 def after(moment: datetime, seconds: int) -> datetime:
-    return moment + timedelta(seconds=seconds)
+    try:
+        return moment + timedelta(seconds=seconds)
+    except OverflowError:
+        raise UsageError(f"{format_time(moment)} and {seconds} s more is past the end of the calendar (year 9999); "
+                         "check the clock (--now, $PBEM_NOW) and the durations") from None
 
 
 def check_forward(previous: str | None, now: datetime, what: str) -> None:

@@ -191,6 +191,14 @@ class HistoryLost(RefereeError):
         self.path = str(path) if path is not None else None
 
 
+class InternalError(RefereeError):
+    """An error no check foresaw, on some input: a bug of pbem or of a game. The command line says so in one
+    line, with the error's kind, and shows no traceback (``PBEM_TRACEBACK=1`` shows it)."""
+
+    exit_code = 70  # sysexits.h's EX_SOFTWARE, "an internal software error"
+    reason = "internal-error"
+
+
 class GameDirError(RefereeError):
     """The game directory is missing, damaged or of an unknown format version.
 

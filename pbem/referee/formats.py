@@ -190,13 +190,21 @@ def is_valid(doc: Any, expected: str) -> bool:
 def signed_format_problem(doc: Any, expected: str, plain: bool | None = None) -> str | None:
     """:func:`format_problem` for a document the referee's signature covers (checked by the caller).
 
-    The referee writes only documents of their schema, and only plain ones
-    (:func:`~pbem.crypto.canonical.is_plain`: no float, no integer beyond
-    ±(2**53-1)), so once its signature verifies, a plain document of the
-    expected format is what it wrote and is not checked against the schema
-    again. One that is not plain (``1.0`` where ``1`` was signed, which has
-    the same canonical form) is. ``plain`` is ``is_plain(doc)``, if the caller has found it.
+    The signature says who wrote the document, not that it is of its schema:
+    a player's pbem reads files signed by a referee it need not trust to
+    write only what pbem writes (a referee's bug, or its key in other
+    hands), and must refuse a file it cannot read rather than fail on it. So
+    the document is checked against its schema as any other is, by the
+    quick check (:mod:`pbem.schema_subset`), which decides what the referee
+    writes without jsonschema, in some tens of microseconds for a turn of
+    Nightfall. A document it is not sure of, or one that is not plain (``1.0``
+    where ``1`` was signed, which has the same canonical form, or a float in
+    a member of any content), goes to :func:`format_problem` for the verdict
+    and the message. ``plain`` is ``is_plain(doc)``, if the caller has found it.
     """
     if isinstance(doc, dict) and doc.get("format") == expected and (is_plain(doc) if plain is None else plain):
-        return None
+        from pbem.schema_subset import compiled
+
+        if compiled(_schema(SCHEMAS[expected]), _shipped_schema)(doc):
+            return None
     return format_problem(doc, expected)

@@ -75,11 +75,11 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
                  by_referee: bool = False, layout: bool = False) -> Record:
     """:func:`read_record` on bytes already read (``path`` names where they come from or go).
 
-    ``by_referee``: ``signer`` is the game's referee, whose signature vouches
-    for the document's form: once it verifies, a plain document of the
-    expected format is not checked against its schema again
-    (:func:`~pbem.referee.formats.signed_format_problem`). The signature
-    and the document hash are computed from one canonical form.
+    ``by_referee``: ``signer`` is the game's referee; once its signature
+    verifies, the document is checked against its schema by the quick check
+    (:func:`~pbem.referee.formats.signed_format_problem`: the signature says
+    who wrote it, not that it is of its schema). The signature and the
+    document hash are computed from one canonical form.
 
     ``layout``: the caller then checks that the file is exactly the bytes pbem
     writes for its document (:func:`check_layout`). For a plain document
@@ -106,8 +106,9 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
                 check_depth(doc)
     except CryptoError as error:
         raise GameDirError(f"{path}: unreadable: {error}") from error
-    trusting = by_referee and signer is not None
-    if trusting and isinstance(doc, dict) and doc.get("format") == expected_format:
+    # a referee's document is checked against its schema once its signature holds, by the quick check
+    after_signature = by_referee and signer is not None
+    if after_signature and isinstance(doc, dict) and doc.get("format") == expected_format:
         problem = None
     else:
         problem = formats.format_problem(doc, expected_format)
@@ -123,7 +124,7 @@ def parse_record(data: bytes, path: Path, expected_format: str, signer: PublicKe
             verify_document(doc, signer, body)
         except SignatureError as error:
             raise GameDirError(f"{path}: bad signature: {error}") from error
-        problem = formats.signed_format_problem(doc, expected_format, plain) if trusting else None
+        problem = formats.signed_format_problem(doc, expected_format, plain) if after_signature else None
         if problem:
             raise GameDirError(f"{path}: {problem}")
     digest = sha256_ref(body) if body is not None else document_hash(doc)
@@ -191,6 +192,13 @@ def check_turn(record: Record, gamefile: GameFile, number: int) -> Record:
         raise GameDirError(f"{record.path}: belongs to game {doc['game_id']}, not {gamefile.game_id}")
     if doc["game"] != gamefile.hash():
         raise GameDirError(f"{record.path}: was written for a different game.toml")
+    # its schema bounds each member's form; these bound what it may name: the game's seats
+    seats = gamefile.player_names
+    if len(doc["sealed"]) != len(seats) + 1 or not all(name in doc["sealed"] for name in seats):
+        raise GameDirError(f"{record.path}: its sealed sections are not one for each seat and the referee's")
+    if any(a["player"] not in seats for a in doc["awaiting"]) or (doc["mover"] is not None
+                                                                  and doc["mover"] not in seats):
+        raise GameDirError(f"{record.path}: awaits a player, or names a mover, not seated in this game")
     return record
 
 

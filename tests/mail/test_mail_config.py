@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError
-from pbem.mail.serve import served_games
+from pbem.mail.served import served_games
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mail"
 

@@ -222,12 +222,19 @@ def test_a_laid_out_document_nests_no_deeper_than_its_indentation_shows(document
         assert shown
 
 
+#: a turn of its schema (whatever its signature, a turn is read only when it is one), its public part to fill
+_TURN = {"format": formats.TURN, "game_id": "0" * 16, "game": "sha256:" + "0" * 64, "turn": 0, "previous": None,
+         "move": None, "move_file": None, "mover": None, "joins": None, "awaiting": [], "result": None,
+         "commitments": {"sections": {"referee": "sha256:" + "0" * 64}, "zones": {}}, "seed": None,
+         "sealed": {"referee": "-----BEGIN AGE ENCRYPTED FILE-----\n"}}
+
+
 @pytest.mark.parametrize("kind", ["list", "dict", "mixed"])
 @pytest.mark.parametrize("innermost", [None, 7], ids=["empty", "not empty"])
 def test_a_signed_file_nested_past_the_limit_is_refused_laid_out_or_not(kind, innermost):
     """The top object and 64 more levels inside it is one too many; 63 more is the most there may be."""
     for depth, refused in [(64, True), (63, False)]:
-        document = sign_document({"format": formats.TURN, "deep": nested(depth, innermost, kind)}, _KEY)
+        document = sign_document({**_TURN, "public": nested(depth, innermost, kind)}, _KEY)
         for data in (dump_json(document), json.dumps(document).encode()):
             for layout in (False, True):
                 if refused:

@@ -238,6 +238,13 @@ _ODD_SCHEMAS = [
     {"additionalProperties": {"type": "string"}}, {"propertyNames": {"pattern": "^[a-z]+$"}},
     {"uniqueItems": True}, {"$ref": "urn:pbem:schema:standing-orders"}, {"$ref": "urn:nowhere"}, {"$ref": 1},
     {"title": "only an annotation", "description": "x"},
+    {"type": ["string", "null"]}, {"type": ["string", "nothing"]}, {"type": []}, {"minLength": 1, "maxLength": 1},
+    {"maxLength": "1"}, {"oneOf": [{"type": "string"}, {"type": "null"}]},
+    {"oneOf": [{"type": "number"}, {"type": "integer"}]}, {"oneOf": [{"const": 1}, {"const": 2}]},
+    {"oneOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}},
+               {"type": "object", "required": ["a"], "properties": {"a": {"const": "y"}}}]},
+    {"oneOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}},
+               {"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}}]},
 ]
 #: instances of every JSON kind, the numbers equal across int and float among them
 _ODD_INSTANCES: list[Any] = [None, True, False, 0, 1, 2, 3, 4, 1.0, 2.5, "", "a", "b", "é", [], [1], [1, 2, 3], ["a"], [[1]],
@@ -251,6 +258,13 @@ _DECIDED = [
     {"required": ["a"], "maxProperties": 1}, {"properties": {"a": {"type": "integer"}}, "additionalProperties": False},
     {"additionalProperties": {"type": "string"}}, {"propertyNames": {"pattern": "^[a-z]+$"}},
     {"$ref": "urn:pbem:schema:standing-orders"}, {"title": "only an annotation", "description": "x"},
+    {"type": ["string"]}, {"type": ["string", "null"]}, {"minLength": 1, "maxLength": 1},
+    {"oneOf": [{"type": "string"}, {"type": "null"}]},
+    {"oneOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}},
+               {"type": "object", "required": ["a"], "properties": {"a": {"const": "y"}}}]},
+    {"type": []},  # no instance is valid: "not sure" is then the verdict
+    {"oneOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}},
+               {"type": "object", "required": ["a"], "properties": {"a": {"const": "x"}}}]},
 ]
 
 
