@@ -48,23 +48,23 @@ def player_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path_factory.mktemp("pbem-state")))
 
 
-@pytest.fixture
-def game_count(request: pytest.FixtureRequest):
-    """How many random games a playout test runs: ``--games N`` or the test's own CI default."""
+def _count(request: pytest.FixtureRequest, option: str):
+    """The count a test runs: the command line's ``option``, or the test's own CI default."""
 
     def count(ci_default: int) -> int:
-        chosen = request.config.getoption("--games")
+        chosen = request.config.getoption(option)
         return ci_default if chosen is None else chosen
 
     return count
+
+
+@pytest.fixture
+def game_count(request: pytest.FixtureRequest):
+    """How many random games a playout test runs: ``--games N`` or the test's own CI default."""
+    return _count(request, "--games")
 
 
 @pytest.fixture
 def mail_count(request: pytest.FixtureRequest):
     """How many hostile mails the corpus test sends: ``--mails N`` or the test's own CI default."""
-
-    def count(ci_default: int) -> int:
-        chosen = request.config.getoption("--mails")
-        return ci_default if chosen is None else chosen
-
-    return count
+    return _count(request, "--mails")

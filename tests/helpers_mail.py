@@ -15,12 +15,15 @@ import mailbox
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -415,3 +418,28 @@ def attachments(message: EmailMessage) -> dict[str, bytes]:
         assert isinstance(name, str) and isinstance(data, bytes), part
         found[name] = data
     return found
+
+
+@contextmanager
+def serving_by_poll(config: Path) -> Iterator[tuple[subprocess.Popen[str], Callable[[str], list[str]]]]:
+    """``pbem mail serve --poll 1 --progress`` in a process of its own, and a function that reads its lines
+    on stderr until one holds a text (it fails if the process ends first); SIGINT stops it at the end."""
+    env = {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": str(Path(__file__).resolve().parent)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "mail", "serve", "--config", str(config), "--poll", "1", "--progress"],
+        stderr=subprocess.PIPE, text=True, env=env,
+    )
+    lines: list[str] = []
+
+    def until(text: str) -> list[str]:
+        assert process.stderr is not None
+        while not lines or text not in lines[-1]:
+            lines.append(process.stderr.readline())
+            assert lines[-1], lines
+        return lines
+
+    try:
+        yield process, until
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait()

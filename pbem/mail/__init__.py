@@ -8,6 +8,7 @@ per concern:
 
 * :mod:`~pbem.mail.config` — the TOML configuration (servers, credentials, addresses, games);
 * :mod:`~pbem.mail.mailboxes` — reading an IMAP folder, a Maildir or an mbox;
+* :mod:`~pbem.mail.incoming` — reading a mail anybody sent, within bounds, its headers as text;
 * :mod:`~pbem.mail.extract` — finding the move and join files in a mail;
 * :mod:`~pbem.mail.compose` — the mails pbem writes;
 * :mod:`~pbem.mail.sending` — SMTP and the referee's outbox;

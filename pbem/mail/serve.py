@@ -56,7 +56,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage, Message
-from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -177,12 +176,6 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
     if report.flush.error:
         tell(f"{report.flush.kept} mails stay queued for the next run: {report.flush.error}")
     return report
-
-
-def address_of(header: Any) -> str:
-    """The bare address of a From header ('' when there is none)."""
-    found = getaddresses([str(header or "")])
-    return found[0][1].strip() if found and found[0][1] else ""
 
 
 def _fault(error: BaseException) -> str:

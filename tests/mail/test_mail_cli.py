@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from email import message_from_bytes, policy
-from pathlib import Path
 
-from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post
+from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, SMTP_USERS, make_post, serving_by_poll
 from typer.testing import CliRunner, Result
 
 from pbem.cli.main import app
 from pbem.mail.compose import message_bytes
 from pbem.mail.player import file_mail
 from pbem.referee import status
-
-TESTS = Path(__file__).resolve().parents[1]
 
 
 def invoke(*args: object) -> Result:
@@ -159,25 +152,10 @@ def test_send_mails_a_move_file_to_the_referee_through_smtp(post, tmp_path, monk
 
 
 def test_serve_poll_runs_round_after_round_until_stopped(post):
-    config = post.write_config()
-    env = {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": str(TESTS)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "mail", "serve", "--config", str(config), "--poll", "1", "--progress"],
-        stderr=subprocess.PIPE, text=True, env=env,
-    )
-    try:
-        assert process.stderr is not None
-        lines: list[str] = []
-        while not any("sent a mail to bob" in line for line in lines):  # the first round: the deal
-            lines.append(process.stderr.readline())
-            assert lines[-1], lines
+    with serving_by_poll(post.write_config()) as (process, until):
+        until("sent a mail to bob")  # the first round: the deal
         post.mail_to_referee(file_mail(post.table.move("alice", "1"), "m.json", REFEREE, ADDRESSES["alice"]))
-        while "alice's move answering turn 0: applied" not in lines[-1]:  # a later round
-            lines.append(process.stderr.readline())
-            assert lines[-1], lines
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait()
+        until("alice's move answering turn 0: applied")  # a later round
     assert process.returncode == 0
 
 

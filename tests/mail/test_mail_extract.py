@@ -174,6 +174,13 @@ def test_the_mail_identity_digest_does_not_depend_on_the_order_of_the_files(tmp_
     ("Auto-Submitted", "auto-generated"),
     ("Precedence", "bulk"),
     ("From", "MAILER-DAEMON@mx.pbem.test"),
+    ("List-Id", "<games.lists.pbem.test>"),
+    ("List-Unsubscribe", "<mailto:leave@lists.pbem.test>"),
+    ("X-Auto-Response-Suppress", "All"),
+    ("X-Auto-Response-Suppress", "DR, AutoReply"),
+    ("X-Autoreply", "yes"),
+    ("Return-Path", "<>"),
+    ("Content-Type", "multipart/report; report-type=delivery-status; boundary=x"),
 ])
 def test_automatic_mails_are_recognised(header):
     message = mail()

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from helpers_mail import ADDRESSES, REFEREE, Post, body, make_post
+from helpers_mail import ADDRESSES, REFEREE, Post, body, make_post, serving_by_poll
 from helpers_referee import make_table, snapshot
 from typer.testing import CliRunner
 
@@ -30,7 +27,6 @@ from pbem.mail.serve import ServeReport, serve_once
 from pbem.referee import formats, status
 from pbem.referee.lock import locked
 
-TESTS = Path(__file__).resolve().parents[1]
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
@@ -319,28 +315,13 @@ def test_text_others_wrote_is_quoted_bounded_and_escaped_in_an_answer(post):
 
 
 def test_serve_poll_survives_a_hostile_mail_and_applies_the_next_one(post):
-    config = post.write_config()
-    env = {**os.environ, "PBEM_GAMES": "toygame", "PYTHONPATH": str(TESTS)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "mail", "serve", "--config", str(config), "--poll", "1", "--progress"],
-        stderr=subprocess.PIPE, text=True, env=env,
-    )
-    try:
-        assert process.stderr is not None
-        lines: list[str] = []
-        while not any("sent a mail to bob" in line for line in lines):  # the first round: the deal
-            lines.append(process.stderr.readline())
-            assert lines[-1], lines
+    with serving_by_poll(post.write_config()) as (process, until):
+        until("sent a mail to bob")  # the first round: the deal
         post.deliver_to_referee(nested(3000))
         post.deliver_to_referee(raw_mail(f"From: {ADDRESSES['bob']}\nSubject: x\nMessage-ID: <"))
         post.mail_to_referee(move_mail(post, "alice", "1"))
-        while "alice's move answering turn 0: applied" not in lines[-1]:
-            lines.append(process.stderr.readline())
-            assert lines[-1], lines
+        lines = until("alice's move answering turn 0: applied")  # a later round
         assert process.poll() is None
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait()
     assert process.returncode == 0
     assert not any("Traceback" in line for line in lines)
     assert status(post.table.dir).turn == 1
