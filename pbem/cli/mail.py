@@ -176,12 +176,9 @@ def send(
     to: str | None = typer.Option(None, "--to", help="Send to this address instead of the configuration's referee."),
 ) -> None:
     """Send move or join files to the referee by SMTP."""
-    from email import message_from_bytes, policy
-
-    from pbem.mail import compose
     from pbem.mail.config import MailConfig
     from pbem.mail.player import file_mail
-    from pbem.mail.sending import send_now
+    from pbem.mail.sending import saved_mail, send_now
 
     settings: MailConfig = _run(lambda: MailConfig.read(config), config)
     _run(lambda: settings.require("address", "smtp"))
@@ -194,17 +191,7 @@ def send(
                 _fail(f"{config}: no referee address to send {path} to; give --to")
             messages.append(_run(partial(file_mail, data, path.name, target, settings.address), path))
             continue
-        message = message_from_bytes(data, policy=policy.SMTP)
-        del message["X-Unsent"]
-        if not message["From"]:
-            message["From"] = settings.address
-        compose.stamp(message, settings.address)  # type: ignore[arg-type]
-        if to is not None or not message["To"]:
-            if target is None:
-                _fail(f"{path} names no recipient; give --to or referee in {config}")
-            del message["To"]
-            message["To"] = target
-        messages.append(message)
+        messages.append(_run(partial(saved_mail, data, str(path), settings.address, to, settings.referee), path))
     _run(lambda: send_now(settings.smtp, messages))  # type: ignore[arg-type]
     for path, message in zip(files, messages, strict=True):
         say(f"sent {path} to {message['To']}")

@@ -25,10 +25,12 @@ from email.utils import getaddresses
 from pathlib import Path
 
 from pbem.digests import sha256_hex
-from pbem.mail.compose import message_bytes
+from pbem.mail.compose import message_bytes, stamp
 from pbem.mail.config import Server
-from pbem.mail.errors import MailServerError
+from pbem.mail.errors import MailFileError, MailServerError
+from pbem.mail.incoming import UnreadableMail, read_mail
 from pbem.mail.mailboxes import NETWORK_TIMEOUT
+from pbem.referee.errors import UsageError
 from pbem.referee.storage import atomic_write
 
 
@@ -76,6 +78,37 @@ def send_now(server: Server, messages: list[EmailMessage]) -> None:
                 smtp.sendmail(envelope_sender(message), recipients(message), message_bytes(message))
             except (smtplib.SMTPException, OSError) as error:
                 raise MailServerError(f"SMTP {server.host}:{server.port}: {message['To']}: {error}") from error
+
+
+def saved_mail(data: bytes, name: str, sender: str | None, to: str | None, referee: str | None) -> EmailMessage:
+    """A saved mail (``.eml``, as ``pbem move --mail`` writes one) as ``pbem mail send`` sends it: without
+    ``X-Unsent``, From ``sender`` when it has none, a new Date and Message-ID, To ``to`` when given, else its
+    own or ``referee``. Bytes that are no such mail are :class:`MailFileError`; a mail with nobody to send it
+    to, a :class:`~pbem.referee.errors.UsageError`."""
+    try:
+        read_mail(data)  # within the bounds of any mail pbem reads
+    except UnreadableMail as error:
+        raise MailFileError(f"{name}: {error}") from None
+    try:
+        message = message_from_bytes(data, policy=policy.SMTP)
+        del message["X-Unsent"]
+        if not message["From"]:
+            message["From"] = sender
+        stamp(message, sender)  # type: ignore[arg-type]
+        if to is None and message["To"]:
+            recipients(message)  # type: ignore[arg-type]
+            message_bytes(message)  # type: ignore[arg-type]
+            return message  # type: ignore[return-value]
+        if to is None and referee is None:
+            raise UsageError(f"{name} names no recipient; give --to or referee in the configuration")
+        del message["To"]
+        message["To"] = to or referee
+        message_bytes(message)  # type: ignore[arg-type]
+    except (UsageError, MailFileError):
+        raise
+    except Exception as error:  # the mail library on a file anybody may have written
+        raise MailFileError(f"{name}: not a mail pbem can send ({type(error).__name__}: {error})") from None
+    return message  # type: ignore[return-value]
 
 
 @dataclass

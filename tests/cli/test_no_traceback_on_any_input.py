@@ -174,7 +174,7 @@ COMMAND_POOLS: dict[tuple[str, ...], dict[str, list[str]]] = {
 #: always given, although optional
 ALWAYS: dict[tuple[str, ...], set[str]] = {("demo",): {"game", "players"}}
 #: never given: ``--poll`` runs until it is stopped
-NEVER: dict[tuple[str, ...], set[str]] = {("mail", "serve"): {"poll"}}
+NEVER: dict[tuple[str, ...], set[str]] = {("mail", "serve"): {"poll"}, ("git", "serve"): {"poll"}}
 
 
 def commands() -> list[tuple[str, ...]]:

@@ -339,6 +339,18 @@ def test_unpack_of_a_mail_nested_3000_deep_is_a_clear_error_and_changes_nothing(
     assert snapshot(copy, skip=()) == before
 
 
+def test_mail_send_of_a_saved_mail_nested_3000_deep_is_a_clear_error_and_sends_nothing(post, tmp_path):
+    config = tmp_path / "player.toml"
+    config.write_text(f'address = "{ADDRESSES["alice"]}"\nreferee = "{REFEREE}"\n[smtp]\nhost = "127.0.0.1"\n'
+                      f'port = {post.smtp.port}\nsecurity = "none"\n')
+    saved = tmp_path / "deep.eml"
+    saved.write_bytes(nested(3000))
+    result = CliRunner().invoke(app, ["mail", "send", str(saved), "--config", str(config)])
+    assert result.exit_code == 32, (result.output, result.exception)
+    assert "Traceback" not in result.output and "nested" in result.output
+    assert not post.inbox(REFEREE)
+
+
 def test_the_set_aside_record_is_written_atomically_as_pbem_writes_every_file(post):
     post.deliver_to_referee(nested(3000))
     serve(post)
