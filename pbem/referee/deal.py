@@ -17,13 +17,12 @@ from pbem.engine.errors import EngineError
 from pbem.engine.options import set_up_options
 from pbem.engine.protocol import Game, GameScreen
 from pbem.engine.registry import find_game, find_screen
-from pbem.referee import keying
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pbem.referee.turns import Position, StaticMembers
+    from pbem.referee.static import StaticMembers
 
 
 def cards_path(gamedir: GameDir, gamefile: GameFile) -> Path | None:
@@ -116,12 +115,3 @@ def screen_and_cards(gamedir: GameDir, gamefile: GameFile) -> tuple[GameScreen, 
 def setup_hash(setup: Any) -> str:
     """``sha256:`` of the canonical JSON of a scenario as set up."""
     return sha256_ref(canonical_json(setup))
-
-
-def deal_position(game: Game, gamefile: GameFile, setup: Any, seed: bytes, entropy: list[bytes]) -> tuple[Position, dict[str, int]]:
-    """Turn 0's position and when each of its decisions opened (0)."""
-    from pbem.referee.turns import Position
-
-    state = game.new_state(setup, gamefile.player_names, keying.engine_rng(seed, entropy, 0))
-    position = Position(turn=0, state=state, seed=seed, entropy=list(entropy))
-    return position, {d.player: 0 for d in game.awaiting(state)}

@@ -65,7 +65,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import read_record
 from pbem.referee.storage import atomic_write, dump_json
-from pbem.referee.turns import REFEREE_SECTION, TurnFiles, build_turn
+from pbem.referee.turns import REFEREE_SECTION, TurnFiles, sign_turn
 
 NONCE_BYTES = 32
 COMMIT, REVEAL = "commit", "reveal"
@@ -391,7 +391,8 @@ def remember_reveal(state_dir: Path, gamefile: GameFile, player: str, commitment
 def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, referee_key: PrivateKey,
          now: datetime | None = None) -> TurnFiles:
     """Turn 0 of a game whose players have all sent their nonces (not written); ``now``: the referee's clock."""
-    from pbem.referee.deal import deal_position, load_setup, static_of
+    from pbem.referee import core
+    from pbem.referee.deal import load_setup, static_of
 
     try:
         game = find_game(gamefile.game)
@@ -399,9 +400,10 @@ def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, refere
         raise GameDirError(f"{gamedir.game_toml}: {error}") from error
     setup = load_setup(game, gamedir, gamefile)
     static = static_of(game, setup)
-    position, since = deal_position(game, gamefile, setup, seed, joins.entropy(gamefile))
-    return build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
-                      joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now))
+    played = core.deal(game, gamefile, setup, seed, joins.entropy(gamefile))
+    unsigned = core.next_turn(game, gamefile, played.position, None, None, None, played.since, static,
+                              joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now)).turn
+    return sign_turn(unsigned, gamefile, referee_key)
 
 
 def admit_join(gamefile: GameFile, joins: Joins, doc: dict[str, Any]) -> None:

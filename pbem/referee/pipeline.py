@@ -1,5 +1,13 @@
 """One referee step: check a move file, apply it, write the next turn.
 
+This is the shell around the step core (:mod:`pbem.referee.core`, which
+turns a position and a move into the next position and turn without
+touching a file): here the game's lock is taken, ``game.toml``, the current
+turn and the referee's section are read and checked, what a crashed step
+left is undone (:func:`recover`), the checks that need the record are made
+(a move already applied, an older turn's hash, an abandoned game), and the
+next turn is signed and written, or a refusal's notice.
+
 The checks run in this order, and the first that fails refuses the move
 (see :mod:`pbem.referee.errors` for the exit codes):
 
@@ -33,7 +41,7 @@ A refusal changes nothing but ``rejected/``, where a signed notice says why.
 # alone are strings).
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -41,58 +49,55 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pbem.crypto.canonical import document_hash, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError
 from pbem.crypto.keys import PrivateKey
-from pbem.crypto.seal import parse_plaintext
-from pbem.crypto.signing import sign_document, signed_bytes
-from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
-from pbem.engine.protocol import Decision, Game, apply_choice
+from pbem.crypto.signing import sign_document
+from pbem.engine.errors import EngineError
+from pbem.engine.protocol import Game
 from pbem.engine.registry import find_game
-from pbem.engine.rng import Rng
-from pbem.referee import clock, formats, keying, orders, sealing, seats
+from pbem.referee import clock, formats, seats
 from pbem.referee.admission import admit_sender
+from pbem.referee.core import (
+    MOVE_MAX_BYTES,
+    MoveFile,
+    Position,
+    StaticMembers,
+    checked_move,
+    next_turn,
+    parse_move,
+    play_move,
+)
 from pbem.referee.deal import static_members
 from pbem.referee.errors import (
     AlreadyApplied,
     GameDirError,
     GameOverMove,
-    IllegalMove,
-    NotYourDecisionMove,
     Refusal,
-    SchemaInvalidMove,
     StaleMove,
     UnexpectedJoin,
-    UnreadableMove,
 )
 from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.public import Status, awaiting_text, turn_status
+from pbem.referee.public import Status, turn_status
 from pbem.referee.records import Record, current_turn, read_game_file, read_record, read_turn
 from pbem.referee.reveal import read_reveal
-from pbem.referee.static import working_copy
 from pbem.referee.storage import atomic_write, dump_json, remove_temp_files, write_file
 from pbem.referee.turns import (
     SIGNATURE_TEXT_LENGTH,
-    Position,
-    StaticMembers,
     TurnFiles,
-    build_turn,
-    carry_since,
     open_position,
+    sign_turn,
     view_layout,
     view_wrapper,
     write_turn,
     write_views,
 )
+from pbem.referee.wording import awaiting_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.deadlines import StepClock
     from pbem.referee.head import Anchors
 
-#: a move file larger than this is refused unread
-MOVE_MAX_BYTES = 1 << 20
-#: and so is one nested deeper than this
-MOVE_MAX_DEPTH = 64
 #: the most notices ``rejected/`` keeps (one per sender per turn; see :func:`write_notice`)
 MAX_NOTICES = 4096
 #: the slot in ``rejected/`` of every file without a seated player's good signature
@@ -322,13 +327,14 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         if anchors is not None:
             hold_anchor(anchors, ctx, now)
         repaired = recover(ctx, views=False)
+        file_hash = sha256_ref(data)  # of the bytes as received: the next turn's move_file, or a notice's file
         try:
             step_clock = ctx.step_clock(now)  # before any check: a clock gone back changes nothing, not even rejected/
             stale = stale_views(ctx)
-            step, files = _run(ctx, data, step_clock)
+            step, files = _run(ctx, data, file_hash, step_clock)
         except Exception as error:  # nothing of the step is written: the views are the current turn's again
             if isinstance(error, Refusal) and not isinstance(error, AlreadyApplied):
-                write_rejection(ctx, data, error)
+                write_rejection(ctx, file_hash, error)
             repair_views(ctx)
             raise
         write_turn(ctx.gamedir, files, move=(step.player, data))
@@ -379,7 +385,7 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
     except Refusal as refusal:
         if doc is not None:  # check_join admitted the sender: the notice takes their slot
             refusal.sender = doc["player"]
-        write_notice(gamedir, gamefile, 0, referee_key, data, refusal)
+        write_notice(gamedir, gamefile, 0, referee_key, sha256_ref(data), refusal)
         raise
     player, round_name, join_hash = doc["player"], doc["round"], document_hash(doc)
     atomic_write(gamedir.join(player, round_name), data)
@@ -395,179 +401,62 @@ def submit_join(gamedir: GameDir, gamefile: GameFile, data: bytes, referee_key: 
                 kind="join", dealt=True, status=turn_status(gamefile, files.turn))
 
 
-def _run(ctx: StepContext, data: bytes, step_clock: "StepClock | None") -> tuple[Step, TurnFiles]:
-    """Check the move and build the next turn and its views (:func:`submit` writes them)."""
-    gamefile, game, position = ctx.gamefile, ctx.game, ctx.position
-    number = ctx.current.doc["turn"]
-
+def _run(ctx: StepContext, data: bytes, file_hash: str, step_clock: "StepClock | None") -> tuple[Step, TurnFiles]:
+    """Check the move, let the core apply it, and sign the next turn and its views (:func:`submit` writes them)."""
+    gamefile = ctx.gamefile
     with refusing_failures():
-        doc, move_hash = _admit(ctx, data)
-    player = doc["player"]
-    with refusing_failures(sender=player, move_hash=move_hash):
-        # the sealed payload (step 5, after the signature)
-        payload = open_move(game, gamefile, position.seed, doc, move_hash)
-        # 6. game over (an abandoned game is over too)
-        if read_reveal(ctx.gamedir, gamefile) is not None:
-            raise GameOverMove(
-                f"game {gamefile.game_id} was abandoned and its seed revealed; no move is taken",
-                player=player, move_hash=move_hash,
-            )
-        new_position, since, step, after = advance(
-            game, position, ctx.since_before, number, player, payload, move_hash,
-            lambda since: _check_fresh(ctx, doc, since, move_hash), copy_state=False,
-        )
-        files = build_turn(
-            game, gamefile, new_position, ctx.current, move_hash, player, since, ctx.referee_key, ctx.static,
-            move_file=sha256_ref(data), clock=step_clock,
-        )
+        move = _admit(ctx, data, file_hash)
+    player = move.player
+    with refusing_failures(sender=player, move_hash=move.hash):
+        played = play_move(ctx.game, gamefile, ctx.position, ctx.since_before, move, _RecordChain(ctx))
+        position = played.position
+        unsigned = next_turn(ctx.game, gamefile, position, ctx.current.hash, move.hash, player, played.since,
+                             ctx.static, move_file=move.file_hash, clock=step_clock).turn
+        files = sign_turn(unsigned, gamefile, ctx.referee_key)
     return Step(
-        turn=new_position.turn,
+        turn=position.turn,
         player=player,
-        move_hash=move_hash,
-        choices=sum(1 for s in step if s["by"] == "move"),
-        auto_choices=[s for s in step if s["by"] == "standing-order"],
-        awaiting=[d.player for d in after],
+        move_hash=move.hash,
+        choices=sum(1 for s in position.step if s["by"] == "move"),
+        auto_choices=[s for s in position.step if s["by"] == "standing-order"],
+        awaiting=[d.player for d in played.awaiting],
         result=files.turn["result"],
         status=turn_status(gamefile, files.turn),
-        unapplied=({"from": new_position.unapplied["from"], "to": new_position.unapplied["to"]}
-                   if new_position.unapplied else None),
+        unapplied=({"from": position.unapplied["from"], "to": position.unapplied["to"]}
+                   if position.unapplied else None),
     ), files
 
 
-def _admit(ctx: StepContext, data: bytes) -> tuple[dict[str, Any], str]:
-    """Steps 1-5 up to the signature: the move document and its hash, from a seated player who signed it."""
-    # 1. parse
-    try:
-        doc = parse_json_strict(data, max_bytes=MOVE_MAX_BYTES, max_depth=MOVE_MAX_DEPTH)
-    except CryptoError as error:
-        raise UnreadableMove(f"unreadable move file: {error}") from error
+def _admit(ctx: StepContext, data: bytes, file_hash: str) -> MoveFile:
+    """Steps 1-5 up to the signature: the move, read once, from a seated player who signed it."""
+    doc = parse_move(data)  # 1. parse
     if isinstance(doc, dict) and doc.get("format") == formats.JOIN:
         _refuse_late_join(ctx, doc)
-    # 2. schema
-    problem = formats.format_problem(doc, formats.MOVE)
-    if problem:
-        raise SchemaInvalidMove(f"not a valid move file: {problem}")
-    body = signed_bytes(doc)  # one canonical form for the move's hash and its signature
-    move_hash = sha256_ref(body)
-    player = doc["player"]
-    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move_hash)
+    move = checked_move(data, doc, file_hash)  # 2. schema
+    player = move.player
+    applied_at = _applied_at(ctx.gamedir, player, doc["turn"], ctx.current.doc["turn"], move.hash)
     if applied_at is not None:
         raise AlreadyApplied(
-            f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move_hash
+            f"this move was already applied: it produced turn {applied_at}", player=player, move_hash=move.hash
         )
     # 3.-5. game id, known player, signature
-    admit_sender(ctx.gamefile, doc, move_hash, "move", body)
-    return doc, move_hash
+    admit_sender(ctx.gamefile, doc, move.hash, "move", move.signed)
+    return move
 
 
-def open_move(game: Game, gamefile: GameFile, seed: bytes, doc: dict[str, Any], move_hash: str) -> dict[str, Any]:
-    """The sealed choices of a move whose sender was admitted (steps 3-5), opened and checked.
+class _RecordChain:
+    """What the core asks of the record, answered from the game directory (:class:`~pbem.referee.core.Chain`)."""
 
-    Checked: the payload's schema; that it was sealed for this very move
-    (its game id, player, turn and base are the move's); and that its standing orders name only
-    decision kinds of ``game`` (the message lists the game's kinds and never
-    quotes the payload: it is the player's secret).
-    """
-    player = doc["player"]
-    # No message below quotes the payload, not even a member's name: it is
-    # the player's secret, and rejection notices are public.
-    try:
-        plaintext = sealing.open_with_seed_raw(doc["sealed_choices"], seed)
-    except CryptoError as error:  # the age layer names nothing of the plaintext
-        raise UnreadableMove(
-            f"the sealed choices do not open with this game's identity: {error}", player=player, move_hash=move_hash
-        ) from error
-    try:
-        payload = parse_plaintext(plaintext)
-    except CryptoError as error:
-        raise UnreadableMove("the sealed choices do not hold a valid JSON document", player=player,
-                             move_hash=move_hash) from error
-    problem = formats.format_problem(payload, formats.CHOICES, quote=False)
-    if problem:
-        raise SchemaInvalidMove(f"the sealed choices are not valid: {problem}", player=player, move_hash=move_hash)
-    mismatched = [name for name in formats.CHOICES_BINDING if payload[name] != doc[name]]
-    if mismatched:
-        # names the members only: their values in the payload are the sealer's secret
-        raise SchemaInvalidMove(
-            f"the sealed choices were sealed for another move: their {', '.join(mismatched)} "
-            f"{'is' if len(mismatched) == 1 else 'are'} not this move's",
-            player=player, move_hash=move_hash,
-        )
-    if orders.unknown_kinds(game, payload.get("standing_orders")):
-        raise SchemaInvalidMove(
-            f"the standing orders name a decision kind that {gamefile.game} does not have "
-            f"(its kinds: {orders.kinds_text(game)})",
-            player=player, move_hash=move_hash,
-        )
-    return payload
+    __slots__ = ("ctx",)
 
+    def __init__(self, ctx: StepContext) -> None:
+        self.ctx = ctx
 
-def advance(
-    game: Game,
-    position: Position,
-    since_before: dict[str, int],
-    number: int,
-    player: str,
-    payload: dict[str, Any],
-    move_hash: str,
-    check_fresh: Callable[[int], None],
-    copy_state: bool = True,
-) -> tuple[Position, dict[str, int], list[dict[str, str]], list[Decision]]:
-    """Steps 6-10 on a copy of the state: the position after ``player``'s choices and orders.
+    def abandoned(self) -> bool:
+        return read_reveal(self.ctx.gamedir, self.ctx.gamefile) is not None
 
-    ``check_fresh(since)`` is step 7, given the turn at which the player's
-    open decision opened. Shared by the referee and ``verify --replay``, so
-    that the replay applies a move exactly as the referee did.
-    ``copy_state=False`` lets the rules work on ``position.state`` itself: for
-    a caller that opened that state in this very call and drops it after
-    (a refused move then leaves nothing behind but a state nobody reads).
-    """
-    # 6. game over
-    before = game.awaiting(position.state)
-    if not before or game.result(position.state) is not None:  # the final turn has published the seed
-        raise GameOverMove("the game is over; no move is taken", player=player, move_hash=move_hash)
-    # 7. stale base
-    check_fresh(since_before.get(player, number))
-    # 8. awaited player
-    choices: list[str] = payload["choices"]
-    decision = next((d for d in before if d.player == player), None)
-    if decision is None:
-        awaited = [{"player": d.player, "kind": d.kind, "since": since_before.get(d.player, number)} for d in before]
-        # the same words whether the move sealed choices or standing orders alone (the notice is public)
-        raise NotYourDecisionMove(
-            f"no decision of {player} is awaited at turn {number} (awaited: {awaiting_text(awaited)}); "
-            f"{orders.NOT_AWAITED}",
-            player=player, move_hash=move_hash,
-        )
-    standing = orders.merge(position.standing_orders, player, payload.get("standing_orders"))
-    if not choices and not orders.answers(decision, standing.get(player)):
-        raise IllegalMove(orders.ANSWER_NOTHING.format(kind=decision.kind), player=player, move_hash=move_hash)
-    # 9. legal choices, applied to a copy; 10. standing orders
-    new_turn = number + 1
-    rng = keying.engine_rng(position.seed, position.entropy, new_turn)
-    state = working_copy(position.state) if copy_state else position.state
-    game.begin_step(state)
-    step: list[dict[str, str]] = []
-    state, applied = _apply_choices(game, state, decision, choices, rng, step, move_hash)
-    unapplied = {"player": player, "from": applied + 1, "to": len(choices)} if applied < len(choices) else None
-    return conclude(game, position, new_turn, before, since_before, state, standing, rng, step, unapplied)
-
-
-def conclude(
-    game: Game, position: Position, new_turn: int, before: list[Decision], since_before: dict[str, int],
-    state: dict[str, Any], standing: orders.Orders, rng: Rng, step: list[dict[str, str]],
-    unapplied: dict[str, Any] | None = None,
-) -> tuple[Position, dict[str, int], list[dict[str, str]], list[Decision]]:
-    """The end of every step that answered a decision (a move, or a timeout): the standing orders
-    carried out, then the next position and when each decision open after it opened."""
-    state = orders.carry_out(game, state, standing, rng, step)
-    after = game.awaiting(state)
-    since = carry_since(before, since_before, after, {s["player"] for s in step}, new_turn)
-    new_position = Position(
-        turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
-        standing_orders=standing, step=step, unapplied=unapplied,
-    )
-    return new_position, since, step, after
+    def check_fresh(self, move: MoveFile, since: int) -> None:
+        _check_fresh(self.ctx, move, since)
 
 
 def _refuse_late_join(ctx: StepContext, doc: dict[str, Any]) -> None:
@@ -607,7 +496,9 @@ def _applied_at(gamedir: GameDir, player: str, base: int, current: int, move_has
     return None
 
 
-def _check_fresh(ctx: StepContext, doc: dict[str, Any], since: int, move_hash: str) -> None:
+def _check_fresh(ctx: StepContext, move: MoveFile, since: int) -> None:
+    """Step 7 from the game directory: the move's base is a turn of this chain no older than ``since``."""
+    doc, move_hash = move.doc, move.hash
     number, player, base_turn = ctx.current.doc["turn"], doc["player"], doc["turn"]
     if not since <= base_turn <= number:
         awaiting = ctx.current.doc["awaiting"]
@@ -660,48 +551,16 @@ def _timed_out_since(gamedir: GameDir, player: str, base_turn: int, number: int)
     return None
 
 
-def _apply_choices(
-    game: Game, state: dict[str, Any], decision: Decision, choices: list[str], rng: Rng,
-    step: list[dict[str, str]], move_hash: str,
-) -> tuple[dict[str, Any], int]:
-    """Apply the legal prefix of ``choices``; return the state and how many were applied.
-
-    Each choice goes through :func:`pbem.engine.protocol.apply_choice`, which
-    refuses an id that is not an option of the player's decision then open
-    (or a player no longer awaited) before the game sees it. The first
-    choice answers ``decision``, which the player saw: if it is not an
-    option the whole move is refused. A later choice that is not an option
-    ends the move there: the choices before it stand, it and the rest are
-    dropped, and no message says what they were or why, so that trying a
-    choice costs the real move before it (no free look ahead).
-    """
-    player = decision.player
-    for index, choice in enumerate(choices):
-        try:
-            state = apply_choice(game, state, player, choice, rng)
-        except (IllegalMoveError, NotAwaitedError) as error:
-            if index:
-                return state, index
-            # The message never quotes the choice: rejection notices are
-            # public, and a choice (a card) is the player's secret.
-            # nor how many choices the move held: that too is the sealed payload's
-            raise IllegalMove(
-                f"the first choice is not an option of {player}'s {decision.kind} decision",
-                player=player, move_hash=move_hash, index=0,
-            ) from error
-        step.append({"player": player, "option": choice, "by": "move"})
-    return state, len(choices)
-
-
-def write_rejection(ctx: StepContext, data: bytes, refusal: Refusal) -> Path | None:
+def write_rejection(ctx: StepContext, file_hash: str, refusal: Refusal) -> Path | None:
     """Write the signed notice of a refusal to ``rejected/`` (see :func:`write_notice`)."""
-    return write_notice(ctx.gamedir, ctx.gamefile, ctx.current.doc["turn"], ctx.referee_key, data, refusal)
+    return write_notice(ctx.gamedir, ctx.gamefile, ctx.current.doc["turn"], ctx.referee_key, file_hash, refusal)
 
 
 def write_notice(
-    gamedir: GameDir, gamefile: GameFile, turn: int, referee_key: PrivateKey, data: bytes, refusal: Refusal
+    gamedir: GameDir, gamefile: GameFile, turn: int, referee_key: PrivateKey, file_hash: str, refusal: Refusal
 ) -> Path | None:
-    """Write the signed notice of a refusal at turn ``turn`` (0 before the deal) to its slot in ``rejected/``.
+    """Write the signed notice of a refusal at turn ``turn`` (0 before the deal) to its slot in ``rejected/``;
+    ``file_hash`` is the SHA-256 of the refused file's bytes.
 
     One slot per sender per turn, so that no flood of bad files grows the
     directory: a seated player whose signature the pipeline checked
@@ -729,7 +588,7 @@ def write_notice(
             "player": refusal.player,
             "sender": refusal.sender,
             "move": refusal.move_hash,
-            "file": sha256_ref(data),
+            "file": file_hash,
             "reason": refusal.reason,
             "exit_code": refusal.exit_code,
             "index": refusal.index,

@@ -47,29 +47,49 @@ from typing import Any, NamedTuple
 from pbem.crypto.canonical import canonical_json, document_hash, is_plain, parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.keys import PublicKey
-from pbem.crypto.signing import SIGNATURE_FIELD, verify_document
+from pbem.crypto.signing import SIGNATURE_FIELD, signed_bytes, verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import commitments, formats, keying, sealing, seats, timeouts
 from pbem.referee.admission import admit_sender
+from pbem.referee.core import (
+    REFEREE_SECTION,
+    MoveFile,
+    Position,
+    StaticMembers,
+    deal,
+    hand_over,
+    next_turn,
+    play_move,
+    section_forms,
+    time_out,
+)
 from pbem.referee.deadlines import StepClock, previous_deadlines, recorded_time_problem
-from pbem.referee.deal import deal_position, load_setup, static_of
+from pbem.referee.deal import load_setup, static_of
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
 from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
-from pbem.referee.pipeline import advance, open_move
 from pbem.referee.records import Record, check_layout, read_record, read_turn
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import REFEREE_SECTION, Position, StaticMembers, assemble_turn, section_forms
 
 
 class CheckedMove(NamedTuple):
-    """A move file ``pbem verify`` has read, and the key its signature verified with."""
+    """A move file ``pbem verify`` has read, as the step core takes it, and the key its signature verified with."""
 
     record: Record
+    move: MoveFile
     key: PublicKey
+
+
+def move_file(record: Record, file_hash: str | None = None) -> MoveFile:
+    """The :class:`MoveFile` of a move file read as :func:`~pbem.referee.records.read_record` reads it
+    (``file_hash``: the SHA-256 of its bytes, if the caller has it)."""
+    data = record.data if record.data is not None else record.path.read_bytes()
+    signed = record.signed if record.signed is not None else signed_bytes(record.doc)
+    return MoveFile(data=data, doc=record.doc, signed=signed, hash=record.hash,
+                    file_hash=file_hash if file_hash is not None else sha256_ref(data))
 
 
 def _fail(message: str, path: Path) -> VerificationFailed:
@@ -232,7 +252,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     try:
         setup = load_setup(game, gamedir, gamefile)
         static = static_of(game, setup)
-        position, since = deal_position(game, gamefile, setup, seed, entropy)
+        position, since, _awaiting = deal(game, gamefile, setup, seed, entropy)
     except (GameDirError, EngineError) as error:
         raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
     hashes: list[str] = []
@@ -240,7 +260,7 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     steps = {turn: (player, path) for turn, player, path in gamedir.step_files()}
     previous: Record | None = None
     for number in numbers:
-        move_hash = mover = move_file = act = None
+        move_hash = mover = file_hash = act = None
         found = turns[number] if turns is not None else checked_turn(gamedir, gamefile, number)
         step_clock = _step_clock(gamefile, found.doc, previous, awaiting, found.path)
         if number:
@@ -249,31 +269,31 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             player, path = steps[number]
             assert previous is not None
             if path.parent == gamedir.moves:
-                position, since, move_hash, mover, move_file = _replay_move(
+                position, since, move_hash, mover, file_hash = _replay_move(
                     game, gamefile, position, awaiting, hashes, number, path, seed, (moves or {}).get(number)
                 )
             elif path.parent == gamedir.timeouts:
-                position, since, move_hash, move_file, act = _replay_timeout(
+                position, since, move_hash, file_hash, act = _replay_timeout(
                     game, gamefile, position, previous, found.doc, number, player, path
                 )
             else:
-                gamefile, position, since, move_hash, move_file, act = _replay_takeover(
+                gamefile, position, since, move_hash, file_hash, act = _replay_takeover(
                     game, gamefile, position, previous, number, player, path
                 )
         forms = section_forms(game, gamefile, position, static)
-        unsigned = assemble_turn(
+        unsigned = next_turn(
             game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
-            move_file=move_file, joins=join_record if number == 0 else None, clock=step_clock, act=act,
+            move_file=file_hash, joins=join_record if number == 0 else None, clock=step_clock, act=act,
             recorded=found.doc.get("sealed"), forms=forms,
-        )
+        ).turn
         hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         previous = found
         if number == stop_at and openings is not None:
-            openings.update(commitments.openings(game, seed, number, move_hash, forms[0], position.state))
+            openings.update(commitments.openings(game, seed, number, move_hash, forms.docs, position.state))
             openings["turn_hash"] = hashes[-1]
             return number + 1
         awaiting = unsigned["awaiting"]
-        position = roundtrip(forms[1][REFEREE_SECTION], static, forms[2][REFEREE_SECTION])
+        position = roundtrip(forms.canonical[REFEREE_SECTION], static, forms.plain[REFEREE_SECTION])
         if progress is not None:
             progress(f"replayed turn {number} of {numbers[-1]}")
     return len(numbers)
@@ -340,13 +360,13 @@ def _replay_timeout(
     doc = record.doc
     since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
     try:
-        new_position, since, action = timeouts.timeout_position(game, position, since_before, doc["player"], doc["kind"])
+        played, action = time_out(game, position, since_before, doc["player"], doc["kind"])
     except (GameDirError, EngineError) as error:
         raise _fail(f"{path}: the replay cannot answer this decision: {error}", path) from error
     if action != doc["action"]:
         raise _fail(f"{path}: says the referee's action was {doc['action']}, but the game's default action "
                     f"for this {doc['kind']} decision is {action}", path)
-    return new_position, since, record.hash, sha256_ref(path.read_bytes()), timeouts.act_of(doc)
+    return played.position, played.since, record.hash, sha256_ref(path.read_bytes()), timeouts.act_of(doc)
 
 
 def _replay_takeover(
@@ -358,44 +378,53 @@ def _replay_takeover(
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
     since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
-    new_position, since = seats.takeover_position(game, position, since_before, player)
-    return (gamefile.with_handover(handover), new_position, since, record.hash, sha256_ref(path.read_bytes()),
-            seats.act_of(record.doc))
+    played = hand_over(game, position, since_before, player)
+    return (gamefile.with_handover(handover), played.position, played.since, record.hash,
+            sha256_ref(path.read_bytes()), seats.act_of(record.doc))
 
 
 def _replay_move(
     game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
     number: int, path: Path, seed: bytes, checked: CheckedMove | None = None,
 ) -> tuple[Position, dict[str, int], str, str, str]:
-    """Apply the move that produced turn ``number`` (at ``path``; ``checked``, if it was read) as the referee must have."""
+    """Apply the move that produced turn ``number`` (at ``path``; ``checked``, if it was read) as the referee must
+    have: with the step core's :func:`~pbem.referee.core.play_move`, which the referee's step runs."""
     if checked is not None and checked.record.path != path:
         checked = None
     try:
-        record = checked.record if checked is not None else read_record(path, formats.MOVE)
+        move = checked.move if checked is not None else move_file(read_record(path, formats.MOVE))
     except (OSError, GameDirError) as error:
         raise _fail(f"{path}: {error}", path) from error
-    data = record.data if record.data is not None else path.read_bytes()
-    doc, move_hash = record.doc, record.hash
-    player, base_turn = doc["player"], doc["turn"]
-
-    def check_fresh(since: int) -> None:
-        if not since <= base_turn <= number - 1 or doc["base"] != hashes[base_turn]:
-            raise StaleMove(f"the move answers turn {base_turn}, which was not fresh at turn {number - 1}")
-
+    player = move.player
     since_before = {a["player"]: a["since"] for a in awaiting}
     try:
-        with refusing_failures(sender=player, move_hash=move_hash):
-            admit_sender(gamefile, doc, move_hash, "move", verified_by=checked.key if checked is not None else None)
-            payload = open_move(game, gamefile, seed, doc, move_hash)
-            # the position was read back from its section for this step alone (roundtrip): no copy
-            new_position, since, _step, _after = advance(
-                game, position, since_before, number - 1, player, payload, move_hash, check_fresh,
-                copy_state=False,
-            )
+        with refusing_failures(sender=player, move_hash=move.hash):
+            admit_sender(gamefile, move.doc, move.hash, "move", verified_by=checked.key if checked is not None else None)
+            # the position was read back from its section for this step alone (roundtrip): the core works on it
+            played = play_move(game, gamefile, position, since_before, move, _ReplayedChain(hashes))
     except Refusal as refusal:
         raise _fail(
             f"{path}: the referee applied a move it must refuse ({refusal.reason}): {refusal.message}", path
         ) from refusal
     except EngineError as error:
         raise _fail(f"{path}: the engine fails on this move in the replay: {error}", path) from error
-    return new_position, since, move_hash, player, sha256_ref(data)
+    return played.position, played.since, move.hash, player, move.file_hash
+
+
+class _ReplayedChain:
+    """What the core asks of the record, answered from the turns the replay has rebuilt so far
+    (:class:`~pbem.referee.core.Chain`): a move the referee applied was never one of an abandoned game
+    (``verify`` checks that no turn follows the reveal)."""
+
+    __slots__ = ("hashes",)
+
+    def __init__(self, hashes: list[str]) -> None:
+        self.hashes = hashes
+
+    def abandoned(self) -> bool:
+        return False
+
+    def check_fresh(self, move: MoveFile, since: int) -> None:
+        base_turn, current = move.doc["turn"], len(self.hashes) - 1
+        if not since <= base_turn <= current or move.doc["base"] != self.hashes[base_turn]:
+            raise StaleMove(f"the move answers turn {base_turn}, which was not fresh at turn {current}")

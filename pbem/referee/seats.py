@@ -45,8 +45,7 @@ from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, read_step_record, read_turn
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pbem.engine.protocol import Game
-    from pbem.referee.turns import Position
+    pass
 
 
 def record_doc(gamefile: GameFile, turn: int, base: str, player: str, key: PublicKey, previous: PublicKey,
@@ -116,26 +115,6 @@ def in_force(gamedir: GameDir, gamefile: GameFile, turn: dict[str, Any]) -> Game
             read_seat_record(path, gamefile, number, player)  # a forged one fails its own checks first
             raise GameDirError(f"{path}: turn {number} was not produced by this seat record", path=path)
     return gamefile
-
-
-def takeover_position(game: Game, position: Position, since_before: dict[str, int], player: str) -> tuple[Position, dict[str, int]]:
-    """The step of a takeover: the same state at the next turn, a step in which nothing happens in the game
-    (the game begins it, so the turn repeats none of the last step's events); the seat's decision opens anew
-    for its new holder.
-
-    Shared by ``pbem takeover`` and ``verify --replay``.
-    """
-    from pbem.referee.static import working_copy
-    from pbem.referee.turns import Position, carry_since  # building a turn: not for a reader of seats
-
-    state = working_copy(position.state)
-    game.begin_step(state)
-    awaiting = game.awaiting(state)
-    new_turn = position.turn + 1
-    since = carry_since(awaiting, since_before, awaiting, {player}, new_turn)
-    new_position = Position(turn=new_turn, state=state, seed=position.seed, entropy=position.entropy,
-                            standing_orders=position.standing_orders, step=[], unapplied=None)
-    return new_position, since
 
 
 def describe(gamefile: GameFile) -> list[dict[str, Any]]:

@@ -19,15 +19,15 @@ from pbem.digests import sha256_hex
 from pbem.engine.errors import EngineError
 from pbem.engine.options import OptionError, options_of, set_up_options
 from pbem.engine.registry import find_game
-from pbem.referee import keying, sealing
+from pbem.referee import core, keying, sealing
 from pbem.referee.deadlines import DeadlineRules, deal_clock
-from pbem.referee.deal import deal_position, setup_hash, static_of
+from pbem.referee.deal import setup_hash, static_of
 from pbem.referee.errors import SetupError
 from pbem.referee.gamefile import PLAYER_JOINS, PLAYER_NAME, REFEREE_ONLY, GameFile
 from pbem.referee.joins import write_pending
 from pbem.referee.layout import GameDir
 from pbem.referee.storage import atomic_write, fsync_dir
-from pbem.referee.turns import NotPlainTurn, build_turn, write_turn
+from pbem.referee.turns import NotPlainTurn, sign_turn, write_turn
 
 RESERVED_NAMES = frozenset({"referee"})
 
@@ -113,12 +113,13 @@ def new_game(
     if not wait_for_joins:
         try:
             static = static_of(game, setup)
-            position, since = deal_position(game, gamefile, setup, secret, [])
+            played = core.deal(game, gamefile, setup, secret, [])
         except EngineError as error:
             raise SetupError(str(error)) from error
         try:
-            files = build_turn(game, gamefile, position, None, None, None, since, referee_key, static,
-                               clock=deal_clock(rules, now))
+            unsigned = core.next_turn(game, gamefile, played.position, None, None, None, played.since, static,
+                                      clock=deal_clock(rules, now)).turn
+            files = sign_turn(unsigned, gamefile, referee_key)
         except NotPlainTurn as error:
             raise SetupError(f"{game.name}: {error}, which pbem's files never hold: a bug in the game") from error
 

@@ -5,7 +5,7 @@ The referee pads every sealed section to a size the game declares
 length tells nothing but public facts (docs/engine.md, "Sealed sizes").
 The sizes must hold every position the game reaches. This plays random
 games of every scenario and seat count, builds each position's sections as
-the referee seals them (:func:`pbem.referee.turns.section_documents`) and
+the referee seals them (:func:`pbem.referee.core.section_documents`) and
 keeps the largest of each kind: the referee's (compressed), a player's
 without a decision, a player's while a decision of each kind is awaited.
 :func:`sizes_holding` turns them into the sizes to declare.
@@ -28,7 +28,7 @@ from pbem.engine.rng import Rng, step_rng
 from pbem.referee import sealing
 from pbem.referee.deal import static_of
 from pbem.referee.gamefile import GameFile
-from pbem.referee.turns import Position, section_documents
+from pbem.referee.core import Position, section_documents
 
 #: sizes are declared in steps of this many bytes
 SIZE_STEP = 256

@@ -25,7 +25,7 @@ sees a change. A copy (``copy.copy``, ``copy.deepcopy``,
 the copy of a plain value is. Before sealing, the referee checks that each
 static member of the state is still the shared object (identity), or else
 equal to it (a game that put a rebuilt value in its place), as
-:func:`~pbem.referee.turns.dynamic_state` does.
+:func:`~pbem.referee.core.dynamic_state` does.
 
 Building the read-only members costs a process about what the first step
 paid before for a copy and a comparison (:meth:`StaticMembers.of` copies the

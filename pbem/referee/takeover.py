@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey, PublicKey
 from pbem.crypto.signing import sign_document
-from pbem.referee import seats
+from pbem.referee import core, seats
 from pbem.referee.errors import TakeoverRefused
 from pbem.referee.gamefile import GameFile, Handover, check_referee_key
 from pbem.referee.layout import GameDir
@@ -29,7 +29,7 @@ from pbem.referee.pipeline import hold_anchor, open_game, recover
 from pbem.referee.records import Record
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import build_turn, is_over, write_turn
+from pbem.referee.turns import sign_turn, write_turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.head import Anchors
@@ -70,7 +70,7 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         if anchors is not None:
             hold_anchor(anchors, ctx, now)
         recover(ctx)
-        if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):
+        if read_reveal(gamedir, gamefile) is not None or core.is_over(ctx.game, ctx.position.state):
             raise TakeoverRefused(f"game {gamefile.game_id} is over; its seats are no longer handed over")
         holder = ctx.gamefile.player_key(player)
         assert holder is not None
@@ -92,11 +92,12 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         )
         data = dump_json(record)
         handed = ctx.gamefile.with_handover(Handover(player=player, turn=number + 1, key=key, previous=holder))
-        position, since = seats.takeover_position(ctx.game, ctx.position, ctx.since_before, player)
-        files = build_turn(
-            ctx.game, handed, position, ctx.current, document_hash(record), None, since, referee_key, ctx.static,
-            move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
-        )
+        played = core.hand_over(ctx.game, ctx.position, ctx.since_before, player)
+        unsigned = core.next_turn(
+            ctx.game, handed, played.position, ctx.current.hash, document_hash(record), None, played.since,
+            ctx.static, move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
+        ).turn
+        files = sign_turn(unsigned, handed, referee_key)
         path = gamedir.seat(number + 1, player)
         write_turn(gamedir, files, record=(path, data))
         if anchors is not None:

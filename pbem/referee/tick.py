@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
-from pbem.referee import clock, timeouts
+from pbem.referee import clock, core, timeouts
 from pbem.referee.deadlines import Reminder, overdue, reminders_due
 from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile, check_referee_key
@@ -39,7 +39,7 @@ from pbem.referee.lock import DEFAULT_WAIT, locked
 from pbem.referee.pipeline import StepContext, hold_anchor, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
-from pbem.referee.turns import build_turn, is_over, write_turn
+from pbem.referee.turns import sign_turn, write_turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.head import Anchors
@@ -102,7 +102,7 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
         recover(ctx)
         ctx.step_clock(moment)  # a clock earlier than the latest turn's is refused before anything is done
         for _ in range(TIMEOUT_LIMIT):
-            if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):
+            if read_reveal(gamedir, gamefile) is not None or core.is_over(ctx.game, ctx.position.state):
                 break
             due = overdue(ctx.current.doc["awaiting"], moment)
             if not due:
@@ -113,7 +113,7 @@ def tick(directory: str | Path, referee_key: PrivateKey, now: datetime | None = 
                 anchors.advance(ctx.gamefile, ctx.current, referee_key, moment)
         report.turn = ctx.current.doc["turn"]
         report.awaiting = [dict(a) for a in ctx.current.doc["awaiting"]]
-        if read_reveal(gamedir, gamefile) is not None or is_over(ctx.game, ctx.position.state):
+        if read_reveal(gamedir, gamefile) is not None or core.is_over(ctx.game, ctx.position.state):
             report.idle = "the game is over"
             return report
         report.reminders = reminders_due(rules, ctx.current.doc["awaiting"], moment)
@@ -130,17 +130,17 @@ def time_out(ctx: StepContext, entry: dict[str, Any], now: datetime) -> TimedOut
     assert step_clock is not None, "a timeout in a game without deadlines"
     number, player = ctx.current.doc["turn"], entry["player"]
     with refusing_failures():
-        new_position, since, action = timeouts.timeout_position(
-            ctx.game, ctx.position, ctx.since_before, player, entry["kind"])
+        played, action = core.time_out(ctx.game, ctx.position, ctx.since_before, player, entry["kind"])
         record = sign_document(
             timeouts.record_doc(ctx.gamefile, number, ctx.current.hash, entry, step_clock.time, action),
             ctx.referee_key,
         )
         data = dump_json(record)
-        files = build_turn(
-            ctx.game, ctx.gamefile, new_position, ctx.current, document_hash(record), None, since, ctx.referee_key,
+        unsigned = core.next_turn(
+            ctx.game, ctx.gamefile, played.position, ctx.current.hash, document_hash(record), None, played.since,
             ctx.static, move_file=sha256_ref(data), clock=step_clock, act=timeouts.act_of(record),
-        )
+        ).turn
+        files = sign_turn(unsigned, ctx.gamefile, ctx.referee_key)
     path = ctx.gamedir.timeout(number + 1, player)
     write_turn(ctx.gamedir, files, record=(path, data))
     return TimedOut(turn=number + 1, player=player, kind=entry["kind"], deadline=entry["deadline"], action=action,

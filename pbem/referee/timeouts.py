@@ -30,39 +30,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.engine.errors import EngineError
-from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Game, apply_choice
-from pbem.engine.rng import Rng
-from pbem.referee import formats, keying
+from pbem.referee import formats
 from pbem.referee.clock import read_recorded
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.records import Record, read_step_record
-from pbem.referee.static import working_copy
-from pbem.referee.turns import Position
-
-#: the default action of a kind the game declares nothing for
-DEFAULT_ACTION = "pass"
-#: the generator stream a bot's choice for an absent player is drawn from
-BOT_STREAM = "timeout"
-
-
-def declared_action(game: Game, kind: str) -> str:
-    """What ``game`` declares for a decision of ``kind`` whose deadline passed: ``pass`` or ``bot``."""
-    declare = getattr(game, "default_action", None)
-    action = declare(kind) if callable(declare) else DEFAULT_ACTION
-    if action not in DEFAULT_ACTIONS:
-        raise EngineError(f"{game.name}.default_action({kind!r}) is {action!r}, "
-                          f"not one of {', '.join(DEFAULT_ACTIONS)}")
-    return action
-
-
-def default_choice(game: Game, decision: Decision, rng: Rng) -> tuple[str, str]:
-    """The option the referee chooses for an absent player, and the action that chose it (pass or bot)."""
-    if declared_action(game, decision.kind) == "pass" and decision.pass_id is not None \
-            and decision.option(decision.pass_id) is not None:
-        return decision.pass_id, "pass"
-    return rng.choice(decision.options, label=BOT_STREAM).id, "bot"
 
 
 def act_of(doc: dict[str, Any]) -> dict[str, str]:
@@ -85,32 +57,6 @@ def record_doc(gamefile: GameFile, turn: int, base: str, entry: dict[str, Any], 
         "time": time,
         "action": action,
     }
-
-
-def timeout_position(
-    game: Game, position: Position, since_before: dict[str, int], player: str, kind: str,
-) -> tuple[Position, dict[str, int], str]:
-    """The step of a timeout, on a copy of the state: the next position, ``since``, and the action taken.
-
-    Shared by ``pbem tick`` and ``verify --replay``, so that the replay
-    answers the decision exactly as the referee did.
-    """
-    from pbem.referee.pipeline import conclude
-
-    before = game.awaiting(position.state)
-    decision = next((d for d in before if d.player == player), None)
-    if decision is None or decision.kind != kind:
-        raise GameDirError(f"no {kind} decision of {player} is awaited at turn {position.turn}")
-    new_turn = position.turn + 1
-    rng = keying.engine_rng(position.seed, position.entropy, new_turn)
-    option, action = default_choice(game, decision, rng)
-    state = working_copy(position.state)
-    game.begin_step(state)  # a step of its own: its events are the timeout's
-    state = apply_choice(game, state, player, option, rng)
-    step = [{"player": player, "option": option, "by": "timeout"}]
-    new_position, since, _step, _after = conclude(game, position, new_turn, before, since_before, state,
-                                                   position.standing_orders, rng, step)
-    return new_position, since, action
 
 
 def record_problem(doc: dict[str, Any], previous: dict[str, Any], turn: dict[str, Any]) -> str | None:

@@ -59,6 +59,7 @@ from pbem.crypto.canonical import parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
 from pbem.referee import formats, keying, sealing, seats, timeouts
+from pbem.referee.core import MOVE_MAX_BYTES
 from pbem.referee.deadlines import recorded_time_problem
 from pbem.referee.deal import cards_path
 from pbem.referee.errors import GameDirError, VerificationFailed
@@ -66,9 +67,9 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.head import compare, head_path, read_head
 from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir, step_file_name
-from pbem.referee.pipeline import MOVE_MAX_BYTES, UNKNOWN_SENDER
+from pbem.referee.pipeline import UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
-from pbem.referee.replay import CheckedMove, checked_turn, replay_game
+from pbem.referee.replay import CheckedMove, checked_turn, move_file, replay_game
 
 #: the note of a verification that could not replay the game
 NO_REPLAY_NOTE = (
@@ -464,7 +465,8 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         raise VerificationFailed(str(error), str(path)) from error
     if move.hash != move_hash:
         raise _fail(f"{path}: its hash is not the one turn {number} names", path)
-    if sha256_ref(move.data or b"") != turn.doc["move_file"]:
+    file_hash = sha256_ref(move.data or b"")  # once: the replay's move_file is this very hash
+    if file_hash != turn.doc["move_file"]:
         raise _fail(f"{path}: its bytes are not those the referee received (turn {number} names their SHA-256)", path)
     doc = move.doc
     if doc["game_id"] != gamefile.game_id or doc["player"] != mover or doc["turn"] >= number:
@@ -476,7 +478,7 @@ def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple
         verify_document(doc, key, move.signed)  # the canonical form its hash was computed from
     except SignatureError as error:
         raise _fail(f"{path}: bad signature: {error}", path) from error
-    return CheckedMove(move, key)
+    return CheckedMove(move, move_file(move, file_hash), key)
 
 
 def _check_views(gamedir: GameDir, gamefile: GameFile, latest: Record) -> int:

@@ -13,7 +13,7 @@ import pytest
 from pbem.engine.machine import MachineGame
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import GAME
-from pbem.referee.timeouts import default_choice
+from pbem.referee.core import default_choice
 
 RNG = Rng.from_seed("timeout")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import make_table
-from helpers_trust import record_reads
+from helpers_trust import finished_table, record_reads
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.signing import sign_document
-from pbem.referee import submit
+from pbem.referee import submit, verify
 from pbem.referee.errors import AlreadyApplied, Refusal
 from pbem.referee.turns import sign_and_hash
 
@@ -220,7 +220,7 @@ def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monke
     so the step does not walk its whole state again to check it is plain (as it must a document whose
     signature covers only a canonical form); it walks the new section once, to canonicalise it."""
     import pbem.crypto.canonical as canonical
-    from pbem.referee import formats, turns
+    from pbem.referee import core, formats
 
     table = make_table(tmp_path)
     data = table.move("alice", table.view("alice").decision.options[0].id)
@@ -234,7 +234,7 @@ def test_a_step_walks_the_referee_section_only_to_build_it(tmp_path: Path, monke
 
     monkeypatch.setattr(canonical, "is_plain", counting)
     monkeypatch.setattr(formats, "is_plain", counting)
-    monkeypatch.setattr(turns, "is_plain", counting)  # section_forms: once per section, for its canonical form
+    monkeypatch.setattr(core, "is_plain", counting)  # section_forms: once per section, for its canonical form
     assert submit(table.dir, data, table.referee).turn == 1
     assert walked == [1]
 
@@ -296,3 +296,82 @@ def test_a_signed_referee_section_is_read_by_the_plain_parser_and_still_must_be_
     assert decompress(zlib.compress(b'{"a":[1,2]}') + COMPRESSED_FILL * 8, signed=True) == {"a": [1, 2]}
     with pytest.raises(SealError, match="does not hold a JSON document"):
         decompress(zlib.compress(b'{"a":'), signed=True)
+
+
+def counting_move_work(monkeypatch: pytest.MonkeyPatch, watched: set[bytes]) -> Counter[str]:
+    """From now on, how often the bytes of a move file in ``watched`` are parsed and hashed, and how often its
+    document is put in canonical form and that form hashed (the work of reading a move; not that of reading
+    another move file, as the look-up of a move already applied does)."""
+    import sys
+
+    import pbem.crypto.canonical as canonical
+    import pbem.digests as digests
+
+    counts: Counter[str] = Counter()
+    unsigned: list[dict] = []  # each watched move's document without its signature
+    forms: set[bytes] = set()
+    real_parse, real_canonical, real_hash = canonical.parse_json_strict_plain, canonical.canonical_json, digests.sha256_hex
+
+    def parse(data, *args, **kwargs):
+        parsed = real_parse(data, *args, **kwargs)
+        if data in watched:
+            counts["parse"] += 1
+            unsigned.append({name: value for name, value in parsed[0].items() if name != "signature"})
+        return parsed
+
+    def canonical_json(value, plain=None):
+        form = real_canonical(value, plain)
+        if isinstance(value, dict) and value.get("format") == "pbem-move/1" and value in unsigned:
+            counts["canonical form"] += 1
+            forms.add(form)
+        return form
+
+    def sha256_hex(data):
+        counts["hash of the bytes"] += data in watched
+        counts["hash of the canonical form"] += data in forms
+        return real_hash(data)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("pbem"):
+            for name, real, counting in (("parse_json_strict_plain", real_parse, parse),
+                                         ("canonical_json", real_canonical, canonical_json),
+                                         ("sha256_hex", real_hash, sha256_hex)):
+                if getattr(module, name, None) is real:
+                    monkeypatch.setattr(module, name, counting)
+    return counts
+
+
+#: reading a move: its bytes parsed once and hashed once, its canonical form made once and hashed once
+ONCE = {"parse": 1, "canonical form": 1, "hash of the bytes": 1, "hash of the canonical form": 1}
+
+
+def test_a_step_reads_the_move_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is read once, into one record that every check and the next turn take from (its document,
+    the canonical form its signature covers, the move's hash and the hash of its bytes)."""
+    table = make_table(tmp_path)
+    data = table.move("alice", table.view("alice").decision.options[0].id)
+    counts = counting_move_work(monkeypatch, {data})
+    assert submit(table.dir, data, table.referee).turn == 1
+    assert counts == ONCE
+
+
+def test_a_refused_move_is_read_once_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its notice names the hash of the bytes the move was read with."""
+    table = make_table(tmp_path)
+    options = [option.id for option in table.view("alice").decision.options]
+    first, data = table.move("alice", options[0]), table.move("alice", options[1])
+    submit(table.dir, first, table.referee)
+    counts = counting_move_work(monkeypatch, {data})
+    with pytest.raises(Refusal) as refused:
+        submit(table.dir, data, table.referee)
+    assert counts == ONCE and refused.value.rejection is not None
+
+
+def test_the_replay_reads_each_move_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify --replay`` checks each move file, then applies it with the step core: from the one record
+    it read, its bytes hashed once for the turn's move_file and the check of it alike."""
+    table = finished_table(tmp_path)
+    moves = {path.read_bytes() for path in (table.dir / "moves").iterdir()}
+    counts = counting_move_work(monkeypatch, moves)
+    assert verify(table.dir, replay=True).replayed
+    assert counts == {what: len(moves) for what in ONCE}

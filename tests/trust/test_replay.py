@@ -48,19 +48,19 @@ def test_a_referee_that_changes_the_state_is_caught_at_that_step(tmp_path: Path,
     """Every file is signed and chained, so plain ``verify`` passes; the replay names the step."""
     table = joined_table(tmp_path)
     play(table, steps=2)
-    real = pipeline.advance
+    real = pipeline.play_move
 
     def cheating(*args, **kwargs):
-        position, since, step, after = real(*args, **kwargs)
-        state = position.state
+        played = real(*args, **kwargs)
+        state = played.position.state
         hand = state["hands"]["alice"]
         if hand and state["deck"]:
             hand[0], state["deck"][0] = state["deck"][0], hand[0]  # slip alice the top card
         else:
             state["scores"]["alice"] += 1
-        return position, since, step, after
+        return played
 
-    monkeypatch.setattr(pipeline, "advance", cheating)
+    monkeypatch.setattr(pipeline, "play_move", cheating)
     play(table, steps=1)
     monkeypatch.undo()
     play(table)
@@ -72,10 +72,10 @@ def test_a_referee_that_changes_the_state_is_caught_at_that_step(tmp_path: Path,
 
 
 def test_a_referee_that_deals_from_another_generator_is_caught_at_the_deal(tmp_path: Path, monkeypatch) -> None:
-    import pbem.referee.deal as deal
+    import pbem.referee.keying as keying
     from pbem.engine.rng import Rng
 
-    monkeypatch.setattr(deal.keying, "engine_rng", lambda seed, entropy, turn: Rng.from_seed("stacked deck"))
+    monkeypatch.setattr(keying, "engine_rng", lambda seed, entropy, turn: Rng.from_seed("stacked deck"))
     table = joined_table(tmp_path)
     monkeypatch.undo()
     play(table)

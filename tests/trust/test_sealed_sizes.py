@@ -28,6 +28,7 @@ from pbem.crypto.errors import SealError
 from pbem.crypto.keys import generate
 from pbem.engine import find_game, game_names, register
 from pbem.referee import formats, make_move, new_game, read_view, sealing, status, submit
+from pbem.referee.core import Position, StaticMembers, dynamic_state, section_documents
 from pbem.referee.deal import static_of
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
@@ -35,7 +36,7 @@ from pbem.referee.joins import SEED_SECTION_SIZE
 from pbem.referee.layout import GameDir
 from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.records import read_turn
-from pbem.referee.turns import StaticMembers, dynamic_state, open_position
+from pbem.referee.turns import open_position
 
 register(toygame.GAME)
 register(zonegame.GAME)

@@ -27,13 +27,13 @@ from pbem.crypto.canonical import canonical_json
 from pbem.engine import Rng, find_game
 from pbem.engine.plain import copy_plain
 from pbem.referee import new_game, submit, verify
+from pbem.referee.core import dynamic_state
 from pbem.referee.deal import load_setup, static_members
 from pbem.referee.demo import bot_move
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.static import StaticDict, StaticList, StaticMembers, is_static, working_copy
-from pbem.referee.turns import dynamic_state
 
 MEMBERS = {"cards": {"a": {"name": "Ace", "tags": ["x", "y"], "cost": 2}}, "order": [["a"], []], "size": 1}
 

@@ -35,11 +35,10 @@ from pbem.cli.main import app
 from pbem.crypto.canonical import canonical_json
 from pbem.engine import IllegalMoveError, NotAwaitedError, Rng, apply_choice, find_game, game_names, register, step_rng
 from pbem.referee import formats, submit, verify
+from pbem.referee.core import Position, play_choices, section_documents
 from pbem.referee.deal import static_of
 from pbem.referee.errors import IllegalMove
 from pbem.referee.gamefile import GameFile
-from pbem.referee.pipeline import advance
-from pbem.referee.turns import Position, section_documents
 
 register(toygame.GAME)
 
@@ -121,8 +120,8 @@ def outcome(game, seats: Seats, number: int, state, key: bytes, player: str, cho
     position = Position(turn=number, state=copy.deepcopy(state), seed=key)
     since_before = {d.player: number for d in game.awaiting(state)}
     payload = {"format": formats.CHOICES, "choices": choices}
-    new_position, since, step, _after = advance(game, position, since_before, number, player, payload,
-                                                "sha256:" + "0" * 64, lambda since: None)
+    played = play_choices(game, position, since_before, player, payload, "sha256:" + "0" * 64, lambda since: None)
+    new_position, since, step = played.position, played.since, played.position.step
     static = static_of(game, game.load_scenario(game.scenarios()[0]))
     sections = section_documents(game, cast(GameFile, seats), new_position, static)  # all they read of one
     return new_position, since, step, {name: canonical_json(doc) for name, doc in sections.items()}
