@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.screen import wrap
-from pbem.referee.public import step_what
-from pbem.referee.wording import awaiting_text, result_text
+from pbem.referee.errors import awaiting_text
+from pbem.referee.public import result_text, step_what
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.protocol import Option

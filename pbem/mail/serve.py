@@ -85,9 +85,8 @@ from pbem.referee.errors import AlreadyApplied, LockBusy, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT
-from pbem.referee.public import Status
+from pbem.referee.public import Status, result_text
 from pbem.referee.records import read_turn
-from pbem.referee.wording import result_text
 
 if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
     from pbem.crypto.keys import PrivateKey

@@ -13,7 +13,8 @@ One step:
 * :func:`parse_move` and :func:`checked_move` read a move file's bytes
   once into a :class:`MoveFile`: its document, the canonical form its
   signature covers and both its hashes, which every later check and the
-  next turn take from it;
+  next turn take from it; :func:`admit_sender` checks its game, seat and
+  signature;
 * :func:`play_move` opens the move's sealed choices and applies them
   (pipeline steps 5 to 10: :mod:`pbem.referee.pipeline` lists them); what
   only the record can tell (whether the game was abandoned, whether the
@@ -25,34 +26,44 @@ One step:
   signature: the public part, every sealed section (its random bytes drawn
   from the seed's streams, so the replay rebuilds each byte), the
   commitments and the hashes that chain it.
+
+Whatever fails inside a step is a refusal, never a traceback
+(:func:`refusing_failures`, which the shell and the replay wrap each step in).
 """
 
 # No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
 # The annotations below name only what is defined above them (those of names imported for type checking
 # alone are strings).
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.canonical import canonical_json, is_plain, parse_json_strict, sha256_ref
-from pbem.crypto.errors import CryptoError
+from pbem.crypto.errors import CryptoError, SealTooLarge, SignatureError
+from pbem.crypto.keys import PublicKey
 from pbem.crypto.seal import parse_plaintext
-from pbem.crypto.signing import signed_bytes
+from pbem.crypto.signing import signed_bytes, verify_document
 from pbem.engine.errors import EngineError, IllegalMoveError, NotAwaitedError
 from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Game, Result, apply_choice
 from pbem.engine.rng import Rng
 from pbem.immutable import Value
 from pbem.referee import commitments, formats, keying, orders, sealing
 from pbem.referee.errors import (
+    BadSignatureMove,
     GameDirError,
     GameOverMove,
     IllegalMove,
     NotYourDecisionMove,
+    OtherGameMove,
+    RefereeFailed,
+    Refusal,
     SchemaInvalidMove,
+    UnknownPlayerMove,
     UnreadableMove,
+    awaiting_text,
 )
 from pbem.referee.static import StaticMembers, changed_message, working_copy
-from pbem.referee.wording import awaiting_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.deadlines import StepClock
@@ -65,7 +76,7 @@ MOVE_MAX_BYTES = 1 << 20
 MOVE_MAX_DEPTH = 64
 
 
-# The records of the core are NamedTuples and plain classes, not dataclasses, which a one-shot ``pbem submit``
+# The records of the core are plain classes, not dataclasses nor NamedTuples, which a one-shot ``pbem submit``
 # would define on every run (docs/performance.md, "Records without dataclasses").
 
 
@@ -176,16 +187,22 @@ def ended(result: Result | None, awaiting: list[Decision]) -> bool:
 # --- the move, read once ------------------------------------------------------------------------------
 
 
-class MoveFile(NamedTuple):
+#: the members of a :class:`MoveFile`, in the order its constructor takes them
+_MOVE_FILE = ("data", "doc", "signed", "hash", "file_hash")
+
+
+class MoveFile(Value):
     """A move file as the referee received it, parsed and hashed once (:func:`checked_move`).
 
     Every check of the step and the turn it produces take what they need
     from here: the document, the canonical form its signature covers, the
     move's hash (the turn's ``move``) and the SHA-256 of the bytes as
     received (the turn's ``move_file``, and a rejection notice's ``file``).
-    Shown without the bytes it keeps.
+    Equal to another of the same members; nothing changes one once made.
     """
 
+    __slots__ = (*_MOVE_FILE, "player")
+    _key = _MOVE_FILE
     #: the bytes as received, which ``moves/`` keeps verbatim
     data: bytes
     #: the document, of the move format (:data:`~pbem.referee.formats.MOVE`)
@@ -196,10 +213,16 @@ class MoveFile(NamedTuple):
     hash: str
     #: SHA-256 of ``data``
     file_hash: str
+    #: the player the move names
+    player: str
 
-    @property
-    def player(self) -> str:
-        return self.doc["player"]
+    def __init__(self, data: bytes, doc: dict[str, Any], signed: bytes, hash: str, file_hash: str) -> None:
+        self.data = data
+        self.doc = doc
+        self.signed = signed
+        self.hash = hash
+        self.file_hash = file_hash
+        self.player = doc["player"]
 
     def __repr__(self) -> str:
         return f"MoveFile(doc={self.doc!r}, hash={self.hash!r}, file_hash={self.file_hash!r})"
@@ -223,6 +246,93 @@ def checked_move(data: bytes, doc: Any, file_hash: str) -> MoveFile:
         raise SchemaInvalidMove(f"not a valid move file: {problem}")
     signed = signed_bytes(doc)
     return MoveFile(data=data, doc=doc, signed=signed, hash=sha256_ref(signed), file_hash=file_hash)
+
+
+# --- the sender, and what fails inside a step --------------------------------------------------------
+
+
+def admit_sender(gamefile: "GameFile", doc: dict[str, Any], doc_hash: str, what: str,
+                 body: bytes | None = None, verified_by: PublicKey | None = None) -> PublicKey:
+    """Steps 3-5 for any signed file a player sends (``what``: "move" or "join"): ``doc`` names this game,
+    comes from a seated player and carries that player's signature, each failure its own refusal; return the
+    sender's key.
+
+    ``body`` is the canonical form the signature covers, if the caller has it (it hashed it).
+    ``verified_by`` is a key the caller has verified this very document's signature with
+    (``pbem verify`` before its replay): if it is the seated player's key, the signature is not
+    verified again.
+    """
+    player = doc["player"]
+    if doc["game_id"] != gamefile.game_id:
+        raise OtherGameMove(
+            f"the {what} is for game {doc['game_id']}, this is game {gamefile.game_id}",
+            player=player, move_hash=doc_hash,
+        )
+    public_key = gamefile.player_key(player)
+    if public_key is None:
+        raise UnknownPlayerMove(
+            f"{player!r} is not seated in game {gamefile.game_id} (players: {', '.join(gamefile.player_names)})",
+            player=player, move_hash=doc_hash,
+        )
+    if verified_by is not None and verified_by.ed25519 == public_key.ed25519:
+        return public_key
+    try:
+        verify_document(doc, public_key, body)
+    except SignatureError as error:
+        raise BadSignatureMove(
+            _taken_over(gamefile, doc, player) or f"the signature is not {player}'s: {error}",
+            player=player, move_hash=doc_hash,
+        ) from error
+    return public_key
+
+
+def _taken_over(gamefile: "GameFile", doc: dict[str, Any], player: str) -> str | None:
+    """Why a file signed by a key that held ``player``'s seat before a takeover is refused, or ``None``."""
+    for handover in reversed(gamefile.handovers_of(player)):
+        try:
+            verify_document(doc, handover.previous)
+        except SignatureError:
+            continue
+        return (f"signed by {handover.previous.fingerprint}, which held {player}'s seat until the referee handed it "
+                f"to {gamefile.player_key(player).fingerprint} at turn {handover.turn} (pbem takeover): "  # type: ignore[union-attr]
+                f"the seat was taken over, and files signed by the previous key are refused")
+    return None
+
+
+@contextmanager
+def refusing_failures(sender: str | None = None, move_hash: str | None = None) -> Iterator[None]:
+    """Whatever fails inside a referee step is a refusal, never a traceback.
+
+    A refusal passes through (marked with its authenticated ``sender``); a
+    damaged game directory (:class:`GameDirError`) and a failed read or write
+    (:class:`OSError`) stop the step as they are. Anything else, a bug in pbem
+    or in the game, or a next turn too large to seal, becomes
+    :class:`RefereeFailed`, whose public message names no value from the
+    file or the state (an exception's text may quote a hidden card).
+    """
+    try:
+        yield
+    except Refusal as refusal:
+        if sender is not None:
+            refusal.sender = sender
+        raise
+    except (GameDirError, OSError):
+        raise
+    except SealTooLarge as error:
+        failure = RefereeFailed(
+            f"the referee cannot apply this file: in the next turn, {error}; nothing changed",
+            player=sender, move_hash=move_hash,
+        )
+        failure.sender = sender
+        raise failure from error
+    except Exception as error:
+        failure = RefereeFailed(
+            f"the referee failed on this file ({type(error).__name__}); nothing changed. This is a bug in pbem "
+            "or in the game: report it with the file",
+            player=sender, move_hash=move_hash,
+        )
+        failure.sender = sender
+        raise failure from error
 
 
 def open_choices(game: Game, gamefile: "GameFile", seed: bytes, move: MoveFile) -> dict[str, Any]:
@@ -270,25 +380,32 @@ def open_choices(game: Game, gamefile: "GameFile", seed: bytes, move: MoveFile) 
 # --- a step ----------------------------------------------------------------------------------------------
 
 
-class Chain(Protocol):
+class Chain:
     """What a step asks of the game's record, which the position does not hold: the shell answers from the
     game directory (:mod:`pbem.referee.pipeline`), the replay from the turns it has rebuilt."""
 
+    __slots__ = ()
+
     def abandoned(self) -> bool:
         """The game was abandoned and its seed revealed (``pbem reveal --force``): it takes no move."""
+        raise NotImplementedError
 
     def check_fresh(self, move: MoveFile, since: int) -> None:
         """Step 7: the move answers a turn of this chain no older than ``since``, the turn at which its
         player's open decision opened; raises :class:`~pbem.referee.errors.StaleMove` if not."""
+        raise NotImplementedError
 
 
-class Played(NamedTuple):
+class Played:
     """What a step did to the game: the next position, when each decision open after it opened, and
     those decisions. The choices applied, and by whom, are ``position.step``."""
 
-    position: Position
-    since: dict[str, int]
-    awaiting: list[Decision]
+    __slots__ = ("awaiting", "position", "since")
+
+    def __init__(self, position: Position, since: dict[str, int], awaiting: list[Decision]) -> None:
+        self.position = position
+        self.since = since
+        self.awaiting = awaiting
 
 
 def play_move(game: Game, gamefile: "GameFile", position: Position, since_before: dict[str, int], move: MoveFile,
@@ -538,14 +655,17 @@ def section_documents(
     return docs
 
 
-class SectionForms(NamedTuple):
+class SectionForms:
     """Every sealed section of a turn as a document and as its canonical form, which serves its sealing,
     its commitment (which never covers padding) and the replay's reading the position back; and whether
     each document is plain (:func:`~pbem.crypto.canonical.is_plain`), found once for both."""
 
-    docs: dict[str, dict[str, Any]]
-    canonical: dict[str, bytes]
-    plain: dict[str, bool]
+    __slots__ = ("canonical", "docs", "plain")
+
+    def __init__(self, docs: dict[str, dict[str, Any]], canonical: dict[str, bytes], plain: dict[str, bool]) -> None:
+        self.docs = docs
+        self.canonical = canonical
+        self.plain = plain
 
 
 def section_forms(
@@ -592,21 +712,13 @@ def seal_sections(
     return sealed
 
 
-class NextTurn(NamedTuple):
-    """The next turn file's document without its signature, and its sections' :class:`SectionForms`."""
-
-    turn: dict[str, Any]
-    forms: SectionForms
-
-
 def next_turn(
     game: Game,
     gamefile: "GameFile",
-    position: Position,
+    played: Played,
     previous_hash: str | None,
     move_hash: str | None,
     mover: str | None,
-    since: dict[str, int],
     static: StaticMembers,
     move_file: str | None = None,
     joins: dict[str, dict[str, str]] | None = None,
@@ -614,8 +726,8 @@ def next_turn(
     act: dict[str, Any] | None = None,
     recorded: Any = None,
     forms: SectionForms | None = None,
-) -> NextTurn:
-    """Turn ``position.turn`` as the referee signs it (without the signature).
+) -> dict[str, Any]:
+    """The turn ``played`` reached, as the referee signs it (without the signature).
 
     Everything here is a function of the game directory's inputs and the
     seed: the sealing draws its randomness from the seed's streams, so
@@ -637,8 +749,8 @@ def next_turn(
     ``sealed`` member of the turn file being checked (:func:`seal_sections`);
     ``forms``, the sections' :func:`section_forms` if the caller has them.
     """
+    position, since, decisions = played.position, played.since, played.awaiting
     seed, number = position.seed, position.turn
-    decisions = game.awaiting(position.state)  # asked once, for the sections, the sealing and the public part
     if forms is None:
         forms = section_forms(game, gamefile, position, static, decisions)
     sealed = seal_sections(game, gamefile, position, move_hash, forms.canonical, recorded, decisions)
@@ -656,7 +768,7 @@ def next_turn(
         extra["referee_step"] = act
     if gamefile.handovers:
         extra["seats"] = [{"player": h.player, "turn": h.turn} for h in gamefile.handovers]
-    turn = {
+    return {
         **extra,
         "format": formats.TURN,
         "game_id": gamefile.game_id,
@@ -675,4 +787,3 @@ def next_turn(
         "seed": seed.hex() if ended(result, decisions) else None,
         "sealed": sealed,
     }
-    return NextTurn(turn, forms)

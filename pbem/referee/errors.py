@@ -6,10 +6,26 @@ the command line returns. Codes are part of the documented interface
 (``docs/referee.md``); never renumber one.
 
 Errors that are not refusals of a move (a damaged game directory, a key that
-does not fit, a failed verification) have their own classes and codes.
+does not fit, a failed verification) have their own classes and codes. The
+words a message names the awaited players with (:func:`awaiting_text`) are
+here, where every refusal and every reader of a game can take them.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+
+def awaiting_text(awaiting: list[dict[str, Any]]) -> str:
+    """Who is awaited and for what: ``bob (draw, since turn 2), carol (block, since turn 3)``, or ``nobody``.
+
+    ``awaiting`` is a turn's public list (``player``, ``kind``, ``since``, and
+    ``deadline`` in a game with deadlines).
+    """
+    if not awaiting:
+        return "nobody"
+    return ", ".join(f"{a['player']} ({a['kind']}, since turn {a['since']}"
+                     + (f", deadline {a['deadline']}" if "deadline" in a else "") + ")" for a in awaiting)
 
 
 class RefereeError(Exception):

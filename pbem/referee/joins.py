@@ -47,7 +47,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import formats, keying, sealing
-from pbem.referee.admission import admit_sender
+from pbem.referee.core import admit_sender
 from pbem.referee.deadlines import deal_clock
 from pbem.referee.errors import (
     AlreadyApplied,
@@ -401,8 +401,8 @@ def deal(gamedir: GameDir, gamefile: GameFile, seed: bytes, joins: Joins, refere
     setup = load_setup(game, gamedir, gamefile)
     static = static_of(game, setup)
     played = core.deal(game, gamefile, setup, seed, joins.entropy(gamefile))
-    unsigned = core.next_turn(game, gamefile, played.position, None, None, None, played.since, static,
-                              joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now)).turn
+    unsigned = core.next_turn(game, gamefile, played, None, None, None, static,
+                              joins=joins.record(gamefile), clock=deal_clock(gamefile.deadline_rules, now))
     return sign_turn(unsigned, gamefile, referee_key)
 
 

@@ -54,16 +54,18 @@ from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Game
 from pbem.engine.registry import find_game
 from pbem.referee import clock, formats, seats
-from pbem.referee.admission import admit_sender
 from pbem.referee.core import (
     MOVE_MAX_BYTES,
+    Chain,
     MoveFile,
     Position,
     StaticMembers,
+    admit_sender,
     checked_move,
     next_turn,
     parse_move,
     play_move,
+    refusing_failures,
 )
 from pbem.referee.deal import static_members
 from pbem.referee.errors import (
@@ -73,8 +75,8 @@ from pbem.referee.errors import (
     Refusal,
     StaleMove,
     UnexpectedJoin,
+    awaiting_text,
 )
-from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT, locked
@@ -92,7 +94,6 @@ from pbem.referee.turns import (
     write_turn,
     write_views,
 )
-from pbem.referee.wording import awaiting_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.deadlines import StepClock
@@ -410,8 +411,8 @@ def _run(ctx: StepContext, data: bytes, file_hash: str, step_clock: "StepClock |
     with refusing_failures(sender=player, move_hash=move.hash):
         played = play_move(ctx.game, gamefile, ctx.position, ctx.since_before, move, _RecordChain(ctx))
         position = played.position
-        unsigned = next_turn(ctx.game, gamefile, position, ctx.current.hash, move.hash, player, played.since,
-                             ctx.static, move_file=move.file_hash, clock=step_clock).turn
+        unsigned = next_turn(ctx.game, gamefile, played, ctx.current.hash, move.hash, player, ctx.static,
+                             move_file=move.file_hash, clock=step_clock)
         files = sign_turn(unsigned, gamefile, ctx.referee_key)
     return Step(
         turn=position.turn,
@@ -444,7 +445,7 @@ def _admit(ctx: StepContext, data: bytes, file_hash: str) -> MoveFile:
     return move
 
 
-class _RecordChain:
+class _RecordChain(Chain):
     """What the core asks of the record, answered from the game directory (:class:`~pbem.referee.core.Chain`)."""
 
     __slots__ = ("ctx",)

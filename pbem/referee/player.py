@@ -29,13 +29,13 @@ from pbem.referee.errors import (
     NotYourDecisionMove,
     SchemaInvalidMove,
     UsageError,
+    awaiting_text,
 )
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, current_turn, decision_from_json, read_game_file
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
-from pbem.referee.wording import awaiting_text
 
 #: the padded size of a move's sealed choices: it holds the largest payload within the bounds
 #: (``schemas/choices.schema.json``: 32 choices of 64 printable ASCII characters, 24 standing orders;

@@ -22,6 +22,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.protocol import GameScreen
 
 
+def result_text(result: dict[str, Any]) -> str:
+    """``game over: SUMMARY``, or ``game over: won by alice (scores: alice 3, bob 1)`` when the game gives
+    no summary (a summary tells the scores): how every command and mail says how a game ended."""
+    summary = result.get("summary") or ""
+    if summary:
+        return f"game over: {summary}"
+    winners = ", ".join(result.get("winners", [])) or "nobody"
+    scores = ", ".join(f"{p} {s}" for p, s in result.get("scores", {}).items())
+    return f"game over: won by {winners}" + (f" (scores: {scores})" if scores else "")
+
+
 class Status(NamedTuple):
     """The current turn of a game as the public sees it."""
 

@@ -51,23 +51,25 @@ from pbem.crypto.signing import SIGNATURE_FIELD, signed_bytes, verify_document
 from pbem.engine.errors import EngineError
 from pbem.engine.registry import find_game
 from pbem.referee import commitments, formats, keying, sealing, seats, timeouts
-from pbem.referee.admission import admit_sender
 from pbem.referee.core import (
     REFEREE_SECTION,
+    Chain,
     MoveFile,
+    Played,
     Position,
     StaticMembers,
+    admit_sender,
     deal,
     hand_over,
     next_turn,
     play_move,
+    refusing_failures,
     section_forms,
     time_out,
 )
 from pbem.referee.deadlines import StepClock, previous_deadlines, recorded_time_problem
 from pbem.referee.deal import load_setup, static_of
 from pbem.referee.errors import GameDirError, Refusal, StaleMove, VerificationFailed
-from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
@@ -252,7 +254,8 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
     try:
         setup = load_setup(game, gamedir, gamefile)
         static = static_of(game, setup)
-        position, since, _awaiting = deal(game, gamefile, setup, seed, entropy)
+        played = deal(game, gamefile, setup, seed, entropy)
+        position = played.position
     except (GameDirError, EngineError) as error:
         raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
     hashes: list[str] = []
@@ -269,27 +272,27 @@ def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int 
             player, path = steps[number]
             assert previous is not None
             if path.parent == gamedir.moves:
-                position, since, move_hash, mover, file_hash = _replay_move(
+                played, move_hash, mover, file_hash = _replay_move(
                     game, gamefile, position, awaiting, hashes, number, path, seed, (moves or {}).get(number)
                 )
             elif path.parent == gamedir.timeouts:
-                position, since, move_hash, file_hash, act = _replay_timeout(
+                played, move_hash, file_hash, act = _replay_timeout(
                     game, gamefile, position, previous, found.doc, number, player, path
                 )
             else:
-                gamefile, position, since, move_hash, file_hash, act = _replay_takeover(
+                gamefile, played, move_hash, file_hash, act = _replay_takeover(
                     game, gamefile, position, previous, number, player, path
                 )
-        forms = section_forms(game, gamefile, position, static)
+        forms = section_forms(game, gamefile, played.position, static, played.awaiting)
         unsigned = next_turn(
-            game, gamefile, position, hashes[-1] if hashes else None, move_hash, mover, since, static,
+            game, gamefile, played, hashes[-1] if hashes else None, move_hash, mover, static,
             move_file=file_hash, joins=join_record if number == 0 else None, clock=step_clock, act=act,
             recorded=found.doc.get("sealed"), forms=forms,
-        ).turn
+        )
         hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         previous = found
         if number == stop_at and openings is not None:
-            openings.update(commitments.openings(game, seed, number, move_hash, forms.docs, position.state))
+            openings.update(commitments.openings(game, seed, number, move_hash, forms.docs, played.position.state))
             openings["turn_hash"] = hashes[-1]
             return number + 1
         awaiting = unsigned["awaiting"]
@@ -351,7 +354,7 @@ def _step_clock(gamefile: GameFile, found: dict[str, Any], previous: Record | No
 def _replay_timeout(
     game: Any, gamefile: GameFile, position: Position, previous: Record, found: dict[str, Any], number: int,
     player: str, path: Path,
-) -> tuple[Position, dict[str, int], str, str, dict[str, str]]:
+) -> tuple[Played, str, str, dict[str, str]]:
     """Answer the decision a timeout record names with the game's default action, as the referee must have."""
     try:
         record = timeouts.read_timeout_record(path, gamefile, number, player, previous, found)
@@ -366,12 +369,12 @@ def _replay_timeout(
     if action != doc["action"]:
         raise _fail(f"{path}: says the referee's action was {doc['action']}, but the game's default action "
                     f"for this {doc['kind']} decision is {action}", path)
-    return played.position, played.since, record.hash, sha256_ref(path.read_bytes()), timeouts.act_of(doc)
+    return played, record.hash, sha256_ref(path.read_bytes()), timeouts.act_of(doc)
 
 
 def _replay_takeover(
     game: Any, gamefile: GameFile, position: Position, previous: Record, number: int, player: str, path: Path,
-) -> tuple[GameFile, Position, dict[str, int], str, str, dict[str, str]]:
+) -> tuple[GameFile, Played, str, str, dict[str, str]]:
     """Hand the seat a seat record names to its new key; the state stays as it was."""
     try:
         record, handover = seats.read_seat_record(path, gamefile, number, player, previous.hash)
@@ -379,14 +382,13 @@ def _replay_takeover(
         raise VerificationFailed(str(error), str(path)) from error
     since_before = {a["player"]: a["since"] for a in previous.doc["awaiting"]}
     played = hand_over(game, position, since_before, player)
-    return (gamefile.with_handover(handover), played.position, played.since, record.hash,
-            sha256_ref(path.read_bytes()), seats.act_of(record.doc))
+    return gamefile.with_handover(handover), played, record.hash, sha256_ref(path.read_bytes()), seats.act_of(record.doc)
 
 
 def _replay_move(
     game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
     number: int, path: Path, seed: bytes, checked: CheckedMove | None = None,
-) -> tuple[Position, dict[str, int], str, str, str]:
+) -> tuple[Played, str, str, str]:
     """Apply the move that produced turn ``number`` (at ``path``; ``checked``, if it was read) as the referee must
     have: with the step core's :func:`~pbem.referee.core.play_move`, which the referee's step runs."""
     if checked is not None and checked.record.path != path:
@@ -408,10 +410,10 @@ def _replay_move(
         ) from refusal
     except EngineError as error:
         raise _fail(f"{path}: the engine fails on this move in the replay: {error}", path) from error
-    return played.position, played.since, move.hash, player, move.file_hash
+    return played, move.hash, player, move.file_hash
 
 
-class _ReplayedChain:
+class _ReplayedChain(Chain):
     """What the core asks of the record, answered from the turns the replay has rebuilt so far
     (:class:`~pbem.referee.core.Chain`): a move the referee applied was never one of an abandoned game
     (``verify`` checks that no turn follows the reveal)."""

@@ -117,8 +117,8 @@ def new_game(
         except EngineError as error:
             raise SetupError(str(error)) from error
         try:
-            unsigned = core.next_turn(game, gamefile, played.position, None, None, None, played.since, static,
-                                      clock=deal_clock(rules, now)).turn
+            unsigned = core.next_turn(game, gamefile, played, None, None, None, static,
+                                      clock=deal_clock(rules, now))
             files = sign_turn(unsigned, gamefile, referee_key)
         except NotPlainTurn as error:
             raise SetupError(f"{game.name}: {error}, which pbem's files never hold: a bug in the game") from error

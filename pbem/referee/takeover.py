@@ -94,9 +94,8 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         handed = ctx.gamefile.with_handover(Handover(player=player, turn=number + 1, key=key, previous=holder))
         played = core.hand_over(ctx.game, ctx.position, ctx.since_before, player)
         unsigned = core.next_turn(
-            ctx.game, handed, played.position, ctx.current.hash, document_hash(record), None, played.since,
-            ctx.static, move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
-        ).turn
+            ctx.game, handed, played, ctx.current.hash, document_hash(record), None, ctx.static, move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
+        )
         files = sign_turn(unsigned, handed, referee_key)
         path = gamedir.seat(number + 1, player)
         write_turn(gamedir, files, record=(path, data))

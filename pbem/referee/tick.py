@@ -31,8 +31,8 @@ from pbem.crypto.canonical import document_hash, sha256_ref
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.referee import clock, core, timeouts
+from pbem.referee.core import refusing_failures
 from pbem.referee.deadlines import Reminder, overdue, reminders_due
-from pbem.referee.failures import refusing_failures
 from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
@@ -137,9 +137,8 @@ def time_out(ctx: StepContext, entry: dict[str, Any], now: datetime) -> TimedOut
         )
         data = dump_json(record)
         unsigned = core.next_turn(
-            ctx.game, ctx.gamefile, played.position, ctx.current.hash, document_hash(record), None, played.since,
-            ctx.static, move_file=sha256_ref(data), clock=step_clock, act=timeouts.act_of(record),
-        ).turn
+            ctx.game, ctx.gamefile, played, ctx.current.hash, document_hash(record), None, ctx.static, move_file=sha256_ref(data), clock=step_clock, act=timeouts.act_of(record),
+        )
         files = sign_turn(unsigned, ctx.gamefile, ctx.referee_key)
     path = ctx.gamedir.timeout(number + 1, player)
     write_turn(ctx.gamedir, files, record=(path, data))

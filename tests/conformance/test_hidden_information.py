@@ -28,7 +28,7 @@ from helpers_referee import make_keys
 from helpers_trust import random_positions
 
 from pbem.engine import Rng, find_game, game_names
-from pbem.referee.core import Position, next_turn
+from pbem.referee.core import Played, Position, next_turn
 from pbem.referee.deal import static_of
 from pbem.referee.gamefile import GameFile
 from pbem.referee.sizes import measure
@@ -78,7 +78,7 @@ def _sealed_lengths(game, gamefile, static, state, turn: int) -> dict[str, int]:
     """The length of every sealed section of the turn the referee would write for ``state``."""
     position = Position(turn=turn, state=state, seed=SEALING_SEED)
     since = {d.player: turn for d in game.awaiting(state)}
-    doc = next_turn(game, gamefile, position, None, None, None, since, static).turn
+    doc = next_turn(game, gamefile, Played(position, since, game.awaiting(state)), None, None, None, static)
     return {name: len(text) for name, text in doc["sealed"].items()}
 
 

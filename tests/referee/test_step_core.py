@@ -53,7 +53,7 @@ def test_the_cores_own_code_names_no_file_function() -> None:
     assert not (named | imported) & FILE_NAMES
 
 
-class Facts:
+class Facts(core.Chain):
     """A chain that answers from facts the caller found beforehand."""
 
     def __init__(self, abandoned: bool = False, fresh: bool = True) -> None:
@@ -93,8 +93,8 @@ def test_a_step_through_the_core_opens_lists_and_writes_no_file(
     try:
         move = core.checked_move(data, core.parse_move(data), file_hash)
         played = core.play_move(ctx.game, ctx.gamefile, ctx.position, ctx.since_before, move, Facts())
-        turn = core.next_turn(ctx.game, ctx.gamefile, played.position, ctx.current.hash, move.hash, move.player,
-                              played.since, ctx.static, move_file=move.file_hash, clock=step_clock).turn
+        turn = core.next_turn(ctx.game, ctx.gamefile, played, ctx.current.hash, move.hash, move.player, ctx.static,
+                              move_file=move.file_hash, clock=step_clock)
     except AssertionError:
         pass  # what it touched is in the list
     finally:
