@@ -26,9 +26,9 @@ from pbem.engine.errors import ScenarioError
 from pbem.engine.protocol import Game, SealedSizes, apply_choice
 from pbem.engine.rng import Rng, step_rng
 from pbem.referee import sealing
+from pbem.referee.core import Position, section_documents
 from pbem.referee.deal import static_of
 from pbem.referee.gamefile import GameFile
-from pbem.referee.core import Position, section_documents
 
 #: sizes are declared in steps of this many bytes
 SIZE_STEP = 256

@@ -28,7 +28,7 @@ from pbem.crypto.errors import SealError
 from pbem.crypto.keys import generate
 from pbem.engine import find_game, game_names, register
 from pbem.referee import formats, make_move, new_game, read_view, sealing, status, submit
-from pbem.referee.core import Position, StaticMembers, dynamic_state, section_documents
+from pbem.referee.core import StaticMembers, dynamic_state
 from pbem.referee.deal import static_of
 from pbem.referee.errors import GameDirError
 from pbem.referee.gamefile import GameFile
