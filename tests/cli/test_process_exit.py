@@ -17,11 +17,13 @@ from pbem.cli.main import app
 TESTS = Path(__file__).resolve().parents[1]
 #: ``pbem`` as its console script runs it, with an exit handler and, when asked, a thread still running
 RUNNER = (
-    "import atexit, sys, threading, time\n"
+    "import atexit, sys, threading\n"
     "from pbem.__main__ import run\n"
     "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
     "if sys.argv[1] == 'thread':\n"
-    "    threading.Thread(target=lambda: (time.sleep(0.3), print('thread done', flush=True))).start()\n"
+    # the thread ends only once the main thread has ended, so it still runs when the command is done, however
+    # long the command takes on a loaded machine
+    "    threading.Thread(target=lambda: (threading.main_thread().join(), print('thread done', flush=True))).start()\n"
     "sys.argv = ['pbem', *sys.argv[2:]]\n"
     "run()\n"
 )
