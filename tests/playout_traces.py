@@ -15,7 +15,9 @@ source tree, by running this file::
     python tests/playout_traces.py --seeds 100 > this.json
 
 (it reads only the protocol and :func:`pbem.bots.playout.play`, so it runs
-on an older tree too).
+on an older tree too). ``--without-final-state`` leaves the final state out:
+for a change of what the state holds (the form of the card data) that must
+leave every decision, view, choice and result as it was.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ def _feed(digest: Any, data: Any) -> None:
     digest.update(b"\n")
 
 
-def trace_digest(game: Game, scenario: Any, seats: int, seed: int) -> str:
-    """The SHA-256 of the trace of the random game ``seed`` at ``seats`` seats."""
+def trace_digest(game: Game, scenario: Any, seats: int, seed: int, final_state: bool = True) -> str:
+    """The SHA-256 of the trace of the random game ``seed`` at ``seats`` seats (``final_state=False``:
+    without the final state, for a change of what the state holds that must not change the play)."""
     digest = hashlib.sha256()
     players = SEATS[:seats]
 
@@ -50,13 +53,14 @@ def trace_digest(game: Game, scenario: Any, seats: int, seed: int) -> str:
 
     playout = play(game, players, seed, scenario, check=record)
     _feed(digest, playout.choices)
-    _feed(digest, playout.state)
+    if final_state:
+        _feed(digest, playout.state)
     result = game.result(playout.state)
     _feed(digest, None if result is None else result.to_json())
     return digest.hexdigest()
 
 
-def traces(games: list[str], scenarios: str, seeds: range) -> dict[str, str]:
+def traces(games: list[str], scenarios: str, seeds: range, final_state: bool = True) -> dict[str, str]:
     """``{"GAME/SCENARIO/SEATS/SEED": digest}`` for every seat count of the standard scenario
     (``scenarios="standard"``) or of every scenario (``"all"``)."""
     found: dict[str, str] = {}
@@ -69,7 +73,7 @@ def traces(games: list[str], scenarios: str, seeds: range) -> dict[str, str]:
                 for seed in seeds:
                     key = f"{name}/{scenario_name}/{seats}/{seed}"
                     try:
-                        found[key] = trace_digest(game, scenario, seats, seed)
+                        found[key] = trace_digest(game, scenario, seats, seed, final_state)
                     except ScenarioError as error:  # a scenario that does not seat this many
                         found[key] = f"{type(error).__name__}: {error}"
     return found
@@ -81,8 +85,11 @@ def main() -> None:
     parser.add_argument("--scenarios", choices=["standard", "all"], default="standard")
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--without-final-state", action="store_true",
+                        help="leave the final state out of each digest (a change of the card data the state holds)")
     args = parser.parse_args()
-    found = traces(args.games, args.scenarios, range(args.first_seed, args.first_seed + args.seeds))
+    found = traces(args.games, args.scenarios, range(args.first_seed, args.first_seed + args.seeds),
+                   final_state=not args.without_final_state)
     print(json.dumps(found, indent=1, sort_keys=True))
 
 

@@ -24,10 +24,10 @@ _CARDS = read_cards()
 TEST_CARDS = [
     {"key": "death-grip", "name": "Death Grip", "type": "action", "group": "test", "copies": 1, "colour": "white",
      "links": ["white"], "cost": 0, "text": "Chain: inflict 3 damage on a player (EN 238).",
-     "chain": [{"effect": "damage_player", "amount": 3}]},
+     "chain": [{"effect": "damage", "target": "player", "amount": 3}]},
     {"key": "bombardment", "name": "Bombardment", "type": "action", "group": "test", "copies": 1, "colour": "white",
      "links": ["white"], "cost": 0, "text": "Chain: deal 1 damage to every player (EN 132).",
-     "chain": [{"effect": "damage_each_player", "amount": 1}]},
+     "chain": [{"effect": "damage", "target": "each-player", "amount": 1}]},
     # no printed card holds a condition on a trigger but "at the start of your turn"; card data may
     {"key": "lone-scout", "name": "Lone Scout", "type": "minion", "group": "test", "copies": 1, "colour": "blue",
      "links": ["blue"], "cost": 0, "strength": 1, "health": 3,

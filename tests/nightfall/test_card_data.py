@@ -10,7 +10,7 @@ import pytest
 import tomli_w
 
 from pbem.engine import ScenarioError
-from pbem.games.nightfall import GAME, abilities
+from pbem.games.nightfall import GAME, abilities, effects
 from pbem.games.nightfall.data import read_cards
 from pbem.resources import scenario_dir, schema_path
 
@@ -108,14 +108,37 @@ def test_the_rules_core_names_no_card():
         assert f'"{c["key"]}' not in core, c["key"]
 
 
-def test_a_card_file_of_the_first_format_is_refused_saying_what_changed(tmp_path: Path):
-    """nightfall-cards/2: in-play triggers name their effect (a new format version, the old refused)."""
+@pytest.mark.parametrize("old", ["nightfall-cards/1", "nightfall-cards/2"])
+def test_a_card_file_of_an_older_format_is_refused_saying_what_changed(tmp_path: Path, old: str):
+    """nightfall-cards/3: an effect that acts on more than one kind of thing names its target (a new format
+    version, the older ones refused)."""
     data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
-    data["format"] = "nightfall-cards/1"
+    data["format"] = old
     path = tmp_path / "old.toml"
     path.write_text(tomli_w.dumps(data))
-    with pytest.raises(ScenarioError, match="a nightfall-cards/1 file; this pbem reads nightfall-cards/2"):
+    with pytest.raises(ScenarioError, match=f"a {old} file; this pbem reads nightfall-cards/3 \\(effects are verbs"):
         GAME.load_scenario("standard", cards=str(path))
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    ({"effect": "damage", "amount": 1}, "the damage effect needs a target, one of minion, own-minion, player, "
+                                        "each-player, not None"),
+    ({"effect": "damage", "target": "you", "amount": 1}, "the damage effect needs a target, one of .*not 'you'"),
+    ({"effect": "draw", "target": "player", "amount": 1}, "the draw effect takes no target"),
+])
+def test_an_effect_names_a_target_it_takes_and_only_then(tmp_path: Path, step: dict, message: str):
+    data = tomllib.loads((scenario_dir("nightfall") / "cards.toml").read_text())
+    next(c for c in data["card"] if c["key"] == "enraged-wight")["chain"] = [step]
+    path = tmp_path / "targets.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ScenarioError, match=f"enraged-wight: {message}"):
+        GAME.load_scenario("standard", cards=str(path))
+
+
+def test_the_card_schema_admits_exactly_the_targets_of_the_vocabulary():
+    schema = json.loads(schema_path("cards-nightfall").read_text())
+    assert set(schema["$defs"]["target"]["enum"]) == {t for targets in effects.TARGETS.values() for t in targets}
+    assert set(effects.TARGETS) <= set(effects.EFFECTS)
 
 
 def test_the_card_schema_admits_exactly_the_in_play_vocabulary():

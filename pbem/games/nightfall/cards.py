@@ -13,13 +13,17 @@ it (:func:`check_effect_names`, when a game is set up).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from pbem.engine.errors import ScenarioError
 
-#: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets)
-CARDS_FORMAT = "nightfall-cards/2"
+#: the card file format this package reads (/2: in-play triggers name their effects; Quick Start sets; /3:
+#: an effect that acts on more than one kind of thing names its target: ``damage`` with ``target = "minion"``)
+CARDS_FORMAT = "nightfall-cards/3"
+#: what changed in this version of the format, for a card file of an older one
+CARDS_SINCE = ("effects are verbs with a target: damage_minion is {effect = \"damage\", target = \"minion\"}, "
+               "damage_player {effect = \"damage\", target = \"player\"}; see the shipped cards.toml")
 WOUND_TYPES = ("bite", "burn", "bleed")
 
 
@@ -37,17 +41,23 @@ def validate_cards(data: dict[str, Any], where: str = "card file") -> None:
                 raise ScenarioError(f"{where}: Quick Start set {quick_start_set}: {key!r} is not a draft card")
 
 
-def check_effect_names(data: dict[str, Any], where: str, effects: Collection[str]) -> None:
+def check_effect_names(data: dict[str, Any], where: str, effects: Collection[str],
+                       targets: Mapping[str, Collection[str]]) -> None:
     """Refuse a card file that names an effect outside ``effects`` (the rules' vocabulary,
-    :data:`pbem.games.nightfall.effects.EFFECTS`), in a card text or an in-play ability."""
+    :data:`pbem.games.nightfall.effects.EFFECTS`), in a card text or an in-play ability, or a target the
+    effect does not take (``targets``: :data:`pbem.games.nightfall.effects.TARGETS`)."""
     for card in data["card"]:
-        for part in ("chain", "your_chain", "kicker"):
-            for step in card.get(part, []):
-                if step["effect"] not in effects:
-                    raise ScenarioError(f"{where}: {card['key']}: unknown effect {step['effect']!r}")
-        for ability in card.get("in_play", []):
-            if "effect" in ability and ability["effect"] not in effects:
-                raise ScenarioError(f"{where}: {card['key']}: unknown effect {ability['effect']!r}")
+        steps = [step for part in ("chain", "your_chain", "kicker") for step in card.get(part, [])]
+        for step in steps + [ability for ability in card.get("in_play", []) if "effect" in ability]:
+            effect = step["effect"]
+            if effect not in effects:
+                raise ScenarioError(f"{where}: {card['key']}: unknown effect {effect!r}")
+            allowed = targets.get(effect, ())
+            if allowed and step.get("target") not in allowed:
+                raise ScenarioError(f"{where}: {card['key']}: the {effect} effect needs a target, one of "
+                                    f"{', '.join(allowed)}, not {step.get('target')!r}")
+            if not allowed and "target" in step:
+                raise ScenarioError(f"{where}: {card['key']}: the {effect} effect takes no target")
 
 
 def quick_start_sets(data: dict[str, Any]) -> list[list[str]]:

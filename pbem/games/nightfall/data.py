@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.engine.errors import ScenarioError
 from pbem.engine.gamedata import CardFile, GameData
-from pbem.games.nightfall.cards import CARDS_FORMAT, validate_cards
+from pbem.games.nightfall.cards import CARDS_FORMAT, CARDS_SINCE, validate_cards
 from pbem.resources import scenario_dir
 
 
@@ -30,8 +30,7 @@ DATA = GameData(
     "nightfall", scenario_dir("nightfall"), title="Nightfall", scenario_format="nightfall-scenario/1",
     scenario_schema="scenario-nightfall",
     card_file=CardFile(what="Nightfall card file", format=CARDS_FORMAT, schema="cards-nightfall",
-                       since="in-play triggers name their effects, e.g. at_cleanup_end with effect = \"draw\"",
-                       validate=validate_cards),
+                       since=CARDS_SINCE, validate=validate_cards),
     check_options=_combinations,
 )
 

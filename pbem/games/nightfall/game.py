@@ -40,8 +40,8 @@ class Nightfall(screen.NightfallScreen, KitGame[State]):
         self.machine = turn_machine(take_public_singles)
 
     def check_card_data(self, data: dict[str, Any], where: str) -> None:
-        """Every effect a card names is one the rules know (:data:`.effects.EFFECTS`)."""
-        check_effect_names(data, where, effects.EFFECTS)
+        """Every effect a card names is one the rules know (:data:`.effects.EFFECTS`), with a target it takes."""
+        check_effect_names(data, where, effects.EFFECTS, effects.TARGETS)
 
     def set_up(self, scenario: Any, players: list[str], rng: Rng) -> State:
         state = empty_state(scenario, players)

@@ -1,9 +1,15 @@
-"""Card effects: the vocabulary card data names, one small function each.
+"""Card effects: the vocabulary card data names, one function for each behaviour cards share.
 
 A card text is a list of steps, ``{effect = NAME, ...parameters}``; the
 ``effect`` task carries out one step with the function :data:`EFFECTS`
-names. The functions live in modules by what they act on (see
-:mod:`.common` for what they share). Rules every effect keeps:
+names. A verb that several cards use names what it acts on with its
+``target`` (:data:`TARGETS`: ``damage`` a ``minion``, the ``own-minion`` of
+each player, a ``player`` or ``each-player``), and says how much with its
+``amount`` (or ``amount_from``, a figure an earlier step remembered), like
+Forge's ``DealDamage | ValidTgts$ Creature | NumDmg$ 3`` or fireplace's
+``Hit(TARGET, 3)``; an effect of one card alone keeps a name of its own.
+The functions live in modules by what they act on (see :mod:`.common` for
+what they share). Rules every effect keeps:
 
 * obey as much of the text as you can (EN 195);
 * a minion is targeted only in play, never in the chain, hand or deck
@@ -36,41 +42,43 @@ from pbem.games.nightfall.effects.common import (
 )
 from pbem.games.nightfall.state import State
 
-#: every effect a card may name, by the name card data uses
+
+def damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    """Deal N damage to a minion (``target = "minion"`` or ``"own-minion"``: :func:`.minions.damage_minion`)
+    or a player (``target = "player"`` or ``"each-player"``: :func:`.on_players.damage_player`)."""
+    if params["target"] in ("player", "each-player"):
+        on_players.damage_player(state, ctx, params, rng)
+    else:
+        minions.damage_minion(state, ctx, params, rng)
+
+
+#: every effect a card may name, by the name card data uses: a verb, whose parameters (what it acts on, how
+#: much, its options) are the card data's
 EFFECTS: dict[str, Effect] = {
-    # minions in play
-    "damage_minion": minions.damage_minion,
-    "destroy_minion": minions.destroy_minion,
-    "destroy_self": minions.destroy_self,
-    "stake_minion": minions.stake_minion,
-    "heal_minion": minions.heal_minion,
+    # minions in play, players, cards in the chain: what the ``target`` says
+    "damage": damage,
+    "destroy": minions.destroy_minion,
     "take_control": minions.take_control,
-    "return_minion_to_hand": minions.return_minion_to_hand,
-    "protect_minion": minions.protect_minion,
+    "grant_kicker": in_chain.grant_kicker,
+    "receive_wounds": on_players.receive_wounds,
+    "discard": on_players.discard,
+    # minions in play
+    "heal": minions.heal,
+    "protect": minions.protect,
+    "return_to_hand": minions.return_to_hand,
     "minion_hurts_itself_and_controller": minions.minion_hurts_itself_and_controller,
-    "each_player_damages_own_minion": minions.each_player_damages_own_minion,
     "resurrect_minion": minions.resurrect_minion,
     "exile_destroyed_by_previous": minions.exile_destroyed_by_previous,
-    # "when this minion attacks"
     "force_block": attacks.force_block,
-    "may_discard": attacks.may_discard,
-    "defender_receives_wound": attacks.defender_receives_wound,
     # players
-    "damage_player": on_players.damage_player,
-    "damage_each_player": on_players.damage_each_player,
-    "receive_wounds": on_players.receive_wounds,
     "draw": on_players.draw,
     "gain_influence": on_players.gain_influence,
     "action_discard_influence": on_players.action_discard_influence,
-    "each_player_discards": on_players.each_player_discards,
     "each_player_discards_top_of_deck": on_players.each_player_discards_top_of_deck,
     "discard_down_to": on_players.discard_down_to,
     # the chain
     "cancel_next": in_chain.cancel_next,
     "double_next_damage": in_chain.double_next_damage,
-    "grant_kicker": in_chain.grant_kicker,
-    "grant_kicker_to_following": in_chain.grant_kicker_to_following,
-    "take_control_in_chain": in_chain.take_control_in_chain,
     "exile_self": in_chain.exile_self,
     "return_self_to_archive": in_chain.return_self_to_archive,
     # archives, the deck, the discard pile
@@ -78,9 +86,19 @@ EFFECTS: dict[str, Effect] = {
     "new_blind_archive": archives.new_blind_archive,
     "search_deck": deck.search_deck,
     "play_drawn_chain_text": deck.play_drawn_chain_text,
-    "exile_for_damage": discard_pile.exile_for_damage,
-    "damage_minion_by_exiled_cost": discard_pile.damage_minion_by_exiled_cost,
+    "exile_order_card": discard_pile.exile_order_card,
     "exile_from_discard": discard_pile.exile_from_discard,
+}
+
+#: what each effect that acts on more than one kind of thing may name as its ``target``; the card data's
+#: other effects name none (``schemas/cards-nightfall.schema.json`` lists the parameters)
+TARGETS: dict[str, tuple[str, ...]] = {
+    "damage": ("minion", "own-minion", "player", "each-player"),
+    "destroy": ("minion", "this-minion"),
+    "take_control": ("minion", "chain-card"),
+    "grant_kicker": ("chain-card", "your-chain-cards"),
+    "receive_wounds": ("you", "defender"),
+    "discard": ("you", "each-player"),
 }
 
 
@@ -101,4 +119,4 @@ def register(machine: TurnMachine[State]) -> None:
         module.register(machine)
 
 
-__all__ = ["EFFECTS", "Effect", "archive_label", "carry_out", "find_archive", "register", "schedule"]
+__all__ = ["EFFECTS", "TARGETS", "Effect", "archive_label", "carry_out", "find_archive", "register", "schedule"]

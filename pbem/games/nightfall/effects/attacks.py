@@ -1,5 +1,6 @@
-"""In-play texts that trigger "when this minion attacks": once all attackers are sent, before
-any blocker is chosen (EN 150, EN 308; ruling 27)."""
+"""The in-play text only an attack gives: "when this minion attacks", a minion must block it. (Such
+texts trigger once all attackers are sent, before any blocker is chosen: EN 150, EN 308; ruling 27;
+those that also do what other texts do name the common effects, ``discard``, ``receive_wounds``...)"""
 
 from __future__ import annotations
 
@@ -11,17 +12,14 @@ from pbem.games.nightfall.effects.common import (
     ask_minion,
     picked_minion,
 )
-from pbem.games.nightfall.flow import ask, on_data
+from pbem.games.nightfall.flow import on_data
 from pbem.games.nightfall.state import (
     State,
     current_combat,
-    discard_from_hand,
     event,
     health,
     name,
-    zones,
 )
-from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
 def force_block(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
@@ -42,27 +40,6 @@ def _force_block(state: State, data: dict[str, Any], option_id: str, rng: Rng) -
         event(state, f"{name(state, record['card'])} must block {name(state, data['ctx']['minion'])}")
 
 
-def may_discard(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """When this minion attacks, you may discard 1 card or wound from hand."""
-    hand = zones(state, ctx["player"])["hand"]
-    if hand:
-        ask(state, ctx["player"], "discard", f"{name(state, ctx['card'])} attacks: you may discard a card",
-            [(f"discard:{c}", name(state, c)) for c in hand] + [("pass", "discard nothing")], "fx:may_discard",
-            {"ctx": ctx})
-
-
-def _may_discard(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    if option_id != "pass":
-        discard_from_hand(state, data["ctx"]["player"], option_id.split(":", 1)[1])
-
-
-def defender_receives_wound(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """When this minion attacks, the player it attacks receives N wounds,
-    blocked or not (DE 77)."""
-    take_wounds(state, ctx["defender"], params["amount"])
-
-
 def register(machine: TurnMachine[State]) -> None:
     """This module's tasks and answers, on the game's turn machine."""
     machine.answer("fx:force_block", on_data(_force_block))
-    machine.answer("fx:may_discard", on_data(_may_discard))

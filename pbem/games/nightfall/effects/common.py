@@ -3,7 +3,9 @@
 An effect is ``effect(state, ctx, params, rng)``: ``ctx`` says who carries it
 out (``player``), from which card (``card``) and, for a card in the chain,
 which entry of the chain (``entry``); ``params`` is the step from the card
-data. An effect that needs a choice asks for it and is resumed by its answer.
+data: its ``target`` (what it acts on, for an effect that acts on more than
+one kind of thing), its ``amount`` (or ``amount_from``), its options. An
+effect that needs a choice asks for it and is resumed by its answer.
 """
 
 from __future__ import annotations
@@ -122,6 +124,18 @@ def memory_of(state: State, ctx: dict[str, Any]) -> dict[str, Any]:
     """What an earlier step of this chain card's text remembered for a later one (nothing out of a chain)."""
     entry = entry_of(state, ctx)
     return entry.get("memory", {}) if entry is not None else {}
+
+
+#: what a step's ``amount_from`` may name: a figure an earlier step of the same text remembered
+AMOUNTS_FROM = {"exiled-cost": "exiled_cost"}
+
+
+def amount_of(state: State, ctx: dict[str, Any], params: dict[str, Any]) -> int:
+    """A step's N: its ``amount``, or with ``amount_from`` the figure an earlier step of the text remembered
+    (the cost of the card it exiled; 0 when it exiled none)."""
+    if "amount_from" in params:
+        return int(memory_of(state, ctx).get(AMOUNTS_FROM[params["amount_from"]], 0))
+    return int(params["amount"])
 
 
 def unresolved_before(state: State, ctx: dict[str, Any]) -> list[int]:

@@ -6,13 +6,7 @@ from typing import Any
 
 from pbem.engine.machine import TurnMachine
 from pbem.engine.rng import Rng
-from pbem.games.nightfall.effects.common import (
-    ask_from_discard_pile,
-    entry_of,
-    memory_of,
-)
-from pbem.games.nightfall.effects.minions import damage_minion
-from pbem.games.nightfall.effects.on_players import damage_player
+from pbem.games.nightfall.effects.common import ask_from_discard_pile, entry_of
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
@@ -26,16 +20,17 @@ from pbem.games.nightfall.state import (
 )
 
 
-def exile_for_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Exile 1 order card from your discard pile and deal damage equal to its
-    cost to a player (DE 56, DE 89; wounds are not order cards)."""
+def exile_order_card(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    """Exile 1 order card from your discard pile (DE 56, DE 89; wounds are not order cards); its cost is
+    remembered for the text's next steps (``amount_from = "exiled-cost"``: "deal damage equal to its cost",
+    EN 301)."""
     pile = zones(state, ctx["player"])["discard"]
     options = [(f"card:{c}", f"{name(state, c)} (cost {card(state, c)['cost']})") for c in pile if is_order(state, c)]
     ask_from_discard_pile(state, ctx, options, f"{name(state, ctx['card'])}: exile which card from your discard pile?",
-                          "no order card in your discard pile", "fx:exile_for_damage")
+                          "no order card in your discard pile", "fx:exile_order_card")
 
 
-def _exile_for_damage(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+def _exile_order_card(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     ctx = data["ctx"]
     if option_id == "none":
         event(state, f"{ctx['player']} exiles nothing")
@@ -48,15 +43,6 @@ def _exile_for_damage(state: State, data: dict[str, Any], option_id: str, rng: R
     if entry is not None:
         entry.setdefault("memory", {})["exiled_cost"] = cost
     event(state, f"{ctx['player']} exiles {name(state, card_id)} (cost {cost})")
-    if cost > 0:
-        damage_player(state, ctx, {"amount": cost}, rng)
-
-
-def damage_minion_by_exiled_cost(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Deal damage equal to the exiled card's cost to a minion (EN 301)."""
-    cost = memory_of(state, ctx).get("exiled_cost", 0)
-    if cost > 0:
-        damage_minion(state, ctx, {"amount": cost}, rng)
 
 
 def exile_from_discard(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
@@ -89,5 +75,5 @@ def _exile_pick(state: State, data: dict[str, Any], option_id: str | None, rng: 
 
 def register(machine: TurnMachine[State]) -> None:
     """This module's tasks and answers, on the game's turn machine."""
-    machine.answer("fx:exile_for_damage", on_data(_exile_for_damage))
+    machine.answer("fx:exile_order_card", on_data(_exile_order_card))
     machine.answer("fx:exile_from_discard", on_data(_exile_pick))

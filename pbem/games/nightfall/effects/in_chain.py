@@ -45,7 +45,18 @@ def double_next_damage(state: State, ctx: dict[str, Any], params: dict[str, Any]
 
 
 def grant_kicker(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """1 card in the chain (one still to resolve) carries out its kicker text."""
+    """1 card in the chain (one still to resolve: ``target = "chain-card"``) carries out its kicker text;
+    or all your following cards in the chain (``target = "your-chain-cards"``) carry out theirs, once (DE
+    71): your cards that resolve after this one, i.e. those played before it; "following" and "next" are
+    in resolution order (DE 98; ruling 16), and DE 71 carries them out "only when the respective card in
+    the chain comes up"."""
+    if params["target"] == "your-chain-cards":
+        for index in unresolved_before(state, ctx):
+            entry = current_chain(state)["entries"][index]
+            if entry["controller"] == ctx["player"]:
+                entry["force_kicker"] = True
+                event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
+        return
     later = unresolved_before(state, ctx)
     if not later:
         return
@@ -71,22 +82,9 @@ def _grant_kicker(state: State, data: dict[str, Any], option_id: str, rng: Rng) 
     event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
 
 
-def grant_kicker_to_following(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """All your following cards in the chain carry out their kicker text,
-    once (DE 71): your cards that resolve after this one, i.e. those played
-    before it; "following" and "next" are in resolution order (DE 98;
-    ruling 16), and DE 71 carries them out "only when the respective card
-    in the chain comes up"."""
-    for index in unresolved_before(state, ctx):
-        entry = current_chain(state)["entries"][index]
-        if entry["controller"] == ctx["player"]:
-            entry["force_kicker"] = True
-            event(state, f"{chain_entry_label(state, index)} will carry out its kicker")
-
-
-def take_control_in_chain(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Take control of 1 card in the chain that has not resolved: it resolves
-    for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
+def take_control_of_chain_card(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    """Take control of 1 card in the chain that has not resolved (``take_control`` with ``target =
+    "chain-card"``): it resolves for you, keeps its kicker, and a minion comes into play for you (DE 87)."""
     later = [i for i in unresolved_before(state, ctx) if current_chain(state)["entries"][i]["controller"] != ctx["player"]]
     if not later:
         return

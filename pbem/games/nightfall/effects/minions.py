@@ -1,4 +1,5 @@
-"""Effects on minions in play (never one in the chain, hand or deck: EN 129, EN 192)."""
+"""Effects on minions in play (never one in the chain, hand or deck: EN 129, EN 192), and on minions
+leaving or coming back into play."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pbem.engine.machine import TurnMachine, new_task, push_all
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import damage
 from pbem.games.nightfall.effects.common import (
+    amount_of,
     ask_from_discard_pile,
     ask_minion,
     choose,
@@ -17,6 +19,7 @@ from pbem.games.nightfall.effects.common import (
     picked_minion,
     target_minions,
 )
+from pbem.games.nightfall.effects.in_chain import take_control_of_chain_card
 from pbem.games.nightfall.flow import ask, on_data
 from pbem.games.nightfall.state import (
     State,
@@ -36,19 +39,51 @@ from pbem.games.nightfall.state import (
 
 
 def damage_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Deal N damage to 1 minion in play."""
-    ask_minion(state, ctx, params, "fx:damage_minion", f"deal {params['amount']} damage to which minion?",
-                target_minions(state, ctx, params))
+    """Deal N damage to 1 minion in play (``target = "minion"``; with ``prefer_opposing`` an own minion only
+    when no opponent has one), or to 1 minion of each player's (``target = "own-minion"``: each chooses
+    one of his own, one after another in the order you choose, DE 96, EN 132). ``destroys = "vampire"``: a
+    minion of that species is destroyed instead (if it cannot be destroyed, it takes the damage).
+    ``amount_from = "exiled-cost"``: N is the cost of the card this text exiled (EN 301): nothing when it
+    exiled none. The damage to a player is :func:`.on_players.damage_player`'s."""
+    amount = amount_of(state, ctx, params)
+    if "amount_from" in params and amount <= 0:
+        return
+    if params["target"] == "own-minion":
+        each_player_in_chosen_order(state, ctx, "own_minion_damage", {"amount": amount},
+                                    lambda p: any(m["controller"] == p for m in state["in_play"]))
+        return
+    prompt = "which minion?" if params.get("destroys") else f"deal {amount} damage to which minion?"
+    ask_minion(state, ctx, {**params, "amount": amount}, "fx:damage_minion", prompt,
+               target_minions(state, ctx, params))
 
 
 def _damage_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     record = picked_minion(state, option_id)
-    if record is not None:
-        damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
+    if record is None:
+        return
+    params = data["params"]
+    species = params.get("destroys")
+    if species is not None and card(state, record["card"]).get("species") == species and \
+            damage.destroy(state, record, data["ctx"]):
+        return
+    damage.damage_minion(state, record, params["amount"], data["ctx"])
+
+
+def _own_minion_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    records = [m for m in state["in_play"] if m["controller"] == params["player"]]
+    if records:
+        choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {params['amount']} damage?",
+               minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
 
 
 def destroy_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Destroy 1 minion in play."""
+    """Destroy 1 minion in play (``target = "minion"``, with ``prefer_opposing`` as for :func:`damage_minion`), or
+    this minion (``target = "this-minion"``: an in-play trigger of its own, e.g. at the start of your turn)."""
+    if params["target"] == "this-minion":
+        record = minion(state, ctx["card"])
+        if record is not None:
+            damage.destroy(state, record, ctx)
+        return
     ask_minion(state, ctx, params, "fx:destroy_minion", "destroy which minion?", target_minions(state, ctx, params))
 
 
@@ -58,29 +93,7 @@ def _destroy_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng
         damage.destroy(state, record, data["ctx"])
 
 
-def destroy_self(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """This minion is destroyed (an in-play trigger of its own, e.g. at the start of your turn)."""
-    record = minion(state, ctx["card"])
-    if record is not None:
-        damage.destroy(state, record, ctx)
-
-
-def stake_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Deal N damage to 1 minion in play; a vampire is destroyed instead
-    (if it cannot be destroyed, it takes the damage)."""
-    ask_minion(state, ctx, params, "fx:stake_minion", "which minion?", target_minions(state, ctx, params))
-
-
-def _stake_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
-    record = picked_minion(state, option_id)
-    if record is None:
-        return
-    if card(state, record["card"]).get("species") == "vampire" and damage.destroy(state, record, data["ctx"]):
-        return
-    damage.damage_minion(state, record, data["params"]["amount"], data["ctx"])
-
-
-def heal_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+def heal(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 minion in play regains N health, never above its printed health (DE 78)."""
     ask_minion(state, ctx, params, "fx:heal_minion", f"which minion regains {params['amount']} health?",
                 list(state["in_play"]))
@@ -95,8 +108,12 @@ def _heal_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng) -
 
 
 def take_control(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Take control of 1 minion in play; it stays yours until it leaves play
-    (EN 214, EN 306, DE 83)."""
+    """Take control of 1 minion in play (``target = "minion"``); it stays yours until it leaves play
+    (EN 214, EN 306, DE 83). Of a card in the chain (``target = "chain-card"``):
+    :func:`.in_chain.take_control_of_chain_card`."""
+    if params["target"] == "chain-card":
+        take_control_of_chain_card(state, ctx, params, rng)
+        return
     records = [m for m in state["in_play"] if m["controller"] != ctx["player"]]
     ask_minion(state, ctx, params, "fx:take_control", "take control of which minion?", records)
 
@@ -108,7 +125,7 @@ def _take_control(state: State, data: dict[str, Any], option_id: str, rng: Rng) 
         event(state, f"{data['ctx']['player']} takes control of {name(state, record['card'])} (owner {record['owner']})")
 
 
-def return_minion_to_hand(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+def return_to_hand(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """1 minion in play goes back to its owner's hand (DE 73)."""
     ask_minion(state, ctx, params, "fx:return_minion", "which minion goes back to its owner's hand?",
                 list(state["in_play"]))
@@ -122,7 +139,7 @@ def _return_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng)
         event(state, f"{name(state, record['card'])} goes back to {record['owner']}'s hand")
 
 
-def protect_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+def protect(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Prevent all damage to 1 of your minions this turn (DE 88: only your
     minions are protected, not you)."""
     records = [m for m in state["in_play"] if m["controller"] == ctx["player"] and m["card"] not in current_turn(state)["protected"]]
@@ -189,20 +206,6 @@ def _hysteria_controller_share(state: State, ctx: dict[str, Any], params: dict[s
     damage.damage_player(state, params["controller"], params["amount"], ctx)
 
 
-def each_player_damages_own_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Each player chooses 1 of his own minions; it takes N damage (DE 96).
-    The players choose one after another in the order you choose (EN 132)."""
-    each_player_in_chosen_order(state, ctx, "own_minion_damage", {"amount": params["amount"]},
-                                lambda p: any(m["controller"] == p for m in state["in_play"]))
-
-
-def _own_minion_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    records = [m for m in state["in_play"] if m["controller"] == params["player"]]
-    if records:
-        choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {params['amount']} damage?",
-               minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
-
-
 def resurrect_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     """Put 1 minion from your discard pile into play, without its chain or
     kicker text (DE 98)."""
@@ -252,7 +255,6 @@ def register(machine: TurnMachine[State]) -> None:
     machine.task("own_minion_damage", effect_task(_own_minion_damage))
     machine.answer("fx:damage_minion", on_data(_damage_minion))
     machine.answer("fx:destroy_minion", on_data(_destroy_minion))
-    machine.answer("fx:stake_minion", on_data(_stake_minion))
     machine.answer("fx:heal_minion", on_data(_heal_minion))
     machine.answer("fx:take_control", on_data(_take_control))
     machine.answer("fx:return_minion", on_data(_return_minion))

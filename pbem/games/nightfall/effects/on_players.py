@@ -8,6 +8,7 @@ from pbem.engine.machine import TurnMachine, push
 from pbem.engine.rng import Rng
 from pbem.games.nightfall import damage
 from pbem.games.nightfall.effects.common import (
+    amount_of,
     choose,
     each_player_in_chosen_order,
     effect_task,
@@ -28,20 +29,23 @@ from pbem.games.nightfall.state import receive_wounds as take_wounds
 
 
 def damage_player(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Deal N damage to a player of your choice (an opponent, if it says so)."""
-    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: deal {params['amount']} damage to which player?",
+    """Deal N damage to a player of your choice (``target = "player"``; an opponent with ``opponents_only``),
+    or to every player (``target = "each-player"``), one after another in the order the causing player
+    chooses (EN 132). ``amount_from = "exiled-cost"``: N is the cost of the card this text exiled, nothing
+    when it exiled none. The damage to a minion is :func:`.minions.damage_minion`'s."""
+    amount = amount_of(state, ctx, params)
+    if "amount_from" in params and amount <= 0:
+        return
+    if params["target"] == "each-player":
+        each_player_in_chosen_order(state, ctx, "damage_one", {"amount": amount})
+        return
+    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: deal {amount} damage to which player?",
            player_options(state, ctx, params.get("opponents_only", False)), "fx:damage_player",
-           {"ctx": ctx, "amount": params["amount"]})
+           {"ctx": ctx, "amount": amount})
 
 
 def _damage_player(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
     damage.damage_player(state, option_id.split(":", 1)[1], data["amount"], data["ctx"])
-
-
-def damage_each_player(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Deal N damage to every player, in the order the causing player
-    chooses (EN 132)."""
-    each_player_in_chosen_order(state, ctx, "damage_one", {"amount": params["amount"]})
 
 
 def _damage_one(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
@@ -49,8 +53,9 @@ def _damage_one(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: 
 
 
 def receive_wounds(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """You receive N wounds (not damage: never blocked, EN 168)."""
-    take_wounds(state, ctx["player"], params["amount"])
+    """You receive N wounds (``target = "you"``), or the player this minion attacks (``target =
+    "defender"``: when it attacks, blocked or not, DE 77). Wounds are not damage: never blocked (EN 168)."""
+    take_wounds(state, ctx["defender"] if params["target"] == "defender" else ctx["player"], params["amount"])
 
 
 def draw(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
@@ -74,23 +79,40 @@ def action_discard_influence(state: State, ctx: dict[str, Any], params: dict[str
         event(state, f"{ctx['player']}'s discarded actions give {turn['action_influence']} influence this turn")
 
 
-def each_player_discards(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
-    """Each player discards N cards of his choice, one player after another
-    in the order you choose (EN 132: a later player sees the earlier discards)."""
-    each_player_in_chosen_order(state, ctx, "discard_own", {"amount": params["amount"]},
-                                lambda p: bool(zones(state, p)["hand"]))
+def discard(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    """Discard N cards of your choice from hand (``target = "you"``; with ``optional``, you may: each time
+    with the choice to discard nothing, which ends it), or each player N of his choice (``target =
+    "each-player"``), one player after another in the order you choose (EN 132: a later player sees the
+    earlier discards)."""
+    amount = params.get("amount", 1)
+    if params["target"] == "each-player":
+        each_player_in_chosen_order(state, ctx, "discard_own", {"amount": amount},
+                                    lambda p: bool(zones(state, p)["hand"]))
+        return
+    _discard_own(state, ctx, {"amount": amount, "player": ctx["player"], "optional": params.get("optional", False)},
+                 rng)
 
 
 def _discard_own(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
+    """One card of the player's choice, and a task for the rest. An optional discard a minion's attack
+    causes (its text's context names the defender) says so."""
     player = params["player"]
     hand = zones(state, player)["hand"]
     if params["amount"] <= 0 or not hand:
         return
-    ask(state, player, "discard", f"{name(state, ctx['card'])}: discard a card",
-        [(f"discard:{c}", name(state, c)) for c in hand], "fx:discard_own", {"ctx": ctx, "params": params})
+    options = [(f"discard:{c}", name(state, c)) for c in hand]
+    if params.get("optional"):
+        attacks = " attacks" if "defender" in ctx else ""
+        ask(state, player, "discard", f"{name(state, ctx['card'])}{attacks}: you may discard a card",
+            options + [("pass", "discard nothing")], "fx:discard_own", {"ctx": ctx, "params": params})
+        return
+    ask(state, player, "discard", f"{name(state, ctx['card'])}: discard a card", options, "fx:discard_own",
+        {"ctx": ctx, "params": params})
 
 
 def _discard_own_answer(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:
+    if option_id == "pass":
+        return
     discard_from_hand(state, data["params"]["player"], option_id.split(":", 1)[1])
     rest = dict(data["params"], amount=data["params"]["amount"] - 1)
     push(state, "discard_own", params=rest, ctx=data["ctx"])
