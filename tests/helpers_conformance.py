@@ -3,7 +3,7 @@
 Each returns what it checked and what it found wrong, so that the suite
 runs it on every registered game and a test of the suite itself runs it on
 a game with a planted bug (``tests/loveletter/test_planted_bugs.py``,
-``tests/nightfall/test_planted_single_option.py``) and sees it caught.
+``tests/nightfall/test_planted_bugs.py``) and sees it caught.
 """
 
 from __future__ import annotations
