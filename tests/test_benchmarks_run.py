@@ -26,6 +26,7 @@ SMALLEST = {
     "bench_selfplay.py": ["--games", "1", "--rounds", "1"],
     "bench_step.py": ["--games", "1", "--steps", "2"],
     "bench_verify.py": ["--players", "2", "--runs", "1", "--calls", "1"],
+    "count_step.py": ["--steps", "1"],
     "soak.py": ["1", "nightlancer"],
     "turn_sizes.py": ["--games", "1", "--turns", "3"],
 }
