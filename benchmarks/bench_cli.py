@@ -3,9 +3,10 @@
     python benchmarks/bench_cli.py [--runs N] [--game GAME] [--players P] [--turns T] [--baseline DIR]
 
 Sets up a game (``pbem new`` with a test seed, then T moves of random bots
-through the real referee), then times, N times each and interleaved (so
-that a change in the machine's load touches all alike), each a whole
-process started as a user starts it (``python -m pbem ...``):
+through the real referee), then times, N rounds, alternately (each round in
+the reverse order of the one before, so that a change in the machine's load
+touches all alike and none is always first), each a whole process started
+as a user starts it (``python -m pbem ...``):
 
 * the **import floor**: ``python -c "import typer, cryptography"``;
 * the libraries a command that reads a game needs beyond it (cryptography's
@@ -17,8 +18,8 @@ process started as a user starts it (``python -m pbem ...``):
   move for them, written to a temporary file) and ``pbem submit`` of that
   move (on a fresh copy of the game directory each time, not timed).
 
-Prints each command's median wall time and its ratio to the floor's, and
-the same of its CPU time (user and system), which the machine's load
+Prints the machine's speed first; then each command's median wall time and
+its ratio to the floor's, and the same of its CPU time (user and system), which the machine's load
 touches less than the wall time (a process waiting for a core or the disk
 uses none).
 The commands run the pbem of the tree this script is in (first on the
@@ -37,14 +38,13 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from machine import Times, alternated, median, print_speed, run_child
 
 from pbem.bots.random_bot import RandomBot
 from pbem.crypto.keys import generate, write_keypair
@@ -84,28 +84,13 @@ def set_up(where: Path, game: str, players: int, turns: int) -> tuple[Path, dict
     return directory, files, status(directory).awaiting[0]["player"]
 
 
-#: the CPU time (user and system) of each process timed, beside its wall time, by the same name
-CPU: dict[str, list[float]] = {}
-
-
-def children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
-def timed(command: list[str], env: dict[str, str] | None = None, name: str | None = None) -> float:
+def timed(command: list[str], env: dict[str, str] | None = None) -> Times:
     """Run ``command`` from the root directory, so that ``python -m pbem`` finds pbem where ``env`` says
-    (``-m`` puts the working directory first on the path); its wall time (its CPU time goes to
-    :data:`CPU` under ``name``)."""
-    cpu = children_cpu()
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/")
-    elapsed = time.perf_counter() - start
+    (``-m`` puts the working directory first on the path); its wall and CPU time."""
+    done = run_child(command, env=env, cwd="/")
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
-    if name is not None:
-        CPU.setdefault(name, []).append(children_cpu() - cpu)
-    return elapsed
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr[-500:]}")
+    return done.times
 
 
 def main() -> None:
@@ -116,6 +101,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
+    print_speed()
     here = Path(__file__).resolve().parents[1]
     # this tree first on the path too: the interpreter may have another pbem installed (an editable install
     # of another checkout), which ``python -m pbem`` run from the root directory would import instead
@@ -132,37 +118,32 @@ def main() -> None:
         state = where / "state"
         subprocess.run([*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
                         "--out", str(move_file)], check=True, stdout=subprocess.DEVNULL, cwd="/", env=trees[""])
+        copy = where / "copy"
         commands = {
-            "import floor": FLOOR,
             "pbem status": [*pbem, "status", str(directory)],
             "pbem view": [*pbem, "view", str(directory), "--as", player, "--key", str(keys[player]),
                           "--state-dir", str(state)],
             "pbem move": [*pbem, "move", str(directory), "--as", player, "--key", str(keys[player]), "--choose", "1",
                           "--out", str(where / "again.json")],
+            "pbem submit": [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])],
         }
-        found: dict[str, list[float]] = {"import floor": [], **{name: [] for name in LIBRARIES}}
-        for _ in range(args.runs):
-            found["import floor"].append(timed(FLOOR, name="import floor"))
-            for name, command in LIBRARIES.items():
-                found[name].append(timed(command, name=name))
-            for tree, env in trees.items():
-                for name, command in commands.items():
-                    if name != "import floor":
-                        found.setdefault(tree + name, []).append(timed(command, env, tree + name))
-                copy = where / "copy"
+        runs: dict[str, tuple[list[str], dict[str, str] | None]] = {
+            "import floor": (FLOOR, None), **{name: (command, None) for name, command in LIBRARIES.items()},
+            **{tree + name: (command, env) for tree, env in trees.items() for name, command in commands.items()},
+        }
+        found: dict[str, list[Times]] = {name: [] for name in runs}
+        for name in alternated(list(runs), args.runs):
+            if name.endswith("pbem submit"):  # on a fresh copy of the game each time (not timed)
                 shutil.rmtree(copy, ignore_errors=True)
                 shutil.copytree(directory, copy)
-                found.setdefault(tree + "pbem submit", []).append(timed(
-                    [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])], env,
-                    tree + "pbem submit"))
-    floor = statistics.median(found["import floor"])
-    cpu_floor = statistics.median(CPU["import floor"])
+            found[name].append(timed(*runs[name]))
+    floor = median(found["import floor"])
     print(f"{args.game}, {args.players} players, at turn {args.turns}; median of {args.runs} runs "
           "(wall time, and CPU time: user and system)")
     for name, times in found.items():
-        median, cpu = statistics.median(times), statistics.median(CPU[name])
-        print(f"  {name:23} {median * 1000:7.1f} ms  {median / floor:5.2f}x the import floor   "
-              f"CPU {cpu * 1000:6.1f} ms  {cpu / cpu_floor:5.2f}x")
+        of = median(times)
+        print(f"  {name:23} {of.wall * 1000:7.1f} ms  {of.wall / floor.wall:5.2f}x the import floor   "
+              f"CPU {of.cpu * 1000:6.1f} ms  {of.cpu / floor.cpu:5.2f}x")
 
 
 if __name__ == "__main__":

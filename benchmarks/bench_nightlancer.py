@@ -3,8 +3,11 @@
     python benchmarks/bench_nightlancer.py [games]            # random games/s by player count and mode
     python benchmarks/bench_nightlancer.py --balance [games]  # a heuristic player's scores
 
-The speed run plays random-bot games in memory (pbem.bots.playout.play)
-without the invariant and leak checks. The balance run plays a simple
+Both print the machine's speed first. The speed run plays random-bot games
+in memory (pbem.bots.playout.play) without the invariant and leak checks,
+seed by seed, alternately (every set-up's game of a seed, in the reverse
+order for the next seed), and prints the rates by wall time and by CPU
+time. The balance run plays a simple
 heuristic player (take the mission that suits the Nightlancer, rest when
 hurt, choose the option with the best margin, use helpful contacts, buy
 Prospects when cheap) and prints mean scores by Nightlancer and the
@@ -21,8 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import sys
-import time
 from collections import Counter
+from functools import partial
+
+from machine import Times, alternated, print_speed, timed
 
 from pbem.bots.playout import play
 from pbem.engine.protocol import apply_choice
@@ -38,16 +43,20 @@ CONFIGS = [("solitaire", 1), ("standard", 2), ("standard", 3), ("standard", 4), 
 
 
 def speed(games: int) -> None:
-    print(f"{'scenario':<14}{'players':>8}{'games/s':>10}{'steps/s':>10}{'steps/game':>12}")
-    for scenario, players in CONFIGS:
-        loaded = GAME.load_scenario(scenario)
-        names = [f"p{i}" for i in range(players)]
-        steps = 0
-        start = time.perf_counter()
-        for seed in range(games):
-            steps += play(GAME, names, seed, loaded).steps
-        elapsed = time.perf_counter() - start
-        print(f"{scenario:<14}{players:>8}{games / elapsed:>10.1f}{steps / elapsed:>10.0f}{steps / games:>12.0f}")
+    loaded = {scenario: GAME.load_scenario(scenario) for scenario, _ in CONFIGS}
+    steps = dict.fromkeys(CONFIGS, 0)
+    spent = dict.fromkeys(CONFIGS, Times(0.0, 0.0))
+    for index, (scenario, players) in enumerate(alternated(CONFIGS, games)):
+        names, seed = [f"p{i}" for i in range(players)], index // len(CONFIGS)
+        played, times = timed(partial(play, GAME, names, seed, loaded[scenario]))
+        steps[(scenario, players)] += played.steps
+        was = spent[(scenario, players)]
+        spent[(scenario, players)] = Times(was.wall + times.wall, was.cpu + times.cpu)
+    print(f"{'scenario':<14}{'players':>8}{'games/s':>10}{'of CPU':>8}{'steps/s':>10}{'of CPU':>8}{'steps/game':>12}")
+    for config in CONFIGS:
+        (scenario, players), wall, cpu = config, spent[config].wall, spent[config].cpu
+        print(f"{scenario:<14}{players:>8}{games / wall:>10.1f}{games / cpu:>8.1f}{steps[config] / wall:>10.0f}"
+              f"{steps[config] / cpu:>8.0f}{steps[config] / games:>12.0f}")
 
 
 # --- balance -------------------------------------------------------------------
@@ -215,6 +224,7 @@ def balance(games: int) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    print_speed()
     if args and args[0] == "--balance":
         balance(int(args[1]) if len(args) > 1 else 100)
     else:

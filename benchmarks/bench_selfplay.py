@@ -9,19 +9,21 @@ games with :func:`pbem.bots.playout.play` over the game layer alone: no
 files, no keys, no crypto. Each round starts one process per tree and
 configuration, which plays N games (default 20, seeds 0 to N-1: the same
 games every round and in every tree that plays them alike) and reports the
-CPU time it took; the processes of a round run one after another,
-interleaved between the trees, so that a change in the machine's load
-touches all alike.
+CPU time and the wall time it took; the processes of a round run one after
+another, alternately (each round in the reverse order of the one before),
+so that a change in the machine's load touches all alike and none is
+always first.
 
 ``--baseline DIR`` also runs another pbem source tree (``DIR/pbem``, e.g.
 ``git archive`` of an older commit), first on the path, in the same rounds:
 the ratio of the two is what carries over from one machine to another.
-CPU time rather than wall time, since the machine may be shared: a process
-that waits for a core is not slower.
+The rate is of CPU time, since the machine may be shared: a process that
+waits for a core is not slower; the rate by wall time is printed beside it.
 
-Prints, per configuration and tree, the games per CPU second over all
-rounds, the steps (decisions answered) per game and per second, and the
-ratio to the baseline. ``--profile`` instead profiles this tree's games in
+Prints the machine's speed first; then, per configuration and tree, the
+games per CPU second over all rounds (and per wall second), the steps
+(decisions answered) per game and per CPU second, and the ratio to the
+baseline. ``--profile`` instead profiles this tree's games in
 this process (cProfile, own time; the profiler slows pure Python more than C).
 """
 
@@ -36,6 +38,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from machine import alternated, print_speed
 
 HERE = Path(__file__).resolve().parents[1]
 SEATS = ["ann", "bob", "cyd", "dee", "eve", "fay"]
@@ -59,13 +63,13 @@ def play_games(config: str, games: int, profiler: cProfile.Profile | None = None
     steps = 0
     if profiler is not None:
         profiler.enable()
-    start = time.process_time()
+    start, used = time.perf_counter(), time.process_time()
     for seed in range(games):
         steps += play(game, players, seed, scenario).steps
-    cpu = time.process_time() - start
+    cpu, wall = time.process_time() - used, time.perf_counter() - start
     if profiler is not None:
         profiler.disable()
-    return {"games": games, "steps": steps, "cpu": cpu}
+    return {"games": games, "steps": steps, "cpu": cpu, "wall": wall}
 
 
 def worker(config: str, games: int) -> None:
@@ -110,26 +114,27 @@ def main() -> None:
     if args.profile:
         profile(args.configs, args.games)
         return
+    print_speed()
     trees = {"this tree": HERE}
     if args.baseline is not None:
         trees["baseline"] = args.baseline.resolve()
     totals: dict[tuple[str, str], dict[str, float]] = {}
-    for _ in range(args.rounds):
-        for config in args.configs:
-            for label, tree in trees.items():
-                found = run_worker(tree, config, args.games)
-                total = totals.setdefault((config, label), {"games": 0, "steps": 0, "cpu": 0.0})
-                for key in total:
-                    total[key] += found[key]
+    runs = [(config, label) for config in args.configs for label in trees]
+    for config, label in alternated(runs, args.rounds):
+        found = run_worker(trees[label], config, args.games)
+        total = totals.setdefault((config, label), {"games": 0, "steps": 0, "cpu": 0.0, "wall": 0.0})
+        for key in total:
+            total[key] += found[key]
     print(f"random self-play, {args.games} games x {args.rounds} rounds per tree and configuration "
-          f"(CPU time; target {TARGET:.0f} games/s)")
+          f"(CPU time, and wall time; target {TARGET:.0f} games/s)")
     width = max(len(config) for config in args.configs)
     for config in args.configs:
         rates = {}
         for label in trees:
             total = totals[(config, label)]
             rates[label] = total["games"] / total["cpu"]
-            print(f"  {config:{width}} {label:9} {rates[label]:8.1f} games/s  {total['steps'] / total['games']:6.0f} "
+            print(f"  {config:{width}} {label:9} {rates[label]:8.1f} games/s of CPU "
+                  f"({total['games'] / total['wall']:.1f} of wall)  {total['steps'] / total['games']:6.0f} "
                   f"steps/game  {total['steps'] / total['cpu']:8.0f} steps/s")
         if "baseline" in rates:
             print(f"  {config:{width}} {'':9} {rates['this tree'] / rates['baseline']:8.2f}x the baseline")

@@ -3,13 +3,17 @@
     python benchmarks/bench_verify.py [--game GAME] [--players P] [--runs N] [--baseline DIR]
 
 Plays a whole game with the demo's bots (joins, a secret seed published in
-the final turn), then times, N rounds, interleaved (so that a change in the
-machine's load touches all alike):
+the final turn), then times, N rounds, alternately (each round in the
+reverse order of the one before, so that a change in the machine's load
+touches all alike and none is always first):
 
-* ``verify(DIR)`` and ``verify(DIR, replay=True)``, each in a fresh process
-  of this tree (``--baseline DIR``: also of that pbem source tree, e.g. an
-  export of an older commit, first on the path), warmed by one call that is
-  not timed (imports, compiled schemas);
+* ``pbem verify DIR`` and ``pbem verify --replay DIR`` as whole processes,
+  as a person runs them (Python's start, the imports, the checks), of this
+  tree (``--baseline DIR``: also of that pbem source tree, e.g. an export
+  of an older commit, first on the path);
+* ``verify(DIR)`` and ``verify(DIR, replay=True)`` **warm**, each in a fresh
+  process warmed by one call that is not timed (imports, compiled schemas):
+  the checks alone;
 * the **crypto floor** of each, with ``cryptography`` directly on byte
   strings prepared beforehand: for ``verify``, checking the Ed25519
   signature of every signed file it checks; for ``--replay``, that and,
@@ -19,26 +23,28 @@ machine's load touches all alike):
   payload) and opening every move's sealed choices (one X25519 exchange,
   the file key, the payload).
 
-Prints files/s (plain ``verify``), moves/s (``verify --replay``, all of
-it: the plain checks and the replay; and the replay alone, the difference
-of the two) and each median's ratio to its floor, by wall time and by CPU
-time (on a machine whose cores other work shares, wall time also counts
-the time spent waiting for a core).
+Prints the machine's speed first; then files/s (plain ``verify``) and
+moves/s (``verify --replay``, all of it: the plain checks and the replay),
+of the whole process and warm, each median's ratio to its floor, and the
+replay alone (the difference of the two, warm), by wall time and by CPU
+time (on a machine whose cores other work shares, wall time also counts the
+time spent waiting for a core).
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import compileall
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from machine import Times, alternated, median, print_speed, run_child, timed
 
 #: what a worker process prints: the median seconds of its timed calls
 WORKER = """
@@ -56,14 +62,23 @@ for _ in range(calls):
 print(statistics.median(wall), statistics.median(cpu), report.files, report.moves)
 """
 
-def worker(directory: Path, mode: str, calls: int, env: dict[str, str]) -> tuple[float, float, int, int]:
-    """The median wall and CPU seconds of ``verify`` in a fresh process, and the files and moves it counted."""
+def worker(directory: Path, mode: str, calls: int, env: dict[str, str]) -> tuple[Times, int, int]:
+    """The median wall and CPU seconds of a warm ``verify`` in a fresh process, and the files and moves it counted."""
     done = subprocess.run([sys.executable, "-c", WORKER, str(directory), mode, str(calls)], env=env,
                           capture_output=True, text=True, cwd="/")
     if done.returncode != 0:
         raise SystemExit(f"verify ({mode}) failed: {done.stderr[-800:]}")
     wall, cpu, files, moves = done.stdout.split()
-    return float(wall), float(cpu), int(files), int(moves)
+    return Times(float(wall), float(cpu)), int(files), int(moves)
+
+
+def command(directory: Path, mode: str, env: dict[str, str]) -> Times:
+    """The wall and CPU seconds of ``pbem verify [--replay] DIR`` as a whole process."""
+    replay = ["--replay"] if mode == "replay" else []
+    done = run_child([sys.executable, "-m", "pbem", "verify", *replay, str(directory)], env=env, cwd="/")
+    if done.returncode != 0:
+        raise SystemExit(f"pbem verify {' '.join(replay)} exited {done.returncode}: {done.stderr[-800:]}")
+    return done.times
 
 
 def signature_floor(directory: Path) -> Callable[[], None]:
@@ -129,13 +144,6 @@ def sealed_floor(directory: Path) -> Callable[[], None]:
     return run
 
 
-def timed(run: Callable[[], None]) -> tuple[float, float]:
-    """The wall and CPU seconds of ``run()``."""
-    start, used = time.perf_counter(), time.process_time()
-    run()
-    return time.perf_counter() - start, time.process_time() - used
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="nightfall")
@@ -145,49 +153,62 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
 
+    print_speed()
     from pbem.referee.demo import run_demo
 
     with tempfile.TemporaryDirectory() as where:
         demo = run_demo(where, args.game, args.players)
         directory = demo.directory / "game"
-        print(f"{args.game}, {args.players} players: {demo.turns} turns, {demo.verified.files} files")
-        here = str(Path(__file__).resolve().parent.parent)
-        trees = {"this tree": {**os.environ, "PYTHONPATH": here}}
+        print(f"{args.game}, {args.players} players: {demo.turns} turns, {demo.verified.files} files, "
+              f"{demo.verified.moves} moves; medians of {args.runs} rounds")
+        here = Path(__file__).resolve().parent.parent
+        trees = {"this tree": {**os.environ, "PYTHONPATH": str(here)}}
         if args.baseline is not None:
             trees["baseline"] = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+        for tree in [here, *([args.baseline] if args.baseline is not None else [])]:
+            compileall.compile_dir(str(tree / "pbem"), quiet=1)  # as installed: no process compiles it again
         signatures, sealed = signature_floor(directory), sealed_floor(directory)
-        times: dict[tuple[str, str], list[float]] = {}
+        times: dict[str, list[Times]] = {}
         counts = (0, 0)
 
-        def record(name: str, wall: float, cpu: float) -> None:
-            times.setdefault((name, "wall"), []).append(wall)
-            times.setdefault((name, "CPU"), []).append(cpu)
+        def measure(what: str) -> None:
+            nonlocal counts
+            if what == "floor plain":
+                found = timed(signatures)[1]
+            elif what == "floor replay":
+                plain, rest = timed(signatures)[1], timed(sealed)[1]
+                found = Times(plain.wall + rest.wall, plain.cpu + rest.cpu)
+            else:
+                name, kind, mode = what.split("/")
+                if kind == "process":
+                    found = command(directory, mode, trees[name])
+                else:
+                    found, *count = worker(directory, mode, args.calls, trees[name])
+                    counts = (count[0], count[1])
+            times.setdefault(what, []).append(found)
 
-        for _ in range(args.runs):
-            for name, env in trees.items():
-                for mode in ("plain", "replay"):
-                    wall, cpu, files, moves = worker(directory, mode, args.calls, env)
-                    record(f"{name} {mode}", wall, cpu)
-                    counts = (files, moves)
-            floor_plain = timed(signatures)
-            record("floor plain", *floor_plain)
-            record("floor replay", *(a + b for a, b in zip(timed(signatures), timed(sealed), strict=True)))
+        items = [f"{name}/{kind}/{mode}" for name in trees for kind in ("process", "warm") for mode in ("plain", "replay")]
+        for what in alternated([*items, "floor plain", "floor replay"], args.runs):
+            measure(what)
         files, moves = counts
-        median = {key: statistics.median(values) for key, values in times.items()}
-        for clock in ("wall", "CPU"):
-            def of(name: str, clock: str = clock) -> float:
-                return median[(name, clock)]
+        of = {what: median(found) for what, found in times.items()}
+        for clock in ("wall", "cpu"):
+            def ms(what: str, clock: str = clock) -> float:
+                return float(getattr(of[what], clock))
 
-            print(f"{clock} time; crypto floor: verify {of('floor plain') * 1000:.0f} ms, "
-                  f"verify --replay {of('floor replay') * 1000:.0f} ms")
+            print(f"{'wall' if clock == 'wall' else 'CPU'} time; crypto floor: verify {ms('floor plain') * 1000:.0f} ms, "
+                  f"verify --replay {ms('floor replay') * 1000:.0f} ms")
             for name in trees:
-                plain, replay = of(f"{name} plain"), of(f"{name} replay")
-                alone, alone_floor = replay - plain, of("floor replay") - of("floor plain")
-                print(f"  {name}: verify {plain * 1000:.0f} ms = {files / plain:,.0f} files/s "
-                      f"({plain / of('floor plain'):.1f}x the floor); "
-                      f"verify --replay {replay * 1000:.0f} ms = {moves / replay:,.0f} moves/s "
-                      f"({replay / of('floor replay'):.1f}x the floor); the replay alone "
-                      f"{alone * 1000:.0f} ms = {moves / alone:,.0f} moves/s ({alone / alone_floor:.1f}x its floor)")
+                for kind, label in (("process", "whole process"), ("warm", "warm in process")):
+                    plain, replay = ms(f"{name}/{kind}/plain"), ms(f"{name}/{kind}/replay")
+                    print(f"  {name}, {label}: verify {plain * 1000:.0f} ms = {files / plain:,.0f} files/s "
+                          f"({plain / ms('floor plain'):.1f}x the floor); verify --replay {replay * 1000:.0f} ms = "
+                          f"{moves / replay:,.0f} moves/s ({replay / ms('floor replay'):.1f}x the floor)")
+                plain, replay = ms(f"{name}/warm/plain"), ms(f"{name}/warm/replay")
+                alone, alone_floor = replay - plain, ms("floor replay") - ms("floor plain")
+                print(f"  {name}, the replay alone (warm): {alone * 1000:.0f} ms = {moves / alone:,.0f} moves/s "
+                      f"({alone / alone_floor:.1f}x its floor)")
+
 
 if __name__ == "__main__":
     main()

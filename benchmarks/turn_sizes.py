@@ -8,10 +8,13 @@ directory with ``pbem new`` and, turn by turn, the awaited player's view is
 opened with their key, a random bot picks an option, the move file is
 signed and ``submit`` runs (the very calls ``pbem view``, ``pbem move`` and
 ``pbem submit`` make). At most T turns are played per game (default: the
-whole game). Prints, per configuration, the median and maximum size in bytes
-of the turn file and of each of its parts: the public part, one player's
-sealed section, the referee's sealed section, the commitments; and of the
-move files and of the sealed choices inside them.
+whole game). The games are played alternately (every configuration's first
+game, then every second game in the reverse order...). Prints the
+machine's speed first; then, per configuration, the median and maximum size
+in bytes of the turn file and of each of its parts: the public part, one
+player's sealed section, the referee's sealed section, the commitments; and
+of the move files and of the sealed choices inside them; and the wall and
+CPU time its games took.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ import statistics
 import sys
 import tempfile
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
+
+from machine import Times, alternated, print_speed, timed
 
 from pbem.bots.random_bot import RandomBot
 from pbem.crypto.keys import generate
@@ -41,32 +47,30 @@ def _size(value: object) -> int:
     return len(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).encode())
 
 
-def measure(game: str, count: int, games: int, turns: int | None) -> dict[str, list[int]]:
-    """Sizes of every turn file, its parts and every move file, over ``games`` games."""
-    sizes: dict[str, list[int]] = defaultdict(list)
+def measure(game: str, count: int, index: int, turns: int | None, sizes: dict[str, list[int]]) -> None:
+    """Play game ``index`` of ``game`` with ``count`` players; the sizes of every turn file, its parts and every
+    move file go into ``sizes``."""
     players = NAMES[:count]
-    for index in range(games):
-        keys = {name: generate(name) for name in ["referee", *players]}
-        bots = {p: RandomBot(Rng.from_seed(f"turn-sizes-{game}-{count}-{index}-{p}")) for p in players}
-        with tempfile.TemporaryDirectory() as tmp:
-            directory = Path(tmp) / "game"
-            new_game(directory, game, [(p, keys[p].public) for p in players], keys["referee"],
-                     seed=bytes([index + 1]) * 32)
-            played = 0
-            while True:
-                _record_turn(directory, sizes)
-                now = status(directory)
-                if now.over or (turns is not None and played >= turns):
-                    break
-                player = now.awaiting[0]["player"]
-                view = read_view(directory, player, keys[player])
-                assert view.decision is not None
-                data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
-                sizes["move file"].append(len(data))
-                sizes["  sealed choices"].append(_size(json.loads(data)["sealed_choices"]))
-                submit(directory, data, keys["referee"])
-                played += 1
-    return sizes
+    keys = {name: generate(name) for name in ["referee", *players]}
+    bots = {p: RandomBot(Rng.from_seed(f"turn-sizes-{game}-{count}-{index}-{p}")) for p in players}
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp) / "game"
+        new_game(directory, game, [(p, keys[p].public) for p in players], keys["referee"],
+                 seed=bytes([index + 1]) * 32)
+        played = 0
+        while True:
+            _record_turn(directory, sizes)
+            now = status(directory)
+            if now.over or (turns is not None and played >= turns):
+                break
+            player = now.awaiting[0]["player"]
+            view = read_view(directory, player, keys[player])
+            assert view.decision is not None
+            data = make_move(view, keys[player], [bots[player].choose(view.private, view.decision)])
+            sizes["move file"].append(len(data))
+            sizes["  sealed choices"].append(_size(json.loads(data)["sealed_choices"]))
+            submit(directory, data, keys["referee"])
+            played += 1
 
 
 def _record_turn(directory: Path, sizes: dict[str, list[int]]) -> None:
@@ -90,10 +94,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--turns", type=int, default=None, help="turns played per game at most (default: all)")
     args = parser.parse_args()
+    print_speed()
+    found: dict[str, dict[str, list[int]]] = {config: defaultdict(list) for config in args.configs}
+    spent = dict.fromkeys(args.configs, Times(0.0, 0.0))
+    for index, config in enumerate(alternated(args.configs, args.games)):
+        game, _, count = config.partition(":")
+        _, times = timed(partial(measure, game, int(count), index // len(args.configs), args.turns, found[config]))
+        spent[config] = Times(spent[config].wall + times.wall, spent[config].cpu + times.cpu)
     for config in args.configs:
         game, _, count = config.partition(":")
-        sizes = measure(game, int(count), args.games, args.turns)
-        print(f"{game} {count} players: {len(sizes['turn file'])} turns over {args.games} games (bytes)")
+        sizes = found[config]
+        print(f"{game} {count} players: {len(sizes['turn file'])} turns over {args.games} games (bytes; "
+              f"{spent[config].wall:.1f} s wall, {spent[config].cpu:.1f} s CPU)")
         print(f"  {'':24} {'median':>8} {'max':>8}")
         for part, values in sizes.items():
             print(f"  {part:24} {int(statistics.median(values)):8d} {max(values):8d}")
