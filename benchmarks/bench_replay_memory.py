@@ -1,6 +1,6 @@
 """Peak memory of ``pbem verify --replay`` against the game's length, each length in a fresh process.
 
-    python benchmarks/bench_replay_memory.py [--game GAME:PLAYERS] [--lengths L ...] [--runs N]
+    python benchmarks/bench_replay_memory.py [--game GAME:PLAYERS] [--lengths L ...] [--runs N] [--baseline DIR]
 
 The target is a replay whose memory is flat in the game's length: at most
 64 MB at 5,000 moves (README, "Performance"). Random bots play one game
@@ -15,7 +15,9 @@ like, a real game, cut at the lengths it reaches before it ends.
 Then, N rounds (default 2), alternately (each round in the reverse order of
 the one before), ``pbem verify --replay DIR`` and plain ``pbem verify DIR``
 run on each copy as whole processes, each one's peak resident set size
-read with ``wait4`` (that process alone). Prints the machine's speed first;
+read with ``wait4`` (that process alone); with ``--baseline DIR``, also
+those of that pbem source tree (e.g. an export of an older commit, first
+on the path), on the same copies, in the same rounds. Prints the machine's speed first;
 then per length the largest peak over the rounds and the median wall and
 CPU time; and the growth of the peak per move (a least-squares line
 through the peaks).
@@ -99,37 +101,44 @@ def main() -> None:
     parser.add_argument("--game", default="rotation:2", help="GAME:PLAYERS (default rotation:2)")
     parser.add_argument("--lengths", type=int, nargs="+", default=[250, 500, 1000, 2000, 5000])
     parser.add_argument("--runs", type=int, default=2, help="rounds; each replays every length once")
+    parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
     print_speed()
     game, _, count = args.game.partition(":")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
+    trees = {"this tree": HERE.parent, **({"baseline": args.baseline.resolve()} if args.baseline else {})}
+    envs = {name: {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(HERE)])} for name, tree in trees.items()}
     if game == "rotation":
         from rotation import GAME
 
         register(GAME)
-        env["PBEM_GAMES"] = ",".join(filter(None, [os.environ.get("PBEM_GAMES"), "rotation"]))
-    compileall.compile_dir(str(HERE.parent / "pbem"), quiet=1)  # as installed: no process compiles it again
+        for env in envs.values():
+            env["PBEM_GAMES"] = ",".join(filter(None, [os.environ.get("PBEM_GAMES"), "rotation"]))
+    for tree in trees.values():
+        compileall.compile_dir(str(tree / "pbem"), quiet=1)  # as installed: no process compiles it again
     with tempfile.TemporaryDirectory() as tmp:
         copies = play(Path(tmp), game, int(count or 2), args.lengths)
-        found: dict[tuple[int, bool], list[Child]] = {}
-        for length, replay in alternated([(length, replay) for length in copies for replay in (True, False)],
-                                         args.runs):
-            found.setdefault((length, replay), []).append(verify(copies[length], replay, env))
+        found: dict[tuple[str, int, bool], list[Child]] = {}
+        runs = [(name, length, replay) for length in copies for name in trees for replay in (True, False)]
+        for name, length, replay in alternated(runs, args.runs):
+            found.setdefault((name, length, replay), []).append(verify(copies[length], replay, envs[name]))
     print(f"{args.game}: pbem verify as a whole process, {args.runs} rounds; the largest peak RSS of the rounds, "
           "median times")
-    print(f"  {'moves':>6}  {'--replay peak':>13}  {'wall s':>7}  {'CPU s':>6}  {'moves/s':>7}  {'plain peak':>10}")
-    for length in copies:
-        replayed, plain = found[(length, True)], found[(length, False)]
-        times = median([child.times for child in replayed])
-        print(f"  {length:6d}  {max(map(megabytes, replayed)):10.1f} MB  {times.wall:7.2f}  {times.cpu:6.2f}  "
-              f"{length / times.wall:7.0f}  {max(map(megabytes, plain)):7.1f} MB")
-    for replay, label in ((True, "verify --replay"), (False, "plain verify")):
-        points = [(length, max(map(megabytes, found[(length, replay)]))) for length in copies]
-        print(f"  {label}: the peak grows by {slope(points) * 1000:.1f} KB a move (least squares)")
-    longest = max(copies, default=0)
-    if longest:
-        peak = max(map(megabytes, found[(longest, True)]))
-        print(f"  --replay at {longest} moves: {peak:.1f} MB (target at 5,000 moves: at most {TARGET_MB} MB)")
+    for name in trees:
+        print(f"  {name}:")
+        print(f"  {'moves':>6}  {'--replay peak':>13}  {'wall s':>7}  {'CPU s':>6}  {'moves/s':>7}  "
+              f"{'of CPU':>6}  {'plain peak':>10}")
+        for length in copies:
+            replayed, plain = found[(name, length, True)], found[(name, length, False)]
+            times = median([child.times for child in replayed])
+            print(f"  {length:6d}  {max(map(megabytes, replayed)):10.1f} MB  {times.wall:7.2f}  {times.cpu:6.2f}  "
+                  f"{length / times.wall:7.0f}  {length / times.cpu:6.0f}  {max(map(megabytes, plain)):7.1f} MB")
+        for replay, label in ((True, "verify --replay"), (False, "plain verify")):
+            points = [(length, max(map(megabytes, found[(name, length, replay)]))) for length in copies]
+            print(f"  {label}: the peak grows by {slope(points) * 1000:.1f} KB a move (least squares)")
+        longest = max(copies, default=0)
+        if longest:
+            peak = max(map(megabytes, found[(name, longest, True)]))
+            print(f"  --replay at {longest} moves: {peak:.1f} MB (target at 5,000 moves: at most {TARGET_MB} MB)")
 
 
 if __name__ == "__main__":

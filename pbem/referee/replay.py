@@ -40,7 +40,7 @@ It stops at the first turn that differs and names its file and what differs
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -213,93 +213,169 @@ def roundtrip(section: bytes, static: StaticMembers, plain: bool = False) -> Pos
     return Position.from_section(json.loads(section), "replay", static, checked=plain)
 
 
+class Replay:
+    """A replay fed one turn at a time, which keeps only what the next step needs.
+
+    Made with the seed, it checks what comes before the first turn (the seed
+    against ``game.toml``, the pending seed and the joins of a game that
+    waited for them, the deal); then :meth:`turn` rebuilds each turn in
+    order from the file that produced it and compares it with the turn file,
+    raising :class:`VerificationFailed` at the first difference. Between two
+    turns it holds the position, the open decisions, the previous turn and
+    the hashes of the turns a move may still answer (from the oldest open
+    decision's on): what a game of any length needs, so that memory does not
+    grow with the game's history.
+    """
+
+    def __init__(self, gamedir: GameDir, gamefile: GameFile, seed: bytes, last: int | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
+        """``last``: the number of the latest turn (for ``progress``, which is told each turn replayed)."""
+        where = gamedir.game_toml
+        if keying.commitment(seed) != gamefile.commitment:
+            raise _fail(f"{where}: the revealed seed does not match the commitment", where)
+        if keying.game_id(seed) != gamefile.game_id or sealing.game_recipient(seed) != gamefile.game_recipient:
+            raise _fail(f"{where}: the game id or game recipient does not follow from the revealed seed", where)
+        try:
+            game = find_game(gamefile.game)
+        except (EngineError, ImportError, AttributeError) as error:
+            raise _fail(f"{where}: cannot load game {gamefile.game!r} to replay it: {error}", where) from error
+        self.gamedir, self.gamefile, self.seed, self.game = gamedir, gamefile, seed, game
+        self.last, self.progress = last, progress
+        #: whether the game was dealt: a game still waiting for joins has nothing more to rebuild
+        self.dealt = True
+        entropy: list[bytes] = []
+        self.join_record: dict[str, dict[str, str]] | None = None
+        if gamefile.waits_for_joins:
+            compare_signed(pending_doc(gamefile, seed), gamedir.pending, gamefile, "the pending seed")
+            try:
+                joins = joined(gamedir, gamefile)
+            except GameDirError as error:
+                raise VerificationFailed(str(error), error.path) from error
+            if joins.round(gamefile) is not None:
+                self.dealt = False
+                return
+            entropy = joins.entropy(gamefile)
+            self.join_record = joins.record(gamefile)
+        try:
+            setup = load_setup(game, gamedir, gamefile)
+            self.static = static_of(game, setup)
+            self.played = deal(game, gamefile, setup, seed, entropy)
+        except (GameDirError, EngineError) as error:
+            raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
+        self.position = self.played.position
+        self.hashes = RecentHashes()
+        self.awaiting: list[dict[str, Any]] = []
+        self.previous: Record | None = None
+        #: the turns replayed so far
+        self.replayed = 0
+
+    def turn(self, found: Record, step: tuple[str, Path] | None, checked: CheckedMove | None = None,
+             openings: dict[str, Any] | None = None) -> None:
+        """Rebuild the next turn and compare it with ``found``, the turn file as :func:`checked_turn` reads it.
+
+        ``step`` is the player and path of the file that produced it (``None``
+        for the deal, or when no file did); ``checked``, the move file as
+        ``pbem verify`` has read it, if it has. With ``openings``, put the
+        openings of the turn's commitments there
+        (:func:`pbem.referee.commitments.openings`) and its hash under
+        ``turn_hash``; the replay stops with that turn.
+        """
+        game, gamedir, number = self.game, self.gamedir, self.replayed
+        move_hash = mover = file_hash = act = None
+        played = self.played
+        step_clock = _step_clock(self.gamefile, found.doc, self.previous, self.awaiting, found.path)
+        if number:
+            if step is None:
+                raise _fail(f"{found.path}: the move that produced it is missing", found.path)
+            player, path = step
+            previous = self.previous
+            assert previous is not None
+            if path.parent == gamedir.moves:
+                played, move_hash, mover, file_hash = _replay_move(
+                    game, self.gamefile, self.position, self.awaiting, self.hashes, number, path, self.seed, checked
+                )
+            elif path.parent == gamedir.timeouts:
+                played, move_hash, file_hash, act = _replay_timeout(
+                    game, self.gamefile, self.position, previous, found.doc, number, player, path
+                )
+            else:
+                self.gamefile, played, move_hash, file_hash, act = _replay_takeover(
+                    game, self.gamefile, self.position, previous, number, player, path
+                )
+        static = self.static
+        forms = section_forms(game, self.gamefile, played.position, static, played.awaiting)
+        unsigned = next_turn(
+            game, self.gamefile, played, self.hashes.latest(), move_hash, mover, static,
+            move_file=file_hash, joins=self.join_record if number == 0 else None, clock=step_clock, act=act,
+            recorded=found.doc.get("sealed"), forms=forms,
+        )
+        self.hashes.append(compare_turn(unsigned, found, f"turn {number}"))
+        self.previous, self.replayed = found, number + 1
+        if openings is not None:
+            openings.update(commitments.openings(game, self.seed, number, move_hash, forms.docs, played.position.state))
+            openings["turn_hash"] = self.hashes.latest()
+            return
+        self.awaiting = unsigned["awaiting"]
+        # a move answers a turn no older than its player's open decision: the hashes before the oldest go
+        self.hashes.forget_before(min((a["since"] for a in self.awaiting), default=number))
+        self.position = roundtrip(forms.canonical[REFEREE_SECTION], static, forms.plain[REFEREE_SECTION])
+        if self.progress is not None:
+            self.progress(f"replayed turn {number} of {self.last if self.last is not None else number}")
+
+
+class RecentHashes:
+    """The hashes of the turns a move may still answer, by turn number: the latest ones, from a turn on."""
+
+    __slots__ = ("first", "hashes")
+
+    def __init__(self) -> None:
+        self.first = 0
+        self.hashes: list[str] = []
+
+    def append(self, turn_hash: str) -> None:
+        self.hashes.append(turn_hash)
+
+    def latest(self) -> str | None:
+        return self.hashes[-1] if self.hashes else None
+
+    def current(self) -> int:
+        """The number of the latest turn."""
+        return self.first + len(self.hashes) - 1
+
+    def of(self, turn: int) -> str | None:
+        """The hash of turn ``turn``, if it is still kept."""
+        return self.hashes[turn - self.first] if self.first <= turn <= self.current() else None
+
+    def forget_before(self, turn: int) -> None:
+        """Forget the hashes of the turns before ``turn`` (the latest one's is kept: the next turn names it)."""
+        drop = min(turn, self.current()) - self.first
+        if drop > 0:
+            del self.hashes[:drop]
+            self.first += drop
+
+
 def replay_game(gamedir: GameDir, gamefile: GameFile, seed: bytes, stop_at: int | None = None,
-                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-                turns: Sequence[Record] | None = None, moves: dict[int, CheckedMove] | None = None) -> int:
-    """Rebuild every turn; raise :class:`VerificationFailed` at the first difference. Returns the turns replayed.
+                openings: dict[str, Any] | None = None, progress: Callable[[str], None] | None = None) -> int:
+    """Rebuild every turn from the files; raise :class:`VerificationFailed` at the first difference. Returns the
+    turns replayed.
 
     With ``stop_at``, stop after that turn and put the openings of its
     commitments (:func:`pbem.referee.commitments.openings`) into ``openings``.
     ``progress`` is told each turn replayed (a line for a person to watch).
-    ``turns`` are the turn files as :func:`checked_turn` reads them, and
-    ``moves`` the move files by the turn they produced, read as
-    :func:`~pbem.referee.records.read_record` reads them with the key whose
-    signature they carry, if the caller has read them so already (``pbem
-    verify``); else each is read here.
+    Each turn file is read as :func:`checked_turn` reads it, and dropped
+    once replayed (:class:`Replay`).
     """
-    where = gamedir.game_toml
-    if keying.commitment(seed) != gamefile.commitment:
-        raise _fail(f"{where}: the revealed seed does not match the commitment", where)
-    if keying.game_id(seed) != gamefile.game_id or sealing.game_recipient(seed) != gamefile.game_recipient:
-        raise _fail(f"{where}: the game id or game recipient does not follow from the revealed seed", where)
-    try:
-        game = find_game(gamefile.game)
-    except (EngineError, ImportError, AttributeError) as error:
-        raise _fail(f"{where}: cannot load game {gamefile.game!r} to replay it: {error}", where) from error
-
-    entropy: list[bytes] = []
-    join_record: dict[str, dict[str, str]] | None = None
-    if gamefile.waits_for_joins:
-        compare_signed(pending_doc(gamefile, seed), gamedir.pending, gamefile, "the pending seed")
-        try:
-            joins = joined(gamedir, gamefile)
-        except GameDirError as error:
-            raise VerificationFailed(str(error), error.path) from error
-        if joins.round(gamefile) is not None:
-            return 0  # not dealt yet: nothing more to rebuild
-        entropy = joins.entropy(gamefile)
-        join_record = joins.record(gamefile)
-
     numbers = gamedir.turn_numbers()
-    try:
-        setup = load_setup(game, gamedir, gamefile)
-        static = static_of(game, setup)
-        played = deal(game, gamefile, setup, seed, entropy)
-        position = played.position
-    except (GameDirError, EngineError) as error:
-        raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
-    hashes: list[str] = []
-    awaiting: list[dict[str, Any]] = []
+    replay = Replay(gamedir, gamefile, seed, numbers[-1] if numbers else None, progress)
+    if not replay.dealt:
+        return 0  # not dealt yet: nothing more to rebuild
     steps = {turn: (player, path) for turn, player, path in gamedir.step_files()}
-    previous: Record | None = None
     for number in numbers:
-        move_hash = mover = file_hash = act = None
-        found = turns[number] if turns is not None else checked_turn(gamedir, gamefile, number)
-        step_clock = _step_clock(gamefile, found.doc, previous, awaiting, found.path)
-        if number:
-            if number not in steps:
-                raise _fail(f"{found.path}: the move that produced it is missing", found.path)
-            player, path = steps[number]
-            assert previous is not None
-            if path.parent == gamedir.moves:
-                played, move_hash, mover, file_hash = _replay_move(
-                    game, gamefile, position, awaiting, hashes, number, path, seed, (moves or {}).get(number)
-                )
-            elif path.parent == gamedir.timeouts:
-                played, move_hash, file_hash, act = _replay_timeout(
-                    game, gamefile, position, previous, found.doc, number, player, path
-                )
-            else:
-                gamefile, played, move_hash, file_hash, act = _replay_takeover(
-                    game, gamefile, position, previous, number, player, path
-                )
-        forms = section_forms(game, gamefile, played.position, static, played.awaiting)
-        unsigned = next_turn(
-            game, gamefile, played, hashes[-1] if hashes else None, move_hash, mover, static,
-            move_file=file_hash, joins=join_record if number == 0 else None, clock=step_clock, act=act,
-            recorded=found.doc.get("sealed"), forms=forms,
-        )
-        hashes.append(compare_turn(unsigned, found, f"turn {number}"))
-        previous = found
+        found = checked_turn(gamedir, gamefile, number)
+        replay.turn(found, steps.get(number), openings=openings if number == stop_at else None)
         if number == stop_at and openings is not None:
-            openings.update(commitments.openings(game, seed, number, move_hash, forms.docs, played.position.state))
-            openings["turn_hash"] = hashes[-1]
-            return number + 1
-        awaiting = unsigned["awaiting"]
-        position = roundtrip(forms.canonical[REFEREE_SECTION], static, forms.plain[REFEREE_SECTION])
-        if progress is not None:
-            progress(f"replayed turn {number} of {numbers[-1]}")
-    return len(numbers)
+            break
+    return replay.replayed
 
 
 def revealed_seed(gamedir: GameDir, gamefile: GameFile) -> bytes | None:
@@ -386,7 +462,7 @@ def _replay_takeover(
 
 
 def _replay_move(
-    game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: list[str],
+    game: Any, gamefile: GameFile, position: Position, awaiting: list[dict[str, Any]], hashes: RecentHashes,
     number: int, path: Path, seed: bytes, checked: CheckedMove | None = None,
 ) -> tuple[Played, str, str, str]:
     """Apply the move that produced turn ``number`` (at ``path``; ``checked``, if it was read) as the referee must
@@ -420,13 +496,13 @@ class _ReplayedChain(Chain):
 
     __slots__ = ("hashes",)
 
-    def __init__(self, hashes: list[str]) -> None:
+    def __init__(self, hashes: RecentHashes) -> None:
         self.hashes = hashes
 
     def abandoned(self) -> bool:
         return False
 
     def check_fresh(self, move: MoveFile, since: int) -> None:
-        base_turn, current = move.doc["turn"], len(self.hashes) - 1
-        if not since <= base_turn <= current or move.doc["base"] != self.hashes[base_turn]:
+        base_turn, current = move.doc["turn"], self.hashes.current()
+        if not since <= base_turn <= current or move.doc["base"] != self.hashes.of(base_turn):
             raise StaleMove(f"the move answers turn {base_turn}, which was not fresh at turn {current}")

@@ -42,10 +42,18 @@ Always checked, stopping at the first bad file (which the report names):
   wrote fails here (:mod:`pbem.referee.head`).
 
 With ``replay=True`` and the seed known (published in the final turn, in
-``reveal.json``, or a test seed), :mod:`pbem.referee.replay` then rebuilds
+``reveal.json``, or a test seed), :mod:`pbem.referee.replay` also rebuilds
 every turn from ``game.toml``, the seed, the joins and the moves alone and
 compares them byte for byte. Before the seed is revealed, a replay is not
 possible: the report says that only signatures and the hash chain were checked.
+
+The replay goes along with the checks, turn by turn, so that neither keeps
+the game's turns and moves (a long game's replay takes the memory of a
+short one's), and reports what a replay after every check would: any check
+above that fails is named before a difference the replay found, which is
+held until the checks are done; and the seed the replay started with
+(peeked at in the latest turn or ``reveal.json`` before they are checked)
+must be the seed the checks find, else the game is replayed again with it.
 """
 
 from __future__ import annotations
@@ -69,7 +77,7 @@ from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
 from pbem.referee.layout import GameDir, step_file_name
 from pbem.referee.pipeline import UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
-from pbem.referee.replay import CheckedMove, checked_turn, move_file, replay_game
+from pbem.referee.replay import CheckedMove, Replay, checked_turn, move_file, replay_game
 
 #: the note of a verification that could not replay the game
 NO_REPLAY_NOTE = (
@@ -139,24 +147,92 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
         except GameDirError as error:
             raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
+    replaying = _Replaying(gamedir, gamefile, progress) if replay else None
     try:
-        report, (turns, moves), seed = _check_records(gamedir, gamefile, keep_turns=replay)
+        report, seed = _check_records(gamedir, gamefile, replaying)
     except VerificationFailed:
         # A game.toml changed after the referee signed its records fails one of them; which file to
         # blame is looked into then, so that a sound directory's records are not read twice.
         _check_game_toml_is_the_signed_one(gamedir, gamefile)
         raise
-    if not replay:
+    if replaying is None:
         return report
     if seed is None:
         return VerifyReport(**{**report.__dict__, "note": NO_REPLAY_NOTE})
-    replay_game(gamedir, gamefile, seed, progress=progress, turns=turns, moves=moves)
+    replaying.finish(seed)
     return VerifyReport(**{**report.__dict__, "replayed": True})
 
 
-def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
-                   ) -> tuple[VerifyReport, tuple[list[Record], dict[int, CheckedMove]], bytes | None]:
-    """Every file but ``game.toml``, checked in order; the report, the turns and moves (if kept) and the seed."""
+class _Replaying:
+    """The replay as ``verify`` runs it: along with the checks, turn by turn, its first difference held.
+
+    It starts with the seed as the directory shows it before any check
+    (:func:`_peeked_seed`); :meth:`finish` is told the seed the checks found.
+    """
+
+    def __init__(self, gamedir: GameDir, gamefile: GameFile, progress: Callable[[str], None] | None) -> None:
+        self.gamedir, self.gamefile, self.progress = gamedir, gamefile, progress
+        self.seed: bytes | None = None
+        self.replay: Replay | None = None
+        #: the replay's first difference, raised once every check has passed
+        self.failure: VerificationFailed | None = None
+
+    def start(self, numbers: list[int]) -> None:
+        """Before the first turn is checked: start the replay with the peeked seed, if there is one."""
+        self.seed = _peeked_seed(self.gamedir, self.gamefile, numbers)
+        if self.seed is None:
+            return
+        try:
+            self.replay = Replay(self.gamedir, self.gamefile, self.seed, numbers[-1] if numbers else None,
+                                 self.progress)
+        except VerificationFailed as failure:
+            self.failure = failure
+
+    def turn(self, turn: Record, step: tuple[str, Path] | None, move: CheckedMove | None) -> None:
+        """Turn ``turn`` has passed its checks: replay it (after an earlier difference, nothing is)."""
+        if self.replay is None or self.failure is not None or not self.replay.dealt:
+            return
+        try:
+            self.replay.turn(turn, step, move)
+        except VerificationFailed as failure:
+            self.failure = failure
+
+    def finish(self, seed: bytes) -> None:
+        """Every check has passed and found ``seed``: raise the replay's first difference, if it found one.
+
+        A replay that started with another seed (or with none) is done again
+        with this one, from the files.
+        """
+        if seed != self.seed:
+            replay_game(self.gamedir, self.gamefile, seed, progress=self.progress)
+        elif self.failure is not None:
+            raise self.failure
+
+
+def _peeked_seed(gamedir: GameDir, gamefile: GameFile, numbers: list[int]) -> bytes | None:
+    """The seed as the directory shows it, before any check: the test seed, the latest turn's or ``reveal.json``'s.
+
+    The checks find the seed from the same places, checked; what is read
+    here is only where the replay starts (:meth:`_Replaying.finish`).
+    """
+    if gamefile.test_seed is not None:
+        return gamefile.test_seed
+    places = ([gamedir.turn(numbers[-1])] if numbers else []) + [gamedir.reveal]
+    for path in places:
+        try:
+            doc = parse_json_strict(path.read_bytes())
+            seed = bytes.fromhex(doc["seed"])
+        except (OSError, CryptoError, TypeError, KeyError, ValueError):
+            continue
+        if seed:
+            return seed
+    return None
+
+
+def _check_records(gamedir: GameDir, gamefile: GameFile, replaying: _Replaying | None
+                   ) -> tuple[VerifyReport, bytes | None]:
+    """Every file but ``game.toml``, checked in order, each turn handed to ``replaying`` once checked; the
+    report and the seed."""
     files = 1
     joins = _check_joins(gamedir, gamefile)
     files += (len(joins.commits) + len(joins.reveals) + 1) if joins is not None else 0
@@ -171,13 +247,11 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
     seated = gamefile  # with the seat records in force at each turn, as the loop goes on
     previous: Record | None = None
     published: bytes | None = None
-    kept: list[Record] = []  # the turns, for the replay to compare with
-    moves: dict[int, CheckedMove] = {}  # and the moves, by the turn they produced, for it to apply
+    moves: dict[int, CheckedMove] = {}  # the move of the turn being checked, for the replay to apply
+    if replaying is not None:
+        replaying.start(numbers)
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
-        if keep_turns:
-            # the replay compares documents, not bytes: a turn holding a float was refused above
-            kept.append(turn._replace(data=None, signed=None))
         files += 1
         expected_previous = previous.hash if previous is not None else None
         if turn.doc["previous"] != expected_previous:
@@ -190,7 +264,8 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         if problem:
             raise _fail(f"{turn.path}: {problem}", turn.path)
         _check_turn_joins(gamedir, gamefile, turn, joins)
-        seated = _check_step(gamedir, seated, turn, previous, steps.pop(number, None), moves if keep_turns else None)
+        step = steps.pop(number, None)
+        seated = _check_step(gamedir, seated, turn, previous, step, moves if replaying is not None else None)
         in_force = [{"player": h.player, "turn": h.turn} for h in seated.handovers]
         if turn.doc.get("seats", []) != in_force:
             raise _fail(f"{turn.path}: names the seat records {turn.doc.get('seats', [])} as in force, but the seat "
@@ -198,6 +273,8 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
         published = _check_published_seed(gamefile, turn, last=number == numbers[-1]) or published
         if number:
             files += 1
+        if replaying is not None:
+            replaying.turn(turn, step, moves.pop(number, None))
         previous = turn
     if previous is not None:
         files += _check_views(gamedir, gamefile, previous)
@@ -208,7 +285,7 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, keep_turns: bool
 
     report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
                           test_seed=gamefile.test_seed is not None)
-    return report, (kept, moves), gamefile.test_seed or published or revealed
+    return report, gamefile.test_seed or published or revealed
 
 
 def _check_head(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -> int:
