@@ -13,8 +13,12 @@ older commit) first on the path, on the very same move files: a game whose
 set-up the two trees make alike. Counting the same tree twice gives the
 same figures to 0.01%.
 
-Prints the instructions of a step and their ratio to the baseline's. Needs
-valgrind on the path; without it, says so and counts nothing.
+The counted processes of the two trees run alternately (this tree's K = 0,
+the baseline's, then the baseline's K = N, this tree's), as every benchmark
+orders what it compares, though no load touches a count. Prints the
+machine's speed first, then the instructions of a step and their ratio to
+the baseline's. Needs valgrind on the path; without it, says so and counts
+nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from machine import alternated, print_speed
 
 HERE = Path(__file__).resolve().parents[1]
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -89,10 +95,6 @@ def instructions(tree: Path, root: Path, count: int) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def per_step(tree: Path, root: Path, steps: int) -> float:
-    return (instructions(tree, root, steps) - instructions(tree, root, 0)) / steps
-
-
 def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--submit":  # a counted process: its tree is the one on PYTHONPATH
         submit_moves(Path(sys.argv[2]), int(sys.argv[3]))
@@ -104,6 +106,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--baseline", type=Path, default=None, help="another pbem source tree to compare with")
     args = parser.parse_args()
+    print_speed()
     if shutil.which("valgrind") is None:
         print("valgrind is not on the path: nothing counted")
         return 0
@@ -113,7 +116,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="pbem-count-step-") as folder:
         root = Path(folder)
         steps = record(root, args.game, args.players, args.steps)
-        counts = {tree: per_step(tree, root, steps) for tree in trees}
+        found: dict[tuple[Path, int], int] = {}
+        for index, tree in enumerate(alternated(trees, 2)):  # K = 0 for each tree, then K = N the other way round
+            count = 0 if index < len(trees) else steps
+            found[(tree, count)] = instructions(tree, root, count)
+        counts = {tree: (found[(tree, steps)] - found[(tree, 0)]) / steps for tree in trees}
     print(f"{args.game}, {args.players} players: instructions of a step, over {steps} steps (valgrind)")
     print(f"  this tree  {counts[HERE] / 1e6:9.3f} M")
     if args.baseline is not None:
