@@ -230,12 +230,42 @@ def test_martial_law_wound_can_be_used_before_blocks_are_declared(table):
         players=("janet", "brad"))
     wound = t.zone("janet", "hand")[0]
     assert t.decision().kind == "wound-window" and t.options() == [f"wound:{wound}", "continue"]
-    t.play(("janet", f"wound:{wound}"), ("janet", "minion:genesis-one#1"), ("janet", "stop"))
+    t.play(("janet", f"wound:{wound}"), ("janet", "stop"))  # her one minion takes the +1 without a question
     assert t.decision("brad").kind == "block"
     assert t.options("brad") == ["block:genesis-one#1", "no-block"]
     assert "(strength 2)" in t.decision("brad").options[0].label
     t.choose("brad", "no-block")
     assert t.options("janet") == ["strike:genesis-one#1"]  # one wound effect a turn (DE 35)
+
+
+def test_the_martial_law_boost_of_a_single_minion_is_taken_without_asking(table):
+    """DE 33-34: the Martial Law wound gives +1 strength to one of your minions; the minions in play are public,
+    so with one minion there is nothing to choose, and nothing hidden in not asking (docs/rulings.md)."""
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["genesis-one"], "hand": ["ml-burn", "ml-burn"]}, "brad": {"in_play": ["bad-smoke"]}}},
+        players=("janet", "brad"))
+    wound = t.zone("janet", "hand")[0]
+    t.choose("janet", f"wound:{wound}")
+    assert t.decision().kind == "feed"  # the boost went to genesis-one at once
+    assert t.s["turn"]["bonus"] == {"genesis-one#1": 1}
+    assert any(line.endswith("gets +1 strength") for line in GAME.public(t.s)["events"])
+    t = table({"phase": "combat", "active": "janet", "players": {
+        "janet": {"in_play": ["genesis-one", "bad-smoke"], "hand": ["ml-burn"]}, "brad": {}}},
+        players=("janet", "brad"))
+    t.choose("janet", f"wound:{t.zone('janet', 'hand')[0]}")
+    assert t.decision().kind == "target"  # two minions: the player chooses
+
+
+def test_a_damage_prompt_names_the_doubled_damage(table):
+    """DE 93: Relentless Grinder's kicker doubles the damage of the next card; the prompt of that card's damage
+    says what will be dealt, doubled (the chain shows the doubling; the question must agree with it)."""
+    t = table({"phase": "chain", "active": "janet", "face_up": 20, "players": {
+        "janet": {"hand": ["forlorn-hope", "relentless-grinder"], "discard": ["chan-jiang"]}}})
+    t.play(("janet", "play:forlorn-hope"), ("janet", "link:relentless-grinder"), ("janet", "pass"),
+           ("scott", "pass"), ("brad", "pass"), ("janet", "player:scott"), ("janet", "card:chan-jiang#1"))
+    assert t.decision().kind == "target" and "deal 10 damage to which player?" in t.decision().prompt
+    t.choose("janet", "player:brad")
+    assert t.wounds("brad") == 10
 
 
 def test_an_opponent_who_cannot_link_is_offered_only_the_pass(table):

@@ -172,3 +172,25 @@ def test_states_set_up_from_one_card_data_share_one_catalogue_that_shares_nothin
 
     in_data = {id(c) for c in containers(scenario["card_data"])}
     assert not any(id(c) in in_data for c in containers(first["catalogue"]))
+
+
+def test_only_black_market_cards_provide_the_demolitions_requirement():
+    """D4, 5.2: "Some Contacts can be used for Cracking and Distraction challenges. The Black Market has cards
+    that can be used for Demolitions." (NL:483): no Contact of the set enables Demolitions, and some Black
+    Market card does, so every Demolitions option can still be met."""
+    data = tomllib.loads(CARDS.read_text())
+    by_contacts = {c for card in data["contact"] for e in card["self"] if e["effect"] == "enables"
+                   for c in e["challenges"]}
+    assert by_contacts == {"cracking", "distraction"}
+    by_market = {c for card in data["black_market"] for e in card.get("effects", []) if e["effect"] == "enables"
+                 for c in e["challenges"]}
+    assert "demolitions" in by_market
+
+
+def test_a_card_file_whose_contact_provides_demolitions_is_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    text = CARDS.read_text()
+    at = text.index('id = "netrunner"')
+    bad.write_text(text[:at] + text[at:].replace('"cracking",', '"demolitions",', 1))
+    with pytest.raises(ScenarioError, match=r"contact/\d+/self/0"):
+        read_card_file(bad)

@@ -108,6 +108,27 @@ def test_solitaire_or_cooperative_normal_challenges_draw_a_contact_whose_negativ
     assert "beat-cop#1" in t.state["discards"]["contact"]
 
 
+def test_solitaire_or_cooperative_special_challenges_draw_a_contact_too():
+    """R30: 6.1 draws a Contact on "a Covert, Streetwise or Technical challenge", and 5.2 attempts a special
+    challenge "as a normal challenge with the connected ability" ("the Technical challenge of difficulty 4"):
+    a Cracking attempt draws one, and Netrunner's -2 Technical/Cracking applies to it."""
+    t = mission_table(players=("ana",), mode="solitaire", dice=[1], events=("quiet-night", "payday"))
+    t.state["decks"]["contact"].remove("netrunner#1")
+    t.state["decks"]["contact"].insert(0, "netrunner#1")
+    t.until_kind("choose-option")
+    t.choose("ana", "option:2")  # Courier Run, stage 1: Cracking 2
+    assert "ana draws the Contact Netrunner: -2 Technical/Cracking applies." in t.events()
+    assert "netrunner#1" in t.state["discards"]["contact"]
+
+
+def test_competitive_special_challenges_draw_no_contact():
+    t = mission_table(dice=[1], events=("quiet-night", "payday"))
+    t.until_kind("choose-option")
+    drawn = list(t.state["decks"]["contact"])
+    t.choose("ana", "option:2")
+    assert "draws the Contact" not in t.events() and t.state["decks"]["contact"] == drawn
+
+
 def test_solitaire_contact_draw_that_does_not_apply_is_just_discarded():
     t = mission_table(players=("ana",), mode="solitaire", dice=[1], events=("quiet-night", "payday"))
     t.state["decks"]["contact"].remove("mr-johnson#1")  # negative effect: skim - only on payment

@@ -289,13 +289,14 @@ def strike(state: State, attacker: str) -> None:
 
 
 def boost(state: State, task: dict[str, Any], rng: Rng) -> None:
-    """+1 strength to one of your minions (DE 33-34: your own, P11)."""
+    """+1 strength to one of your minions (DE 33-34: your own, P11). The minions in play are public, so with
+    one of them the choice is taken without asking (``forced``)."""
     player = current_turn(state)["player"]
     records = minions_of(state, player)
     if records:
         ask(state, player, "target", "which of your minions gets +1 strength?",
             [(f"minion:{m['card']}", f"{name(state, m['card'])} (strength {strength(state, m)})") for m in records],
-            "combat:boost")
+            "combat:boost", forced=True)
 
 
 def _boost(state: State, data: dict[str, Any], option_id: str, rng: Rng) -> None:

@@ -156,12 +156,13 @@ def others_in_turn_order(state: State, player: str) -> list[str]:
 
 
 def attempt_start(state: State, frame: Task, rng: Rng) -> None:
-    """Declare the attempt; off competitive play a Contact is drawn against it (6.1); then the
-    reaction window."""
+    """Declare the attempt; off competitive play a Contact is drawn against it (6.1) when it is a Covert,
+    Streetwise or Technical challenge, special ones included (a special challenge "is attempted as a normal
+    challenge with the connected ability", 5.2: ruling R30); then the reaction window."""
     player, ctype = frame["player"], frame["ctype"]
     tokens.say(state, f"{player} declares an attempt at {title(ctype)}"
                + (f" {frame['difficulty']}." if frame["difficulty"] is not None else "."))
-    if state["mode"] != "competitive" and ctype in NORMAL_CHALLENGES:
+    if state["mode"] != "competitive" and CHALLENGE_ABILITY[ctype] in NORMAL_CHALLENGES:
         automatic_contact(state, player, "challenge", frame["mods"], rng, ctype)
         if tokens.seat(state, player)["shaken"] or state["over"]:
             finish(state, None)

@@ -52,7 +52,8 @@ def damage_minion(state: State, ctx: dict[str, Any], params: dict[str, Any], rng
         each_player_in_chosen_order(state, ctx, "own_minion_damage", {"amount": amount},
                                     lambda p: any(m["controller"] == p for m in state["in_play"]))
         return
-    prompt = "which minion?" if params.get("destroys") else f"deal {amount} damage to which minion?"
+    dealt = amount * damage.multiplier(state, ctx)  # the prompt says what will be dealt: a doubling too (DE 93)
+    prompt = "which minion?" if params.get("destroys") else f"deal {dealt} damage to which minion?"
     ask_minion(state, ctx, {**params, "amount": amount}, "fx:damage_minion", prompt,
                target_minions(state, ctx, params))
 
@@ -72,7 +73,8 @@ def _damage_minion(state: State, data: dict[str, Any], option_id: str, rng: Rng)
 def _own_minion_damage(state: State, ctx: dict[str, Any], params: dict[str, Any], rng: Rng) -> None:
     records = [m for m in state["in_play"] if m["controller"] == params["player"]]
     if records:
-        choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {params['amount']} damage?",
+        dealt = params["amount"] * damage.multiplier(state, ctx)
+        choose(state, params["player"], "target", f"{name(state, ctx['card'])}: which of your minions takes {dealt} damage?",
                minion_options(state, records), "fx:damage_minion", {"ctx": ctx, "params": params})
 
 

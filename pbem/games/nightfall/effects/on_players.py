@@ -39,7 +39,8 @@ def damage_player(state: State, ctx: dict[str, Any], params: dict[str, Any], rng
     if params["target"] == "each-player":
         each_player_in_chosen_order(state, ctx, "damage_one", {"amount": amount})
         return
-    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: deal {amount} damage to which player?",
+    dealt = amount * damage.multiplier(state, ctx)  # the prompt says what will be dealt: a doubling too (DE 93)
+    choose(state, ctx["player"], "target", f"{name(state, ctx['card'])}: deal {dealt} damage to which player?",
            player_options(state, ctx, params.get("opponents_only", False)), "fx:damage_player",
            {"ctx": ctx, "amount": amount})
 
