@@ -244,3 +244,130 @@ def single_option_problems(game: Game[Any], wanted: int) -> tuple[int, int, list
                                         f"in one and {other_took or 'ask'} in the other")
                         break
     return checked, compared, problems
+
+
+# --- foresight ------------------------------------------------------------------------------------------
+
+
+def _foreseen_json(game: Game[Any], state: Any, player: str) -> str:
+    from pbem.engine.foresight import foresee, tree_json
+
+    tree = foresee(game, state, player)
+    return dump(None if tree is None else tree_json(tree))
+
+
+def foresight_leaks(game: Game[Any], wanted: int, redraws: int = 2) -> tuple[int, int, list[str]]:
+    """Choices judged, how many crossed no information boundary, and the leaks found.
+
+    For every decision open at ``wanted`` random positions and every option
+    of it, the verdict of :func:`pbem.engine.foresight.outcome` must be the
+    same on ``redraws`` redraws of what the decider may not know
+    (``conceal``), and where it is "no boundary" so must be what follows: the
+    decider's next decision, their private part and the public part after
+    the choice. The decider's whole foresight tree must be the same too, since
+    the referee seals it into their section.
+    """
+    from pbem.engine.foresight import outcome
+
+    checked = foreseen = 0
+    leaks: list[str] = []
+    for seed, state, _players in sampled_positions(game, wanted):
+        for decision in game.awaiting(state):
+            player = decision.player
+            hidden = [game.conceal(copy.deepcopy(state), player, Rng.from_seed(f"foresight-{seed}-{checked}-{i}"))
+                      for i in range(redraws)]
+            tree = _foreseen_json(game, state, player)
+            for number, redrawn in enumerate(hidden):
+                try:
+                    if _foreseen_json(game, redrawn, player) != tree:
+                        leaks.append(f"seed {seed}: {player}'s foresight tree changed with what {player} may not "
+                                     f"know (redraw {number})")
+                except Exception as error:  # a rule that read what was redrawn, past the watch
+                    leaks.append(f"seed {seed}: {player}'s foresight tree failed on a redraw: {error!r}")
+            for option in decision.options:
+                seen = outcome(game, state, player, option.id, decision=decision)
+                checked += 1
+                foreseen += seen.boundary is None
+                for redrawn in hidden:
+                    try:
+                        unseen = outcome(game, redrawn, player, option.id)
+                    except Exception as error:
+                        leaks.append(f"seed {seed}: {option.id} of {player}'s {decision.kind} failed on a redraw: "
+                                     f"{error!r}")
+                        continue
+                    what = f"seed {seed}: after {option.id} of {player}'s {decision.kind}"
+                    if unseen.boundary != seen.boundary:
+                        leaks.append(f"{what}, the boundary is {seen.boundary} or {unseen.boundary} with what "
+                                     f"{player} may not know")
+                    elif seen.boundary is None:
+                        for part, one, other in (
+                                ("next decision", seen.decision and seen.decision.to_json(),
+                                 unseen.decision and unseen.decision.to_json()),
+                                ("private part", game.private(seen.state, player), game.private(unseen.state, player)),
+                                ("public part", game.public(seen.state), game.public(unseen.state))):
+                            if dump(one) != dump(other):
+                                leaks.append(f"{what}, no boundary was crossed but the {part} changed with what "
+                                             f"{player} may not know")
+    return checked, foreseen, leaks
+
+
+def _atoms(value: Any) -> list[Any]:
+    """The scalars of a plain value, the names of its members among them."""
+    if isinstance(value, dict):
+        return [atom for name, item in value.items() for atom in [name, *_atoms(item)]]
+    if isinstance(value, list):
+        return [atom for item in value for atom in _atoms(item)]
+    return [value]
+
+
+def _holds(container: Any, key: Any) -> bool:
+    if isinstance(container, dict):
+        return key in container
+    return isinstance(container, list) and isinstance(key, int) and -len(container) <= key < len(container)
+
+
+def zone_place_problems(game: Game[Any], wanted: int) -> tuple[int, list[str]]:
+    """Positions checked, and where a zone's declared places do not hold its cards.
+
+    Foresight watches the places (``Zone.places``) of every zone a player
+    does not see: a zone holding cards must name places, each place must be
+    in the state (a list, a dict, or a member of a dict), and every card of
+    the zone must lie at one of them. A game that declares no zones (High
+    Card) names none, and foresees nothing.
+    """
+    from pbem.engine.foresight import watched_places
+
+    declared = getattr(game, "zones", None)
+    problems: list[str] = []
+    checked = 0
+    if declared is None:
+        return checked, problems
+    for seed, state, players in sampled_positions(game, wanted):
+        checked += 1
+        for zone in declared(state):
+            places = getattr(zone, "places", ())
+            if zone.cards and not places:
+                problems.append(f"seed {seed}: zone {zone.name} holds cards but names no place in the state")
+                continue
+            found: list[Any] = []
+            for place in places:
+                parent: Any = state
+                for key in place[:-1]:
+                    parent = parent[key] if _holds(parent, key) else None
+                if not _holds(parent, place[-1]):
+                    if zone.cards:  # an empty zone need not be there (a pick not made yet)
+                        problems.append(f"seed {seed}: zone {zone.name}'s place {place!r} is not in the state")
+                    continue
+                found += _atoms(parent[place[-1]])
+            left = list(found)
+            for atom in _atoms(zone.cards):
+                if atom in left:
+                    left.remove(atom)
+                else:
+                    problems.append(f"seed {seed}: a card of zone {zone.name} lies at none of its places {places!r}")
+                    break
+        for player in players:
+            if watched_places(game, state, player) is None and any(
+                    zone.cards and player not in zone.seen_by for zone in declared(state)):
+                problems.append(f"seed {seed}: {player} cannot be watched: a zone they do not see names no place")
+    return checked, problems

@@ -18,10 +18,11 @@ class HighCardZones(HighCard):
     name = "highcard-zones"
 
     def zones(self, state: dict[str, Any]) -> list[Zone]:
-        """The deck, in order, and the picks not yet revealed: nobody's; each player's hand: theirs."""
+        """The deck, in order, and the picks not yet revealed: nobody's; each player's hand: theirs; each
+        where it lies in the state."""
         picks = [state["picks"][p] for p in sorted(state["picks"])]
-        return [Zone("deck", list(state["deck"])), Zone("picks", picks),
-                *(Zone(f"hand:{p}", list(state["hands"][p]), (p,)) for p in state["players"])]
+        return [Zone("deck", list(state["deck"]), (), (("deck",),)), Zone("picks", picks, (), (("picks",),)),
+                *(Zone(f"hand:{p}", list(state["hands"][p]), (p,), (("hands", p),)) for p in state["players"])]
 
     def hidden_zones(self, state: dict[str, Any]) -> dict[str, list[int]]:
         return {zone.name: zone.cards for zone in self.zones(state)}

@@ -39,23 +39,37 @@ from pbem.engine.kitscreen import KitScreen
 from pbem.engine.machine import MachineGame, MachineState
 from pbem.engine.protocol import SealedSizes
 from pbem.engine.rng import Rng
+from pbem.engine.watch import Place
 
 S = TypeVar("S", bound=MachineState)
 
 
 class Zone(NamedTuple):
-    """A zone some player may not see: its name, its cards in order, the players who see all of it.
+    """A zone some player may not see: its name, its cards in order, the players who see all of it, and
+    where its cards lie in the state.
 
     ``seen_by`` names each player who sees the whole zone (their own hand;
     ``()``: nobody, a deck). The referee commits to every zone in each turn
     file (:meth:`~pbem.engine.protocol.Game.hidden_zones`); the leak tests
     hold ``conceal`` to the declaration: a redraw for a player keeps every
     zone they see and redraws every zone they do not.
+
+    ``places`` are where the zone's cards lie in the state, each the keys
+    from the state's root (member names, list positions) to a list or dict
+    holding them, or to the member of a dict that holds one card (a sealed
+    pick): ``(("zones", "p1", "deck"),)``. Foresight
+    (:mod:`pbem.engine.foresight`) watches them for every player who does
+    not see the zone, so a zone holding cards must name them: a rule that
+    reads one is what makes the next decision depend on the zone. A place
+    may hold more than the zone (a pile whose top card is public, a box of
+    which only some cards are the zone's): a read of the rest is then taken
+    for a read of the zone, which is safe (it only stops foresight early).
     """
 
     name: str
     cards: list[Any]
     seen_by: tuple[str, ...] = ()
+    places: tuple[Place, ...] = ()
 
 
 class View(NamedTuple, Generic[S]):

@@ -58,9 +58,11 @@ def private(state: State, player: str) -> dict[str, Any]:
 
 
 def zones(state: State) -> list[Zone]:
-    """The deck (top last) and the card removed face down, seen by nobody; each hand, seen by its holder."""
-    return [Zone("deck", list(state["deck"])), Zone("removed", list(state["removed"])),
-            *(Zone(f"hand:{p}", list(state["hands"][p]), (p,)) for p in state["players"])]
+    """The deck (top last) and the card removed face down, seen by nobody; each hand, seen by its holder;
+    each where it lies in the state."""
+    return [Zone("deck", list(state["deck"]), (), (("deck",),)),
+            Zone("removed", list(state["removed"]), (), (("removed",),)),
+            *(Zone(f"hand:{p}", list(state["hands"][p]), (p,), (("hands", p),)) for p in state["players"])]
 
 
 def conceal(state: State, player: str, rng: Rng) -> State:

@@ -6,6 +6,12 @@
   ``conceal`` against the declared zones does not.
 * A Countess that is played without asking when she is the only card her
   holder may play: whether she must be played is in the hand.
+* A Guard whose guesses leave out the card its target holds (a rule that
+  reads a hidden hand to shape the guesser's next decision), with the hands
+  declared at a place where they do not lie: foresight's watch misses the
+  read, and the suite sees the guesser's next decision change with what they
+  may not know; with the hands where they lie, the read is watched and the
+  guess is not foreseen, so nothing leaks.
 """
 
 from __future__ import annotations
@@ -13,11 +19,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from helpers_conformance import conceal_problems, single_option_problems, view_leaks
+from helpers_conformance import (
+    conceal_problems,
+    foresight_leaks,
+    single_option_problems,
+    view_leaks,
+    zone_place_problems,
+)
 
 from loveletter import VIEW, LoveLetter, public, rules
-from loveletter.rules import State, value
-from pbem.engine.kit import View
+from loveletter.rules import CARDS, State, key, value
+from pbem.engine.kit import View, Zone
+from pbem.engine.machine import PendingDecision, ask
 from pbem.engine.rng import Rng
 
 
@@ -66,3 +79,42 @@ def test_playing_a_forced_countess_without_asking_is_seen(monkeypatch, game_coun
     monkeypatch.setitem(rules.PUBLIC_COUNTS, "play", lambda state, decision: True)
     checked, compared, problems = single_option_problems(LoveLetter(), game_count(600))
     assert problems, f"an unsafe rule went unseen over {checked} positions ({compared} decisions compared)"
+
+
+def peeking_target(state: State, decision: PendingDecision, option_id: str, rng: Rng) -> None:
+    """The Guard's guesses leave out the card its target holds; every other effect as the rules have it."""
+    other = option_id.partition(":")[2]
+    if decision["data"]["effect"] != "guard":
+        return TARGET(state, decision, option_id, rng)
+    held = key(state["hands"][other][0])
+    guesses = [k for k in CARDS if k not in ("guard", held)]
+    ask(state, decision["player"], "guess", f"the Guard: name {other}'s card", answer="guess",
+        data={"other": other}, options=[(f"guess:{k}", state["cards"][k]["name"]) for k in guesses])
+    return None
+
+
+TARGET = rules.target
+
+
+def misplaced_zones(state: State) -> list[Zone]:
+    """The zones, each hand declared at a place where it does not lie (``hand``, not ``hands``)."""
+    return [zone._replace(places=(("hand", zone.name.partition(":")[2]),)) if zone.name.startswith("hand:") else zone
+            for zone in VIEW.zones(state)]
+
+
+class MisplacedHands(LoveLetter):
+    view = View(public=VIEW.public, private=VIEW.private, zones=misplaced_zones, conceal=VIEW.conceal)
+
+
+def test_a_rule_that_reads_a_hidden_hand_for_the_next_decision_is_watched(monkeypatch, game_count) -> None:
+    monkeypatch.setattr(rules, "target", peeking_target)
+    _checked, foreseen, leaks = foresight_leaks(LoveLetter(), game_count(150))
+    assert not leaks and foreseen, leaks[:3]
+
+
+def test_a_hand_declared_where_it_does_not_lie_lets_the_read_through_and_is_seen(monkeypatch, game_count) -> None:
+    monkeypatch.setattr(rules, "target", peeking_target)
+    checked, _foreseen, leaks = foresight_leaks(MisplacedHands(), game_count(150))
+    assert any("next decision changed" in leak for leak in leaks), f"a peek went unseen over {checked} choices"
+    _checked, problems = zone_place_problems(MisplacedHands(), 20)
+    assert any("is not in the state" in problem for problem in problems), problems[:3]

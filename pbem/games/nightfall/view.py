@@ -192,23 +192,27 @@ def zones(state: State) -> list[Zone]:
     found: list[Zone] = []
     for p in state["players"]:
         z = state["zones"][p]
-        found += [Zone(f"hand:{p}", list(z["hand"]), (p,)), Zone(f"deck:{p}", list(z["deck"])),
-                  Zone(f"discard:{p}", list(z["discard"]), (p,))]
+        found += [Zone(f"hand:{p}", list(z["hand"]), (p,), (("zones", p, "hand"),)),
+                  Zone(f"deck:{p}", list(z["deck"]), (), (("zones", p, "deck"),)),
+                  Zone(f"discard:{p}", list(z["discard"]), (p,), (("zones", p, "discard"),))]
     stack = state["wound_stack"]
     split = len(stack) - state["face_up"]
-    found.append(Zone("wounds:face-down", list(stack[:split])))
-    found.append(Zone("wounds:face-up", list(stack[split:])))
-    for archive in state["archives"]:
+    # one list holds both parts of the wound stack (and its public top card): a read of either is a read of both
+    found.append(Zone("wounds:face-down", list(stack[:split]), (), (("wound_stack",),)))
+    found.append(Zone("wounds:face-up", list(stack[split:]), (), (("wound_stack",),)))
+    for index, archive in enumerate(state["archives"]):
         if archive["hidden"] or archive.get("secret"):
             owner = archive["owner"]
             seen = (owner,) if owner is not None and not archive["hidden"] else ()
-            found.append(Zone(f"archive:{archive['id']}", list(archive["cards"]), seen))
+            found.append(Zone(f"archive:{archive['id']}", list(archive["cards"]), seen,
+                              (("archives", index, "cards"),)))
     draft = state["draft"]
     if draft is not None:
         for p in state["players"]:
-            found += [Zone(f"draft-hand:{p}", list(draft["hands"][p]), (p,)),
-                      Zone(f"draft-private:{p}", list(draft["private"][p]), (p,)),
-                      Zone(f"draft-pick:{p}", [draft["chosen"][p]] if p in draft["chosen"] else [], (p,))]
-        found.append(Zone("draft-commons-face-down", sorted(draft["face_down"])))
-        found.append(Zone("draft-set-aside", list(draft["set_aside"])))
+            found += [Zone(f"draft-hand:{p}", list(draft["hands"][p]), (p,), (("draft", "hands", p),)),
+                      Zone(f"draft-private:{p}", list(draft["private"][p]), (p,), (("draft", "private", p),)),
+                      Zone(f"draft-pick:{p}", [draft["chosen"][p]] if p in draft["chosen"] else [], (p,),
+                           (("draft", "chosen", p),))]
+        found.append(Zone("draft-commons-face-down", sorted(draft["face_down"]), (), (("draft", "face_down"),)))
+        found.append(Zone("draft-set-aside", list(draft["set_aside"]), (), (("draft", "set_aside"),)))
     return found

@@ -109,20 +109,29 @@ def zones(state: State) -> list[Zone]:
     revealed (each player sees only their own): nobody; any die faces a
     scenario has pinned: nobody.
     """
-    found = [Zone(f"deck:{name}", list(cards)) for name, cards in sorted(state["decks"].items())]
-    found.append(Zone("box:event", [c for c in state["box"] if kind(state, c) == "event"]))
-    found.append(Zone("dice", list(state["dice"])))
+    found = [Zone(f"deck:{name}", list(cards), (), (("decks", name),))
+             for name, cards in sorted(state["decks"].items())]
+    # the box holds the unused cards of every kind: a read of any is taken for a read of the boxed events
+    found.append(Zone("box:event", [c for c in state["box"] if kind(state, c) == "event"], (), (("box",),)))
+    found.append(Zone("dice", list(state["dice"]), (), (("dice",),)))
+    stack = state["stack"]
     for player in state["players"]:
-        found.append(Zone(f"hand:{player}", list(state["seats"][player]["hand"]), (player,)))
-        found.append(Zone(f"skill-draw:{player}", [c for f in state["stack"] if f["type"] == "skills"
-                                                   and f["player"] == player for c in f["drawn"]], (player,)))
+        found.append(Zone(f"hand:{player}", list(state["seats"][player]["hand"]), (player,),
+                          (("seats", player, "hand"),)))
+        draws = [i for i, f in enumerate(stack) if f["type"] == "skills" and f["player"] == player]
+        found.append(Zone(f"skill-draw:{player}", [c for i in draws for c in stack[i]["drawn"]], (player,),
+                          tuple(("stack", i, "drawn") for i in draws)))
     picks: list[Any] = []
     assists: list[Any] = []
-    for frame in state["stack"]:
+    pick_places: list[tuple[str | int, ...]] = []
+    assist_places: list[tuple[str | int, ...]] = []
+    for index, frame in enumerate(stack):
         if frame["type"] == "game":
             picks.extend([p, frame["picks"][p]] for p in sorted(frame.get("picks", {})))
+            pick_places.append(("stack", index, "picks"))
         if frame["type"] == "challenge":
             assists.extend([p, frame["assist"][p]] for p in sorted(frame["assist"]))
-    found.append(Zone("sealed:picks", picks))
-    found.append(Zone("sealed:assist", assists))
+            assist_places.append(("stack", index, "assist"))
+    found.append(Zone("sealed:picks", picks, (), tuple(pick_places)))
+    found.append(Zone("sealed:assist", assists, (), tuple(assist_places)))
     return found
