@@ -6,7 +6,8 @@ start-up: docs/performance.md, "Deferred imports"). The commands of
 commands when named (:class:`_Group`, :class:`_Commands`); ``pbem --help``
 builds them all for their one-line help, and a group (:data:`GROUPS`:
 ``pbem mail``, ``pbem git``, ``pbem kit``) builds its own commands alone.
-Values are converted without pydantic (:mod:`pbem.cli.values`).
+Values are converted without pydantic (:mod:`pbem.cli.values`); help names
+them as a person writes them (:mod:`pbem.cli.metavars`).
 """
 
 # No ``from __future__ import annotations`` here: typer evaluates each annotation of the command it runs
@@ -29,8 +30,9 @@ from typer.core import TyperGroup
 
 from pbem import __version__
 from pbem.cli.exits import fail, json_output, print_error, unexpected
+from pbem.cli.metavars import show_as_written
 from pbem.cli.output import say
-from pbem.cli.values import convert_plainly
+from pbem.cli.values import convert_param
 from pbem.referee.errors import SetupError
 
 #: extra game modules to import before running (tests, plug-ins): each
@@ -73,7 +75,7 @@ class _Commands(MutableMapping[str, ClickCommand]):
         if name not in self._built:
             if name not in self._names:
                 raise KeyError(name)
-            self._built[name] = convert_plainly(self._build(name))
+            self._built[name] = _prepared(self._build(name))
         return self._built[name]
 
     def __setitem__(self, name: str, command: ClickCommand) -> None:
@@ -95,6 +97,33 @@ class _Commands(MutableMapping[str, ClickCommand]):
         return name in self._names
 
 
+def _prepare(param: Any) -> None:
+    convert_param(param)
+    show_as_written(param)
+
+
+def _prepared(command: Any) -> Any:
+    """``command`` ready to run: its parameters, its ``--help`` (made when first asked for) and its subcommands
+    (those of a group built whole, ``pbem mail``; not pbem's lazy ones) convert plain values without pydantic
+    (:mod:`pbem.cli.values`) and show in help as written (:mod:`pbem.cli.metavars`)."""
+    for param in command.params:
+        _prepare(param)
+    typers_help_option = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = typers_help_option(ctx)
+        if option is not None:
+            _prepare(option)
+        return option
+
+    command.get_help_option = get_help_option
+    subcommands = getattr(command, "commands", None)
+    if isinstance(subcommands, dict):
+        for sub in subcommands.values():
+            _prepared(sub)
+    return command
+
+
 def _asks_for_json(ctx: ClickContext) -> bool:
     """Whether the command line names ``--json`` after the command (its own option is not parsed yet)."""
     return "--json" in (*getattr(ctx, "_protected_args", ()), *ctx.args)
@@ -108,7 +137,7 @@ class _Group(TyperGroup):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.commands = _Commands(app.pretty_exceptions_short, app.rich_markup_mode)
-        convert_plainly(self)
+        _prepared(self)
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
         return list(self.commands)  # the names only: typer's own builds every command to list them

@@ -45,15 +45,18 @@ def _run(action: Callable[[], Any], file: Path | None = None) -> Any:
 
 @app.command()
 def serve(
-    config: Path = typer.Option(..., "--config", help="The referee's git configuration (TOML)."),
-    once: bool = typer.Option(False, "--once", help="Fetch, submit, commit and push once, and exit (cron, a timer, CI)."),
+    config: Path = typer.Option(..., "--config", metavar="FILE", help="The referee's git configuration (TOML)."),
+    once: bool = typer.Option(
+        False, "--once", help="Fetch, submit, commit and push once, and exit (cron, a timer, CI)."),
     poll: float | None = typer.Option(
-        None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
+        None, "--poll", metavar="SECONDS", min=1.0,
+        help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).",
     ),
     progress: bool | None = typer.Option(
         None, "--progress/--quiet", help="One line per file read and per commit on stderr (default: when stderr is a "
                                          "terminal)."),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for a game directory another referee holds."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for a game directory another referee holds."),
 ) -> None:
     """The referee's git loop: submit the files players push to their inboxes, commit and push the game branch.
 
@@ -100,11 +103,13 @@ def _report_code(report: ServeReport) -> int:
 
 @app.command()
 def send(
-    files: list[Path] = typer.Argument(..., help="Move or join files (pbem move, pbem join wrote them)."),
-    directory: Path = typer.Option(Path("."), "--dir", help="Your clone of the shared repository."),
-    remote: str = typer.Option("origin", "--remote", help="The shared repository: a remote of your clone, or a URL."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="FILE", help="Move or join files (pbem move, pbem join wrote them)."),
+    directory: Path = typer.Option(Path("."), "--dir", metavar="CLONE", help="Your clone of the shared repository."),
+    remote: str = typer.Option(
+        "origin", "--remote", metavar="NAME|URL", help="The shared repository: a remote of your clone, or a URL."),
     inbox: str | None = typer.Option(
-        None, "--inbox", help="Your inbox ref (default: inbox/PLAYER, the player the files name)."),
+        None, "--inbox", metavar="REF", help="Your inbox ref (default: inbox/PLAYER, the player the files name)."),
 ) -> None:
     """Push move or join files to your inbox in the shared repository, for the referee's next run.
 

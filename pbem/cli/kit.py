@@ -47,7 +47,8 @@ def _kit_game(name: str) -> Any:
 
 @app.command()
 def data(
-    games: list[str] = typer.Argument(None, help="The games to check (default: every game on the kit)."),
+    games: list[str] = typer.Argument(
+        None, metavar="GAME", help="The games to check (default: every game on the kit)."),
     write: bool = typer.Option(False, "--write", help="Write every parsed copy again first (cards.toml.json, "
                                "options.toml.json)."),
 ) -> None:
@@ -83,10 +84,11 @@ def data(
 
 @app.command()
 def sizes(
-    game: str = typer.Argument(..., help="The game to measure."),
-    games: int = typer.Option(1, "--games", min=1, help="Random games per scenario and seat count."),
-    margin: int = typer.Option(20, "--margin", min=0, max=100, help="Per cent a size is given over the "
-                               "fullest section it must hold, when one is written."),
+    game: str = typer.Argument(..., metavar="GAME", help="The game to measure."),
+    games: int = typer.Option(1, "--games", metavar="N", min=1, help="Random games per scenario and seat count."),
+    margin: int = typer.Option(20, "--margin", metavar="PERCENT", min=0, max=100,
+                               help="Per cent a size is given over the fullest section it must hold, when one is "
+                                    "written."),
     write: bool = typer.Option(False, "--write", help="Write the sizes into the game's sealed-sizes.json: a "
                                "declared size that holds what was measured is kept, one that does not is "
                                "raised (a game under way replays only with the sizes it was played with)."),

@@ -65,15 +65,18 @@ def write_mail_file(target: Path, data: bytes, to: str, sender: str | None) -> N
 
 @app.command()
 def serve(
-    config: Path = typer.Option(..., "--config", help="The referee's mail configuration (TOML)."),
-    once: bool = typer.Option(False, "--once", help="Read the mailbox once, answer, send, and exit (for cron or a timer)."),
+    config: Path = typer.Option(..., "--config", metavar="FILE", help="The referee's mail configuration (TOML)."),
+    once: bool = typer.Option(
+        False, "--once", help="Read the mailbox once, answer, send, and exit (for cron or a timer)."),
     poll: float | None = typer.Option(
-        None, "--poll", help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).", min=1.0
+        None, "--poll", metavar="SECONDS", min=1.0,
+        help="Run again every SECONDS until stopped (SIGINT or SIGTERM end it after the round).",
     ),
     progress: bool | None = typer.Option(
         None, "--progress/--quiet", help="One line per mail on stderr (default: when stderr is a terminal)."
     ),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for a game directory another referee holds."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for a game directory another referee holds."),
 ) -> None:
     """The referee's mail loop: submit the move and join files that arrive, answer every mail, mail each player their turn.
 
@@ -147,8 +150,9 @@ def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: s
 
 @app.command()
 def unpack(
-    files: list[Path] = typer.Argument(..., help="Mails from the referee (.eml), or their saved attachments."),
-    into: Path = typer.Option(..., "--into", help="Your copy of the game directory (created if new)."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="MAIL", help="Mails from the referee (.eml), or their saved attachments."),
+    into: Path = typer.Option(..., "--into", metavar="DIR", help="Your copy of the game directory (created if new)."),
 ) -> None:
     """File a turn mail's game.toml and turn file into your copy of the game, after checking the referee's signature.
 
@@ -171,9 +175,12 @@ def unpack(
 
 @app.command()
 def send(
-    files: list[Path] = typer.Argument(..., help="Move or join files, or .eml files (pbem move --mail wrote them)."),
-    config: Path = typer.Option(..., "--config", help="Your mail configuration: address, referee and [smtp]."),
-    to: str | None = typer.Option(None, "--to", help="Send to this address instead of the configuration's referee."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="FILE", help="Move or join files, or .eml files (pbem move --mail wrote them)."),
+    config: Path = typer.Option(
+        ..., "--config", metavar="FILE", help="Your mail configuration: address, referee and [smtp]."),
+    to: str | None = typer.Option(
+        None, "--to", metavar="ADDRESS", help="Send to this address instead of the configuration's referee."),
 ) -> None:
     """Send move or join files to the referee by SMTP."""
     from pbem.mail.config import MailConfig

@@ -74,8 +74,9 @@ NOW_HELP = (f"The referee's clock, ISO-8601 with its zone (2025-03-01T12:00:00Z)
 
 @commands.command()
 def keygen(
-    name: str = typer.Argument(..., help="Name of the key's owner (a player name or 'referee')."),
-    out: Path = typer.Option(Path("."), "--out", help="Directory to write NAME.key (mode 0600) and NAME.pub into."),
+    name: str = typer.Argument(..., metavar="NAME", help="Name of the key's owner (a player name or 'referee')."),
+    out: Path = typer.Option(
+        Path("."), "--out", metavar="DIR", help="Directory to write NAME.key (mode 0600) and NAME.pub into."),
 ) -> None:
     """Make a key pair: an Ed25519 signing key and an X25519 encryption key.
 
@@ -108,27 +109,33 @@ def _split_pair(text: str, what: str) -> tuple[str, str]:
 
 @commands.command()
 def new(
-    directory: Path = typer.Argument(..., help="The game directory to create (must be new or empty)."),
-    game: str = typer.Option(..., "--game", help="Which game: nightfall, nightlancer (see `pbem games`)."),
-    player: list[str] = typer.Option(..., "--player", help="NAME=PUBFILE, once per seat, in seat order."),
-    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    scenario: str | None = typer.Option(None, "--scenario", help="Scenario name; default: the game's standard set-up."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory to create (must be new or empty)."),
+    game: str = typer.Option(
+        ..., "--game", metavar="GAME", help="Which game: nightfall, nightlancer (see `pbem games`)."),
+    player: list[str] = typer.Option(
+        ..., "--player", metavar="NAME=PUBFILE", help="NAME=PUBFILE, once per seat, in seat order."),
+    referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
+    scenario: str | None = typer.Option(
+        None, "--scenario", metavar="NAME", help="Scenario name; default: the game's standard set-up."),
     seed: str | None = typer.Option(
-        None, "--seed", help="Secret seed as hex, FOR TEST GAMES ONLY: it is published in game.toml."
+        None, "--seed", metavar="HEX", help="Secret seed as hex, FOR TEST GAMES ONLY: it is published in game.toml."
     ),
-    cards: Path | None = typer.Option(None, "--cards", help="A card file replacing the shipped card data."),
-    option: list[str] = typer.Option([], "--option", help="KEY=VALUE: change one setting of the scenario."),
+    cards: Path | None = typer.Option(
+        None, "--cards", metavar="FILE", help="A card file replacing the shipped card data."),
+    option: list[str] = typer.Option(
+        [], "--option", metavar="KEY=VALUE", help="KEY=VALUE: change one setting of the scenario."),
     wait_for_joins: bool = typer.Option(
         False, "--wait-for-joins",
         help="Deal only once every player has sent a signed join file (pbem join) adding their entropy.",
     ),
     deadline: list[str] = typer.Option(
-        [], "--deadline",
+        [], "--deadline", metavar="DURATION|KIND=DURATION",
         help="DURATION (48h: every decision) or KIND=DURATION|off (a kind of its own): after it, pbem tick "
              "answers the decision with the game's default action.",
     ),
-    remind: list[str] = typer.Option([], "--remind", help="DURATION before a deadline to remind the player (24h)."),
-    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    remind: list[str] = typer.Option(
+        [], "--remind", metavar="DURATION", help="DURATION before a deadline to remind the player (24h)."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
     from pbem.cli import text
@@ -188,13 +195,14 @@ def _anchors(state_dir: Path | None) -> "Anchors | None":
 
 @commands.command()
 def submit(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    move_files: list[Path] = typer.Argument(..., help="Move files to apply, in order."),
-    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    move_files: list[Path] = typer.Argument(..., metavar="FILE", help="Move files to apply, in order."),
+    referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
-    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
-    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    state_dir: Path | None = typer.Option(None, "--state-dir", metavar="DIR", help=REFEREE_STATE_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
     from pbem.cli import text
@@ -268,15 +276,17 @@ def submit(
 
 @commands.command()
 def tick(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
     config: Path | None = typer.Option(
-        None, "--config", help="The referee's mail configuration (as pbem mail serve): mail each reminder due "
+        None, "--config", metavar="FILE",
+        help="The referee's mail configuration (as pbem mail serve): mail each reminder due "
                                "once, and the turn mails of the timeouts."),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-tick.schema.json)."),
-    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
+    state_dir: Path | None = typer.Option(None, "--state-dir", metavar="DIR", help=REFEREE_STATE_HELP),
 ) -> None:
     """Enforce the deadlines: answer every decision past its deadline with the game's default action.
 
@@ -310,16 +320,20 @@ def tick(
 
 @commands.command()
 def takeover(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    seat: str = typer.Option(..., "--seat", help="The seat to hand over (a player name of the game)."),
-    key: Path = typer.Option(..., "--key", help="The new holder's public key file (NAME.pub, named after the seat)."),
-    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
-    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
-    config: Path | None = typer.Option(None, "--config", help="The referee's mail configuration, with --address."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    seat: str = typer.Option(..., "--seat", metavar="NAME", help="The seat to hand over (a player name of the game)."),
+    key: Path = typer.Option(
+        ..., "--key", metavar="PUBFILE", help="The new holder's public key file (NAME.pub, named after the seat)."),
+    referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    config: Path | None = typer.Option(
+        None, "--config", metavar="FILE", help="The referee's mail configuration, with --address."),
     address: str | None = typer.Option(
-        None, "--address", help="The new holder's e-mail address (recorded in the mail state of --config)."),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
-    state_dir: Path | None = typer.Option(None, "--state-dir", help=REFEREE_STATE_HELP),
+        None, "--address", metavar="ADDRESS",
+        help="The new holder's e-mail address (recorded in the mail state of --config)."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for another referee's lock."),
+    state_dir: Path | None = typer.Option(None, "--state-dir", metavar="DIR", help=REFEREE_STATE_HELP),
 ) -> None:
     """Hand a seat to a new key: a seat record signed by the referee, and a turn sealed to the new key.
 
@@ -350,7 +364,7 @@ def takeover(
 
 @commands.command()
 def status(
-    directory: Path = typer.Argument(..., help="The game directory."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
     """The turn number, whose decision is awaited and of what kind, or the result."""
@@ -367,7 +381,7 @@ def status(
 
 @commands.command()
 def verify(
-    directory: Path = typer.Argument(..., help="The game directory."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
     replay: bool = typer.Option(
         False, "--replay", help="Also rebuild every turn from the revealed seed and compare it byte for byte."
     ),
@@ -416,10 +430,11 @@ def verify(
 
 @commands.command()
 def reveal(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    referee_key: Path = typer.Option(..., "--referee-key", help="The referee's private key file."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
     force: bool = typer.Option(False, "--force", help="Reveal a running game's seed: the game is ABANDONED."),
-    wait: float = typer.Option(DEFAULT_WAIT, "--wait", help="Seconds to wait for another referee's lock."),
+    wait: float = typer.Option(
+        DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for another referee's lock."),
 ) -> None:
     """Publish the game's secret seed (reveal.json), so that anyone can replay the game.
 
@@ -439,10 +454,10 @@ def reveal(
 
 @commands.command()
 def prove(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    turn: int = typer.Option(..., "--turn", help="The turn whose commitments to open."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    turn: int = typer.Option(..., "--turn", metavar="N", help="The turn whose commitments to open."),
     name: str | None = typer.Option(
-        None, "--name", help="Only this section (a player, or 'referee') or zone; default: all."
+        None, "--name", metavar="SECTION|ZONE", help="Only this section (a player, or 'referee') or zone; default: all."
     ),
 ) -> None:
     """After the reveal: open the commitments of one turn (what each hand, deck and section held).
@@ -471,7 +486,7 @@ def prove(
 
 
 @commands.command()
-def log(directory: Path = typer.Argument(..., help="The game directory.")) -> None:
+def log(directory: Path = typer.Argument(..., metavar="DIR", help="The game directory.")) -> None:
     """The public record of the game, turn by turn."""
     from pbem.cli import text
     from pbem.referee.gamefile import GameFile
@@ -484,12 +499,15 @@ def log(directory: Path = typer.Argument(..., help="The game directory.")) -> No
 
 @commands.command()
 def card(
-    name: list[str] = typer.Argument(..., help="The card's name, in any case, without quotes if you like; "
+    name: list[str] = typer.Argument(..., metavar="NAME",
+                                     help="The card's name, in any case, without quotes if you like; "
                                               "a part of it will do; or its key."),
-    game: str | None = typer.Option(None, "--game", help="Only this game's cards (see `pbem games`)."),
-    scenario: str | None = typer.Option(None, "--scenario", help="That game's scenario; default: its standard set-up."),
+    game: str | None = typer.Option(None, "--game", metavar="GAME", help="Only this game's cards (see `pbem games`)."),
+    scenario: str | None = typer.Option(
+        None, "--scenario", metavar="NAME", help="That game's scenario; default: its standard set-up."),
     directory: Path | None = typer.Option(
-        None, "--dir", help="A game directory: the card data it was set up with (an owner's --cards file included)."),
+        None, "--dir", metavar="DIR",
+        help="A game directory: the card data it was set up with (an owner's --cards file included)."),
 ) -> None:
     """A card's full text and facts, from the game's static card data.
 
@@ -514,13 +532,13 @@ def card(
 
 @commands.command()
 def view(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    player: str = typer.Option(..., "--as", help="Your player name."),
-    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    player: str = typer.Option(..., "--as", metavar="NAME", help="Your player name."),
+    key: Path = typer.Option(..., "--key", metavar="KEYFILE", help="Your private key file (pbem or OpenSSH ed25519)."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-view.schema.json)."),
     with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on the screen."),
     state_dir: Path | None = typer.Option(
-        None, "--state-dir", envvar=STATE_ENV,
+        None, "--state-dir", metavar="DIR", envvar=STATE_ENV,
         help="Where pbem remembers the latest turn it showed you, to notice dropped turns "
              "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
     ),
@@ -600,20 +618,23 @@ def _drawn(draw: Callable[[], Any], turn: Path) -> Any:
 
 @commands.command()
 def move(
-    directory: Path = typer.Argument(..., help="The game directory."),
-    player: str = typer.Option(..., "--as", help="Your player name."),
-    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
+    player: str = typer.Option(..., "--as", metavar="NAME", help="Your player name."),
+    key: Path = typer.Option(..., "--key", metavar="KEYFILE", help="Your private key file (pbem or OpenSSH ed25519)."),
     choose: list[str] = typer.Option(
-        [], "--choose", help="An option id, or its number as `pbem view` shows it; repeat for several choices in order."
+        [], "--choose", metavar="ID|NUMBER",
+        help="An option id, or its number as `pbem view` shows it; repeat for several choices in order.",
     ),
     auto_pass: list[str] = typer.Option(
-        [], "--auto-pass",
+        [], "--auto-pass", metavar="KIND=MODE",
         help="KIND=MODE standing order (KIND: a decision kind of the game, as `pbem status` names it; "
              "MODE: always, when-only-option or off). Alone, only when it passes your open decision now.",
     ),
-    out: Path | None = typer.Option(None, "--out", help="Where to write the move file (default ./move-TURN-NAME.json)."),
-    mail: str | None = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the move to this address."),
-    sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
+    out: Path | None = typer.Option(
+        None, "--out", metavar="FILE", help="Where to write the move file (default ./move-TURN-NAME.json)."),
+    mail: str | None = typer.Option(
+        None, "--mail", metavar="ADDRESS", help="Also write FILE.eml, a mail carrying the move to this address."),
+    sender: str | None = typer.Option(None, "--from", metavar="ADDRESS", help="The From address of the --mail file."),
 ) -> None:
     """Write a signed move file answering the current turn; send it to the referee."""
     from pbem.cli import text
@@ -648,16 +669,18 @@ def move(
 
 @commands.command()
 def join(
-    directory: Path = typer.Argument(..., help="The game directory (game.toml and joins/ are all that is read)."),
-    player: str = typer.Option(..., "--as", help="Your player name."),
-    key: Path = typer.Option(..., "--key", help="Your private key file (pbem or OpenSSH ed25519)."),
+    directory: Path = typer.Argument(
+        ..., metavar="DIR", help="The game directory (game.toml and joins/ are all that is read)."),
+    player: str = typer.Option(..., "--as", metavar="NAME", help="Your player name."),
+    key: Path = typer.Option(..., "--key", metavar="KEYFILE", help="Your private key file (pbem or OpenSSH ed25519)."),
     out: Path | None = typer.Option(
-        None, "--out", help="Where to write the join file (default ./join-NAME-ROUND.json)."
+        None, "--out", metavar="FILE", help="Where to write the join file (default ./join-NAME-ROUND.json)."
     ),
-    mail: str | None = typer.Option(None, "--mail", help="Also write FILE.eml, a mail carrying the join file to this address."),
-    sender: str | None = typer.Option(None, "--from", help="The From address of the --mail file."),
+    mail: str | None = typer.Option(
+        None, "--mail", metavar="ADDRESS", help="Also write FILE.eml, a mail carrying the join file to this address."),
+    sender: str | None = typer.Option(None, "--from", metavar="ADDRESS", help="The From address of the --mail file."),
     state_dir: Path | None = typer.Option(
-        None, "--state-dir", envvar=STATE_ENV,
+        None, "--state-dir", metavar="DIR", envvar=STATE_ENV,
         help="Where pbem remembers the commitments it sent your nonce after, to send it after one set only "
              "(default: $XDG_STATE_HOME/pbem, ~/.local/state/pbem).",
     ),
@@ -698,11 +721,15 @@ def join(
 
 @commands.command()
 def demo(
-    game: str | None = typer.Argument(None, help="Which game; default: the first installed (Nightfall when present)."),
-    players: int | None = typer.Option(None, "--players", help="Number of seats; default: the game's smallest."),
-    directory: Path | None = typer.Option(None, "--dir", help="Where to play; default: a new temporary directory."),
-    seed: str | None = typer.Option(None, "--seed", help="Hex seed for a reproducible test game: the same seed plays "
-                                    "the same game, file for file (the demo's keys are derived from it: test keys only)."),
+    game: str | None = typer.Argument(
+        None, metavar="GAME", help="Which game; default: the first installed (Nightfall when present)."),
+    players: int | None = typer.Option(
+        None, "--players", metavar="N", help="Number of seats; default: the game's smallest."),
+    directory: Path | None = typer.Option(
+        None, "--dir", metavar="DIR", help="Where to play; default: a new temporary directory."),
+    seed: str | None = typer.Option(
+        None, "--seed", metavar="HEX", help="Hex seed for a reproducible test game: the same seed plays the same game, "
+                                            "file for file (the demo's keys are derived from it: test keys only)."),
 ) -> None:
     """Random bots play a whole game through the real files, then verify it."""
     import tempfile
@@ -731,8 +758,10 @@ def demo(
 
 @commands.command()
 def games(
-    options: bool = typer.Option(False, "--options", help="Also list each game's options (pbem new --option KEY=VALUE)."),
-    as_json: bool = typer.Option(False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
+    options: bool = typer.Option(
+        False, "--options", help="Also list each game's options (pbem new --option KEY=VALUE)."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
 ) -> None:
     """List the games this pbem knows, their scenarios and (--options) the options of each."""
     from pbem.cli import text

@@ -77,31 +77,12 @@ if RuntimeParam is not None:
             return typers._coerce_value(value, param=param, ctx=ctx)
 
 
-def _convert_param(param: Any) -> None:
+def convert_param(param: Any) -> None:
+    """Have ``param`` convert plain values without pydantic (nothing changes on a typer without the machinery,
+    or for a parameter that has its conversion already)."""
+    if RuntimeParam is None:  # pragma: no cover
+        return
     descriptor = getattr(param, "type_descriptor", None)
     if descriptor is not None and descriptor.file_annotation is None and getattr(param, "_runtime_param", 0) is None:
         param._runtime_param = PlainRuntimeParam(parameter_info=descriptor.parameter_info,
                                                  annotation=descriptor.annotation)
-
-
-def convert_plainly(command: Any) -> Any:
-    """Have ``command``'s parameters, its ``--help`` and its subcommands' (if built) convert plain values
-    without pydantic."""
-    if RuntimeParam is None:  # pragma: no cover
-        return command
-    for param in command.params:
-        _convert_param(param)
-    typers_help_option = command.get_help_option
-
-    def get_help_option(ctx: Any) -> Any:  # made when first asked for: converted then
-        option = typers_help_option(ctx)
-        if option is not None:
-            _convert_param(option)
-        return option
-
-    command.get_help_option = get_help_option
-    subcommands = getattr(command, "commands", None)
-    if isinstance(subcommands, dict):  # a group built whole (``pbem mail``), not pbem's lazy one
-        for sub in subcommands.values():
-            convert_plainly(sub)
-    return command
