@@ -2,6 +2,7 @@
 
 * ``pbem mail serve --config FILE --once | --poll SECONDS`` — the referee's loop;
 * ``pbem mail unpack MAIL... --into DIR`` — a player files a turn mail into their copy of the game;
+* ``pbem mail request DIR --as NAME --key KEY`` — a player asks the referee for the turns their copy lacks;
 * ``pbem mail send FILE... --config FILE`` — a player sends a move or join file (or an .eml) by SMTP.
 
 ``pbem move --mail ADDRESS`` and ``pbem join --mail ADDRESS`` write a ready
@@ -129,6 +130,16 @@ def tick_mail(config: Path, key: PrivateKey, directory: Path, now: datetime | No
     return done.tick, done.mailed
 
 
+def mail_state(config: Path) -> Path:
+    """The state directory of a mail configuration (where the mail loop anchors the games it serves)."""
+    from pbem.mail.config import MailConfig
+
+    settings: MailConfig = _run(lambda: MailConfig.read(config), config)
+    _run(lambda: settings.require("state"))
+    assert settings.state is not None
+    return settings.state
+
+
 def record_seat_address(config: Path, directory: Path, seat: str, fingerprint: str, address: str) -> None:
     """``pbem takeover --address``: where the new holder of ``seat`` gets mail, in the mail state of ``config``."""
     from pbem.mail.config import MailConfig, check_address
@@ -154,35 +165,91 @@ def unpack(
         ..., metavar="MAIL", help="Mails from the referee (.eml), or their saved attachments."),
     into: Path = typer.Option(..., "--into", metavar="DIR", help="Your copy of the game directory (created if new)."),
 ) -> None:
-    """File a turn mail's game.toml and turn file into your copy of the game, after checking the referee's signature.
+    """File the referee's mails into your copy of the game: game.toml, the turns, the seat records and the
+    referee's head, each checked against the referee's signature and the turns next to it.
 
-    Then `pbem view DIR` and `pbem move DIR` work on that copy.
+    Mails may come in any order, twice, or not at all: each file is filed
+    once, and a copy with gaps works. Then `pbem view DIR`, `pbem move DIR`,
+    `pbem status`, `pbem log` and `pbem verify` work on that copy.
     """
     from pbem.mail.player import unpack as unpack_mail
+    from pbem.referee.copies import turns_text
 
     done = _run(lambda: unpack_mail(list(files), into))
     if done.turns_written:
         filed = ", ".join(str(n) for n in done.turns_written)
-        say(f"game {done.game_id}: turn {filed} filed in {into}")
+        say(f"game {done.game_id}: turn{'s' if len(done.turns_written) > 1 else ''} {filed} filed in {into}")
     elif done.game_toml_written or done.joins_written:
         filed = ", ".join(["game.toml"] * done.game_toml_written + [f"joins/{n}" for n in done.joins_written])
         say(f"game {done.game_id}: {filed} filed in {into} (join with: pbem join {into} --as NAME --key KEYFILE)")
-    else:
+    elif not done.head_written:
         say(f"game {done.game_id}: nothing new for {into}")
+    if done.head is not None:
+        say(f"the referee's head: turn {done.head.turn}, written {done.head.time}"
+            + (f"; your copy is behind (its latest turn is {done.latest}): newer turns exist; "
+               f"pbem mail request {into} --as NAME --key KEYFILE --mail REFEREE asks for them"
+               if done.behind else ""))
+    if done.missing:
+        say(f"your copy lacks {turns_text(done.missing)} (a mail that did not arrive); it works without them, and "
+            f"pbem mail request asks the referee for them")
     if done.latest is not None:
         say(f"latest turn: {done.latest}; your view: pbem view {into} --as NAME --key KEYFILE")
 
 
 @app.command()
+def request(
+    directory: Path = typer.Argument(..., metavar="DIR", help="Your copy of the game (pbem mail unpack filled it)."),
+    player: str = typer.Option(..., "--as", metavar="NAME", help="Your player name."),
+    key: Path = typer.Option(..., "--key", metavar="KEYFILE",
+                             help="Your private key file: the key that holds your seat."),
+    out: Path | None = typer.Option(None, "--out", metavar="FILE",
+                                    help="Where to write the request (default ./request-NAME.json)."),
+    mail: str | None = typer.Option(None, "--mail", metavar="ADDRESS",
+                                    help="Also write FILE.eml, a mail carrying the request to this address."),
+    sender: str | None = typer.Option(None, "--from", metavar="ADDRESS", help="The From address of the --mail file."),
+    game: str | None = typer.Option(
+        None, "--game", metavar="ID", help="The game id, for a copy that holds nothing yet (the new holder of a seat "
+                                           "whose first mail did not arrive): every turn is asked for."),
+) -> None:
+    """Ask the referee for the turns your copy lacks: a signed request, which the referee answers once, with a
+    turn mail to your seat's address carrying those turns and every later one.
+
+    Send it as a move: pbem mail send FILE (or attach it to a mail). Only a
+    request signed with the key that holds the seat is answered, and only to
+    the seat's own address.
+    """
+    from pbem.crypto.keys import load_private_key
+    from pbem.referee.copies import turns_text
+    from pbem.referee.requests import first_request, make_request
+    from pbem.referee.storage import atomic_write
+
+    private = _run(lambda: load_private_key(key, name=player), key)
+    if game is not None and not (directory / "game.toml").exists():
+        data, held = _run(lambda: first_request(game, player, private)), "your copy holds nothing yet"
+    else:
+        data, holdings = _run(lambda: make_request(directory, player, private))
+        held = (f"your copy holds turns up to {holdings.latest}"
+                + (f" and lacks {turns_text(holdings.missing)}" if holdings.missing else "")
+                if holdings.latest is not None else "your copy holds no turn yet")
+    target = out or Path(f"request-{player}.json")
+    _run(lambda: atomic_write(target.resolve(), data))
+    say(f"request written: {target} ({held}; the referee sends those and every later turn)")
+    if mail is not None:
+        write_mail_file(target, data, mail, sender)
+    else:
+        say(f"send it: pbem mail send {target} --config FILE")
+
+
+@app.command()
 def send(
     files: list[Path] = typer.Argument(
-        ..., metavar="FILE", help="Move or join files, or .eml files (pbem move --mail wrote them)."),
+        ..., metavar="FILE", help="Move, join or request files, or .eml files (pbem move --mail wrote them)."),
     config: Path = typer.Option(
         ..., "--config", metavar="FILE", help="Your mail configuration: address, referee and [smtp]."),
     to: str | None = typer.Option(
         None, "--to", metavar="ADDRESS", help="Send to this address instead of the configuration's referee."),
 ) -> None:
-    """Send move or join files to the referee by SMTP."""
+    """Send move, join or request files to the referee by SMTP."""
     from pbem.mail.config import MailConfig
     from pbem.mail.player import file_mail
     from pbem.mail.sending import saved_mail, send_now

@@ -340,7 +340,7 @@ def takeover(
     From that turn on the old key reads no new turn and its moves are
     refused; pbem log and pbem status show the takeover.
     """
-    from pbem.cli.mail import record_seat_address
+    from pbem.cli.mail import mail_state, record_seat_address
     from pbem.crypto.keys import load_private_key, load_public_key
     from pbem.referee.takeover import take_over
 
@@ -351,8 +351,9 @@ def takeover(
     public = _guard(lambda: load_public_key(key, name=seat), key)
     if config is not None and address is not None:
         record_seat_address(config, directory, seat, public.fingerprint, address)
-    done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait,
-                                    anchors=_anchors(state_dir)))
+    # a game served by mail is anchored where the mail loop anchors it: in its state directory
+    anchors = _anchors(state_dir if state_dir is not None or config is None else mail_state(config))
+    done = _guard(lambda: take_over(directory, seat, public, referee, now=moment, wait=wait, anchors=anchors))
     say(f"game {done.game_id}: {seat}'s seat is held by {done.key} from turn {done.turn} on "
                f"(it was {done.previous}); seat record: {done.record}")
     if address is not None:
@@ -367,16 +368,24 @@ def status(
     directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON (schemas/cli-status.schema.json)."),
 ) -> None:
-    """The turn number, whose decision is awaited and of what kind, or the result."""
+    """The turn number, whose decision is awaited and of what kind, or the result.
+
+    Of a player's copy fed by mail: its latest turn, when the referee wrote
+    it, and the turns it lacks (newer ones may exist).
+    """
     from pbem.cli import text
+    from pbem.referee.copies import standing
     from pbem.referee.public import status as game_status
 
     _json_output(as_json)
     current = _guard(lambda: game_status(directory))
+    copy = _guard(lambda: standing(directory))
     if as_json:
-        _emit_json(current.to_json())
+        _emit_json({**current.to_json(), "copy": copy.to_json() if copy is not None else None})
     else:
         say(text.status_text(current))
+        for sentence in copy.sentences() if copy is not None else ():
+            say("\n".join(text.wrap(sentence, "", "")))
 
 
 @commands.command()
@@ -392,6 +401,10 @@ def verify(
     With --replay, once the seed is revealed (the game is over, or `pbem
     reveal`), rebuild the whole game from game.toml, the seed, the joins and
     the moves and compare every turn file byte for byte.
+
+    A player's copy fed by mail (copy.json) is checked file by file as far
+    as it goes, and the report lists what a copy cannot hold and so was not
+    checked: the turns it lacks, the moves, the referee's newer turns.
     """
     from pbem.cli import text
     from pbem.cli.progress import progress_line
@@ -405,7 +418,7 @@ def verify(
     except VerificationFailed as error:
         if as_json:
             _emit_json({"format": formats.CLI_VERIFY, "ok": False, "game_id": None, "turns": 0, "moves": 0,
-                        "files": 0, "replayed": False, "note": None, "test_seed": None,
+                        "files": 0, "replayed": False, "note": None, "test_seed": None, "copy": None,
                         "error": {"path": error.path, "message": str(error)}})
         else:
             say(f"pbem: verification FAILED: {error}", err=True)
@@ -415,10 +428,14 @@ def verify(
     if as_json:
         _emit_json({"format": formats.CLI_VERIFY, "ok": True, "game_id": report.game_id, "turns": report.turns,
                     "moves": report.moves, "files": report.files, "replayed": report.replayed,
-                    "note": report.note, "test_seed": report.test_seed, "error": None})
+                    "note": report.note, "test_seed": report.test_seed,
+                    "copy": report.copy.to_json() if report.copy is not None else None, "error": None})
         return
     if report.test_seed:
         say(text.TEST_GAME_LINE)
+    if report.copy is not None:
+        say(text.copy_verify_text(report))
+        return
     say(
         f"game {report.game_id}: OK ({report.turns} turns, {report.moves} moves, {report.files} files checked)"
     )
@@ -487,14 +504,18 @@ def prove(
 
 @commands.command()
 def log(directory: Path = typer.Argument(..., metavar="DIR", help="The game directory.")) -> None:
-    """The public record of the game, turn by turn."""
+    """The public record of the game, turn by turn (of a player's copy: the turns it holds, and which it lacks)."""
     from pbem.cli import text
+    from pbem.referee.copies import standing
     from pbem.referee.gamefile import GameFile
     from pbem.referee.public import public_log
 
     entries = _guard(lambda: list(public_log(directory)))
     gamefile = _guard(lambda: GameFile.read(directory / "game.toml"))
+    copy = _guard(lambda: standing(directory)) if entries else None
     say(text.log_text(entries, test_seed=gamefile.test_seed is not None))
+    for sentence in copy.sentences() if copy is not None else ():
+        say("\n".join(text.wrap(sentence, "", "")))
 
 
 @commands.command()
@@ -549,12 +570,17 @@ def view(
     pbem remembers the latest turn it showed you (outside the game directory)
     and warns loudly if the game directory no longer holds it: turns dropped
     or rewritten, which `pbem verify` alone cannot see.
+
+    A copy fed by mail shows its latest turn, says when the referee wrote
+    it and that newer turns may exist (behind, when the referee's head in a
+    later mail names a newer one), and names the turns it lacks.
     """
     from pbem.cli import text
     from pbem.crypto.keys import load_private_key
     from pbem.engine.registry import find_screen
     from pbem.engine.screen import cards_on_screen, describe_card
-    from pbem.referee import formats
+    from pbem.referee import copies, formats
+    from pbem.referee.layout import GameDir
     from pbem.referee.player import read_view, view_cards
     from pbem.referee.seen import check_and_remember, default_state_dir
     from pbem.referee.since import since_last_move
@@ -562,11 +588,16 @@ def view(
     _json_output(as_json)
     private = _guard(lambda: load_private_key(key, name=player), key)
     seen = _guard(lambda: read_view(directory, player, private))
-    warning = _guard(lambda: check_and_remember(state_dir or default_state_dir(), seen))
+    history = _guard(lambda: check_and_remember(state_dir or default_state_dir(), seen, partial=seen.partial))
+    warning = history.warning
     if warning is not None and not as_json:
         say(f"pbem: WARNING: {warning.message}", err=True)
+    unchecked = history.note()
+    if unchecked is not None and not as_json:
+        say(f"pbem: note: {unchecked}", err=True)
+    standing = _guard(lambda: copies.standing_of(GameDir.at(directory), seen.gamefile, seen.turn))
     cards = _guard(lambda: view_cards(directory, seen))
-    since = _guard(lambda: since_last_move(directory, seen, private))
+    since = _guard(lambda: since_last_move(directory, seen, private, partial=seen.partial))
     decision = seen.decision
     if as_json:
         _emit_json({
@@ -589,16 +620,19 @@ def view(
             "unapplied": seen.doc["unapplied"],
             "result": seen.result,
             "history_warning": warning.to_json() if warning is not None else None,
+            "history_unchecked": [u.to_json() for u in history.unchecked],
+            "copy": standing.to_json() if standing is not None else None,
             "test_seed": seen.gamefile.test_seed is not None,
         })
         return
     game = find_screen(seen.gamefile.game)  # the drawing of the screen, without the rules
     rendered = _guard(lambda: _drawn(lambda: game.render(seen.public, seen.private, cards), seen.turn.path))
-    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards)
+    notes = standing.sentences() if standing is not None else []
+    screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards, notes=notes)
     if with_cards:
         shown = cards_on_screen(screen, cards)
         screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
-                                [describe_card(game, k, cards[k]) for k in shown])
+                                [describe_card(game, k, cards[k]) for k in shown], notes=notes)
     say(screen)
 
 
@@ -640,6 +674,7 @@ def move(
     from pbem.cli import text
     from pbem.crypto.keys import load_private_key
     from pbem.referee import orders
+    from pbem.referee.layout import GameDir
     from pbem.referee.player import read_view, sign_move
     from pbem.referee.storage import atomic_write
 
@@ -654,6 +689,15 @@ def move(
     private = _guard(lambda: load_private_key(key, name=player))
     seen = _guard(lambda: read_view(directory, player, private))
     signed = _guard(lambda: sign_move(seen, private, list(choose), standing_orders=standing or None))
+    if seen.partial:
+        from pbem.referee.head import read_head
+
+        head = _guard(lambda: read_head(GameDir.at(directory), seen.gamefile))
+        if head is not None and head.turn > seen.number:
+            say(f"pbem: note: your copy is behind: this move answers turn {seen.number}, and the referee's head "
+                f"says it had written turn {head.turn} at {head.time}. If your decision was answered since, the "
+                "referee refuses the move as stale and its answer carries the turns your copy lacks; unpack the "
+                "newer mails first if you have them", err=True)
     target = out or Path(f"move-{seen.number:06d}-{player}.json")
     _guard(lambda: atomic_write(target.resolve(), signed.data))
     say(f"move file written: {target} (answers turn {seen.number} of game {seen.gamefile.game_id})")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.screen import wrap
+from pbem.referee.copies import turns_text
 from pbem.referee.errors import awaiting_text
 from pbem.referee.public import result_text, step_what
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.referee.public import LogEntry, Status
     from pbem.referee.since import SinceLastMove, StepEvents
     from pbem.referee.tick import TickReport
+    from pbem.referee.verify import VerifyReport
 
 
 def unapplied_line(unapplied: dict[str, int]) -> str:
@@ -82,6 +84,9 @@ def since_lines(since: SinceLastMove) -> list[str]:
         head = f"Since the seat was handed to you (turn {since.seat_taken}):"
     elif since.complete:
         head = "Since the deal:"
+    elif since.missing is not None:
+        head = (f"The last {len(since.steps)} turns your copy holds (it lacks {turns_text([since.missing])} before "
+                "them; pbem mail request asks the referee for them):")
     else:
         head = (f"The last {len(since.steps)} turns (your last move was earlier; "
                 "pbem log has the whole public record):")
@@ -125,12 +130,16 @@ def names_a_card(option_id: str, cards: Mapping[str, Any]) -> bool:
 
 def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
               since: SinceLastMove | None = None, cards: Mapping[str, Any] | None = None,
-              card_texts: list[str] | None = None) -> str:
-    """The screen of ``pbem view``: who and where, what happened since the player's last move, the
-    game's rendering of the position, the full texts of its cards (``--cards``), and then the result,
-    or whom the game waits for, or the player's decision with its numbered options."""
+              card_texts: list[str] | None = None, notes: list[str] | None = None) -> str:
+    """The screen of ``pbem view``: who and where (and, for a player's copy, ``notes``: how it stands against
+    the game), what happened since the player's last move, the game's rendering of the position, the full
+    texts of its cards (``--cards``), and then the result, or whom the game waits for, or the player's
+    decision with its numbered options."""
     lines = [TEST_GAME_LINE] if view.gamefile.test_seed is not None else []
-    lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}", ""]
+    lines += [f"game {view.gamefile.game_id}, turn {view.number}, you are {view.player}"]
+    for note in notes or ():
+        lines += wrap(note, "", "")
+    lines += [""]
     if since is not None:
         lines += since_lines(since) + [""]
     lines += [rendered, ""]
@@ -183,7 +192,11 @@ def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
     """``pbem log``: each turn, who moved, what happened, and whom the game then waits for; the
     result once, after the last turn."""
     lines: list[str] = [TEST_GAME_LINE] if test_seed else []
+    expected = 0
     for entry in entries:
+        if entry.turn > expected:  # a player's copy lacks the turns of a mail that did not arrive
+            lines += wrap(f"{turns_text([(expected, entry.turn - 1)])}: not in this copy")
+        expected = entry.turn + 1
         lines += wrap(f"turn {entry.turn}: {entry.what}" + (f" (at {entry.time})" if entry.time else ""), "", "    ")
         for event in entry.events:
             lines += wrap(event, "    ", "      ")
@@ -191,6 +204,23 @@ def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
             lines.append("    " + result_text(entry.result))
         else:
             lines += wrap(awaiting_line(entry.awaiting), "    ", "      ")
+    return "\n".join(lines)
+
+
+def copy_verify_text(report: VerifyReport) -> str:
+    """``pbem verify`` of a player's copy: what it holds, checked, and each thing it could not check."""
+    copy = report.copy
+    assert copy is not None
+    held = f"{report.turns} turn{'s' if report.turns != 1 else ''}" + (
+        f", the latest {copy.latest}" if copy.latest is not None else "")
+    lines = wrap(f"game {report.game_id}: a player's copy, OK as far as it goes ({held}; {report.files} files "
+                 "checked: every one the copy holds)")
+    if copy.head is not None:
+        lines += wrap(f"the referee's head: turn {copy.head.turn}, written {copy.head.time}"
+                      + ("; this copy is behind it" if copy.behind else ""))
+    lines.append("not checked (a copy cannot hold them):")
+    for item in copy.not_checked:
+        lines += wrap(item, "  - ", "    ")
     return "\n".join(lines)
 
 

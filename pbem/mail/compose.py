@@ -42,6 +42,10 @@ from pbem.mail.incoming import ANSWER_ID_MARK, Thread
 MEDIA_TYPES = {".json": ("application", "json"), ".toml": ("application", "toml"), ".age": ("application", "octet-stream")}
 #: how many turns of public events a mail lists at most (the rest: ``pbem log``)
 EVENTS_SHOWN = 40
+#: the prefix of the card file's name as an attachment (``cards-NAME``): ``pbem mail unpack`` files it in ``cards/``
+CARDS_PREFIX = "cards-"
+#: the prefix of a seat record's name as an attachment (``seat-NNNNNN-PLAYER.json``)
+SEAT_PREFIX = "seat-"
 
 
 #: the most characters of somebody else's text a mail shows (:func:`shown`)
@@ -170,12 +174,15 @@ class Outcome:
     file: str
     what: str
     #: applied | already-applied | refused | not-here | held (its game busy or damaged: not submitted) |
-    #: failed (the referee failed on it: set aside)
+    #: failed (the referee failed on it: set aside) | requested (a request for turns, which the turn mail to
+    #: the seat answers)
     status: str
     message: str
     exit_code: int = 0
     reason: str | None = None
     notice: str | None = None
+    #: files the answer carries for this file, by attachment name (the turns a stale move's copy lacks)
+    attachments: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -276,6 +283,10 @@ class TurnText:
     note: str | None = None
     #: the deadline of the player's decision (a game with deadlines)
     deadline: str | None = None
+    #: the mail answers a request for turns (pbem mail request), and no decision of the player opened
+    asked: bool = False
+    #: which turns of the game the mail carries, and which it left out (:meth:`pbem.mail.catchup.Carried.turns_line`)
+    carried: str = ""
 
 
 def turn_subject(text: TurnText) -> str:
@@ -284,6 +295,8 @@ def turn_subject(text: TurnText) -> str:
         return f"{tag} {text.game}: please join ({text.kind})"
     if text.result is not None or text.abandoned:
         return f"{tag} game over"
+    if text.asked:
+        return f"{tag} turn {text.turn}: the turns you asked for"
     if text.kind is not None:
         return f"{tag} turn {text.turn}: your decision ({text.kind})"
     return f"{tag} turn {text.turn}: waiting for {text.awaiting}"
@@ -295,6 +308,9 @@ def turn_body(text: TurnText, folder: str) -> str:
     lines = [f"Game {text.game_id} ({text.game}), turn {text.turn}. You are {player}.", ""]
     if text.note:
         lines += [_wrap(text.note), ""]
+    if text.asked:
+        lines += [_wrap("You asked for the turns your copy lacks (pbem mail request): here they are, with every "
+                        "turn since. Save this mail and run pbem mail unpack, as for any turn mail."), ""]
     lines += _events_lines(text.events)
     if text.joining:
         lines += [
@@ -332,9 +348,17 @@ def turn_body(text: TurnText, folder: str) -> str:
         lines += [f"Not your decision yet: awaiting {text.awaiting}. Your view is attached;",
                   "the referee mails you when it is your turn (pbem mail unpack, then pbem view)."]
     if text.attachments:
-        lines += ["", "Attached: " + ", ".join(text.attachments) + ".",
-                  "Your sealed view opens only with your key (pbem view, or age -d -i IDENTITY)."]
+        others = [name for name in text.attachments if not is_turn_file(name)]
+        lines += ["", "Attached: " + ", ".join(others) + "."]
+        if text.carried:
+            lines += [_wrap(text.carried)]
+        lines += ["Your sealed view opens only with your key (pbem view, or age -d -i IDENTITY)."]
     return "\n".join(lines) + "\n"
+
+
+def is_turn_file(name: str) -> bool:
+    """``NNNNNN.json``: a turn file, which a mail's body counts rather than names."""
+    return len(name) == 11 and name.endswith(".json") and name[:6].isdigit()
 
 
 #: what a player is told about a deadline: public, the same for every decision (whether a pass is
@@ -393,10 +417,11 @@ def seat_notice_body(game_id: str, game: str, player: str, turn: int, key: str, 
 
 
 def spectator_body(game_id: str, game: str, turn: int, summary: str,
-                   events: list[tuple[int, str, list[str]]]) -> str:
+                   events: list[tuple[int, str, list[str]]], carried: str = "") -> str:
     lines = [f"Game {game_id} ({game}), turn {turn}: the public record since the last mail.", ""]
     lines += _events_lines(events)
-    lines += [summary, "", "The public turn file is attached (pbem log, pbem verify read a whole game directory)."]
+    lines += [summary, "", _wrap(f"{carried} game.toml and the referee's head (head.json) are attached too: pbem mail "
+                                 "unpack builds a copy of the game from them, which pbem log and pbem verify read.")]
     return "\n".join(lines) + "\n"
 
 

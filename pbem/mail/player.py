@@ -1,18 +1,29 @@
-"""The player's side of play by e-mail: unpack a turn mail, mail a move or join file.
+"""The player's side of play by e-mail: unpack the referee's mails into a copy, mail a move, join or request.
 
-A turn mail carries ``game.toml``, the turn file and the player's sealed
-view (and the seat records of a game whose seats were handed over); an
-invitation to join carries ``game.toml`` and the join files kept so far.
-:func:`unpack` files them into the player's own copy of the game directory
-(``game.toml``, ``joins/``, ``seats/`` and ``turns/``), which is all ``pbem
-view``, ``pbem move`` and ``pbem join`` read; a join file only when its
+A turn mail carries ``game.toml`` (and the card file it names), the
+referee's head, the seat records in force, the turns since the last one
+mailed to the player and the player's sealed view (:mod:`pbem.mail.catchup`);
+an invitation to join carries ``game.toml`` and the join files kept so
+far; an answer carries the head, and the answer to a stale move the turns
+the copy lacks. :func:`unpack` files them into the player's own copy of
+the game directory (``game.toml``, ``cards/``, ``joins/``, ``seats/``,
+``turns/``, ``head.json`` and ``copy.json``, which marks it as a copy fed by
+mail: :mod:`pbem.referee.copies`), which is all ``pbem view``, ``pbem
+move``, ``pbem join``, ``status``, ``log`` and ``verify`` read. Mails may
+come in any order, twice, or not at all: each file is filed once, and a
+copy with gaps works.
+
+Nothing is filed unchecked. It trusts the first ``game.toml`` it is given
+(it names the referee's key) and from then on refuses another one; the card
+file only with the SHA-256 ``game.toml`` names; a join file when its
 player's signature and the game check, a seat record when the referee's
-signature and the game do. It trusts the first ``game.toml`` it
-is given (it names the referee's key) and from then on refuses another one,
-and it writes a turn file only after checking the referee's signature on
-it, that it belongs to this game, and, when the previous turn is in the
-copy, that it chains to it. A referee who signed two different turn files
-with the same number is named.
+signature and the game do; a turn file after checking the referee's
+signature on it, that it belongs to this game, and that it chains to the
+turns next to it that the copy holds (the one before and the one after);
+a head when the referee signed it for this game, and only the newest one is
+kept. A referee who signed two different turn files with the same number,
+or a head naming a turn the copy holds with another hash, is named: that
+is evidence to show the other players.
 """
 
 from __future__ import annotations
@@ -23,12 +34,16 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbem.crypto.canonical import sha256_ref
 from pbem.mail import compose
+from pbem.mail.compose import CARDS_PREFIX
 from pbem.mail.errors import MailFileError
 from pbem.mail.incoming import UnreadableMail, read_mail
-from pbem.referee import formats
+from pbem.referee import copies, formats
+from pbem.referee.copies import TurnRange
 from pbem.referee.errors import GameDirError, Refusal
 from pbem.referee.gamefile import GameFile
+from pbem.referee.head import HEAD_FILE, Head, parse_head, read_head, write_head
 from pbem.referee.joins import check_join
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, check_turn, parse_record, read_turn
@@ -37,7 +52,7 @@ from pbem.referee.storage import atomic_write
 
 @dataclass
 class Unpacked:
-    """What :func:`unpack` filed."""
+    """What :func:`unpack` filed, and how the copy stands after it."""
 
     directory: Path
     game_id: str
@@ -46,6 +61,16 @@ class Unpacked:
     #: join files filed, as ``PLAYER.ROUND.json``
     joins_written: list[str] = field(default_factory=list)
     latest: int | None = None
+    #: the referee's head the copy holds now, if any, and whether this unpack filed it
+    head: Head | None = None
+    head_written: bool = False
+    #: the turns the copy lacks before its latest one
+    missing: list[TurnRange] = field(default_factory=list)
+
+    @property
+    def behind(self) -> bool:
+        """The head names a later turn than the copy holds."""
+        return self.head is not None and (self.latest is None or self.head.turn > self.latest)
 
 
 def unpack(sources: list[Path], into: Path) -> Unpacked:
@@ -53,7 +78,8 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
 
     Every file is checked before anything is written: a refusal leaves the copy as it was.
     """
-    found: dict[str, list[tuple[str, bytes]]] = {"game": [], "turn": [], "join": [], "seat": []}
+    found: dict[str, list[tuple[str, bytes]]] = {"game": [], "turn": [], "join": [], "seat": [], "head": [],
+                                                 "cards": []}
     for source in sources:
         try:
             data = source.read_bytes()
@@ -62,20 +88,42 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
         _collect(source.name, data, found)
     gamedir = GameDir.at(into)
     gamefile, new_toml = _settle_game_toml(gamedir, [data for _, data in found["game"]], sources)
-    joins = {path: data for name, data in found["join"] if (path := _check_join(gamedir, gamefile, name, data))}
-    seat_records = {path: data for name, data in found["seat"] if (path := _check_seat(gamedir, gamefile, name, data))}
-    turns = _check_turns(gamedir, gamefile, found["turn"])
+    try:
+        gamedir.refuse_symlinks()
+        cards = _check_cards(gamedir, gamefile, found["cards"])
+        joins = {path: data for name, data in found["join"] if (path := _check_join(gamedir, gamefile, name, data))}
+        seat_records = {path: data for name, data in found["seat"]
+                        if (path := _check_seat(gamedir, gamefile, name, data))}
+        turns = _check_turns(gamedir, gamefile, found["turn"])
+        head, new_head, every_head = _check_heads(gamedir, gamefile, found["head"], turns)
+    except GameDirError as error:
+        raise MailFileError(f"{into}: {error}") from error
     if new_toml is not None:
         atomic_write(gamedir.game_toml, new_toml)
-    for path, data in [*joins.items(), *seat_records.items(), *((gamedir.turn(n), data) for n, data in turns.items())]:
+    for path, data in [*cards.items(), *joins.items(), *seat_records.items(),
+                       *((gamedir.turn(n), data) for n, data in turns.items())]:
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)
+    for kept in every_head:
+        target = copies.kept_head_path(gamedir, kept.turn)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, kept.data)
+    if new_head:
+        assert head is not None
+        write_head(gamedir, head)
+    copies.mark(gamedir, gamefile)
     numbers = gamedir.turn_numbers()
     return Unpacked(directory=into, game_id=gamefile.game_id, game_toml_written=new_toml is not None,
                     turns_written=sorted(turns), joins_written=[p.name for p in joins],
-                    latest=numbers[-1] if numbers else None)
+                    latest=numbers[-1] if numbers else None, head=head, head_written=new_head,
+                    missing=copies.gaps(numbers))
 
 
 def _collect(name: str, data: bytes, found: dict[str, list[tuple[str, bytes]]]) -> None:
+    if name.startswith(CARDS_PREFIX):  # the card file game.toml names (checked against its SHA-256)
+        found["cards"].append((name.removeprefix(CARDS_PREFIX), data))
+        return
     kind = _kind(data)
     if kind is not None:
         found[kind].append((name, data))
@@ -99,7 +147,7 @@ def _kind(data: bytes) -> str | None:
         return None
     try:
         doc = json.loads(text)
-        kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat"}
+        kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat", formats.HEAD: "head"}
         return kinds.get(doc["format"]) if isinstance(doc, dict) and isinstance(doc.get("format"), str) else None
     except (ValueError, RecursionError):  # nested deeper than the reader goes: no game file either
         pass
@@ -161,15 +209,88 @@ def _check_turns(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, by
             )
         if kept is None:
             new[number] = (name, data, record)
+    def held(number: int) -> Record | None:
+        if number in new:
+            return new[number][2]
+        return read_turn(gamedir, gamefile, number) if number >= 0 and gamedir.turn(number).exists() else None
+
     for number, (name, _, record) in new.items():
-        previous = new[number - 1][2] if number - 1 in new else (
-            read_turn(gamedir, gamefile, number - 1) if number > 0 and gamedir.turn(number - 1).exists() else None)
+        previous, following = held(number - 1), held(number + 1)
         if previous is not None and record.doc["previous"] != previous.hash:
             raise MailFileError(
                 f"{name}: turn {number} does not chain to turn {number - 1} "
                 f"(it names {record.doc['previous']}, the turn's hash is {previous.hash})"
             )
+        if following is not None and following.doc["previous"] != record.hash:
+            raise MailFileError(
+                f"{name}: turn {number + 1} does not follow this turn {number} "
+                f"(it names {following.doc['previous']}, this turn's hash is {record.hash}): the referee signed "
+                "two histories; keep both and show them to the other players"
+            )
     return {number: data for number, (_, data, _) in sorted(new.items())}
+
+
+def _check_heads(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, bytes]],
+                 turns: dict[int, bytes]) -> tuple[Head | None, bool, list[Head]]:
+    """The newest of the heads found and the one the copy holds; whether it is new (to write); the heads found.
+
+    Every head is checked: signed by the game's referee, of this game; two
+    heads naming one turn with two hashes (among those found, the newest
+    the copy holds and the one it kept of that turn), or a head naming a
+    turn the copy holds (or is filing) with another hash, are the referee's
+    word against itself, refused and named.
+    """
+    heads: list[tuple[str, Head]] = []
+    kept = read_head(gamedir, gamefile)
+    if kept is not None:
+        heads.append((str(gamedir.root / HEAD_FILE), kept))
+    found_heads: list[Head] = []
+    for name, data in found:
+        try:
+            head = parse_head(data, gamefile, name)
+        except GameDirError as error:
+            raise MailFileError(f"{name}: not a head signed by the referee of game {gamefile.game_id}: {error}") from error
+        heads.append((name, head))
+        found_heads.append(head)
+        earlier = copies.read_kept_head(gamedir, gamefile, head.turn)
+        if earlier is not None:
+            heads.append((str(copies.kept_head_path(gamedir, head.turn)), earlier))
+    by_turn: dict[int, tuple[str, Head]] = {}
+    for name, head in heads:
+        other = by_turn.setdefault(head.turn, (name, head))
+        if other[1].turn_hash != head.turn_hash:
+            raise MailFileError(f"{name}: the referee's head names turn {head.turn} with another hash than "
+                                f"{other[0]} does: the referee signed two histories; keep both and show them to "
+                                "the other players")
+        number = head.turn
+        held = None
+        if number in turns:
+            held = parse_record(turns[number], Path(f"{number:06d}.json"), formats.TURN, gamefile.referee,
+                                by_referee=True)
+        elif gamedir.turn(number).exists():
+            held = read_turn(gamedir, gamefile, number)
+        if held is not None and held.hash != head.turn_hash:
+            raise MailFileError(f"{name}: the referee's head names turn {number} with another hash than the turn "
+                                f"{number} of your copy: the referee signed two histories; keep both and show them "
+                                "to the other players")
+    if not heads:
+        return None, False, []
+    newest = max(heads, key=lambda item: (item[1].turn, item[1].time))[1]
+    return newest, kept is None or newest.data != kept.data, found_heads
+
+
+def _check_cards(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, bytes]]) -> dict[Path, bytes]:
+    """The card file ``game.toml`` names, where it goes, if it was found and the copy lacks it."""
+    filed: dict[Path, bytes] = {}
+    for name, data in found:
+        if gamefile.cards is None or name != gamefile.cards["file"] or Path(name).name != name:
+            raise MailFileError(f"cards-{name}: not the card file game.toml names")
+        if sha256_ref(data) != gamefile.cards["sha256"]:
+            raise MailFileError(f"cards-{name}: its SHA-256 is not the one game.toml names")
+        target = gamedir.cards / name
+        if not target.exists():
+            filed[target] = data
+    return filed
 
 
 def _check_join(gamedir: GameDir, gamefile: GameFile, name: str, data: bytes) -> Path | None:
@@ -213,8 +334,9 @@ def file_mail(data: bytes, filename: str, to: str, sender: str | None = None) ->
     except RecursionError:  # nested deeper than the JSON reader goes: no move file
         raise MailFileError(f"{filename}: not a JSON file: nested too deep") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
-    if fmt not in (formats.MOVE, formats.JOIN):
-        raise MailFileError(f"{filename}: not a move or join file (format {fmt!r})")
+    if fmt not in (formats.MOVE, formats.JOIN, formats.REQUEST):
+        raise MailFileError(f"{filename}: not a move, join or request file (format {fmt!r})")
     player, game_id = str(doc.get("player")), str(doc.get("game_id"))
-    what = f"{player}'s join file" if fmt == formats.JOIN else f"{player}'s move for turn {doc.get('turn')}"
+    what = (f"{player}'s join file" if fmt == formats.JOIN else f"{player}'s request for turns"
+            if fmt == formats.REQUEST else f"{player}'s move for turn {doc.get('turn')}")
     return compose.file_mail(data, filename, to, sender, what, game_id)

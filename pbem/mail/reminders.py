@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING
 
 from pbem.digests import sha256_hex
 from pbem.mail import compose
+from pbem.mail.catchup import referee_head
 from pbem.mail.config import MailConfig
 from pbem.mail.record import MailRecord
 from pbem.mail.sending import Outbox
 from pbem.mail.served import seat_address
 from pbem.referee.deadlines import Reminder
+from pbem.referee.head import HEAD_FILE, Anchors
 from pbem.referee.tick import TickReport, tick
 
 if TYPE_CHECKING:
@@ -41,8 +43,13 @@ def reminder_identity(game_id: str, reminder: Reminder) -> str:
 
 def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: MailRecord, outbox: Outbox,
               now: datetime | None, wait: float) -> tuple[TickReport, list[str]]:
-    """Tick one served game and queue its reminders; one line per thing done."""
-    report = tick(game.dir, key, now, wait)
+    """Tick one served game and queue its reminders; one line per thing done.
+
+    The tick is anchored in the loop's state directory (:mod:`pbem.referee.head`), and each reminder
+    carries the game's head, as every mail to a player does.
+    """
+    anchors = Anchors(config.state)  # type: ignore[arg-type]
+    report = tick(game.dir, key, now, wait, anchors=anchors)
     gid = report.game_id
     lines = [f"game {gid}: {t.player}'s {t.kind} decision timed out (deadline {t.deadline}): turn {t.turn}, "
              f"the referee's {'pass' if t.action == 'pass' else 'random choice'}" for t in report.timeouts]
@@ -62,6 +69,9 @@ def tick_game(game: ServedGame, config: MailConfig, key: PrivateKey, record: Mai
                                         referee=config.address or "")
             message = compose.new_message(config.address, [address], compose.reminder_subject(text),
                                           compose.reminder_body(text, f"game-{gid}"), automatic="auto-generated")
+            head = referee_head(game.dir, game.gamefile, key, anchors, now)
+            if head is not None:
+                compose.attach(message, HEAD_FILE, head.data)
             once = sha256_hex(reminder_identity(gid, urgent).encode())[:24]
             queued = outbox.queue(message, once=once)
             lines.append(f"game {gid}: queued for {player} <{address}>: {message['Subject']}")

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.digests import sha256_hex
-from pbem.mail import compose
+from pbem.mail import catchup, compose
 from pbem.mail.config import MailConfig
 from pbem.mail.errors import MailConfigError
 from pbem.mail.extract import Extracted, PbemFile, clean, extract
@@ -77,16 +77,17 @@ from pbem.mail.incoming import (
 from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
 from pbem.mail.record import RETRY_RUNS, RETRY_TIME, MailRecord
 from pbem.mail.reminders import tick_game
+from pbem.mail.requests import pending_of, record_answered, take_request
 from pbem.mail.sending import FlushReport, Outbox
 from pbem.mail.served import GAME_TROUBLE, ServedGame, read_served_games, seat_address
 from pbem.referee import formats, public_log, status, submit
 from pbem.referee.clock import format_time, read_recorded, referee_now
-from pbem.referee.errors import AlreadyApplied, LockBusy, Refusal
+from pbem.referee.errors import AlreadyApplied, LockBusy, Refusal, StaleMove
 from pbem.referee.gamefile import GameFile
+from pbem.referee.head import HEAD_FILE, Anchors, Head
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.lock import DEFAULT_WAIT
 from pbem.referee.public import Status, result_text
-from pbem.referee.records import read_turn
 
 if TYPE_CHECKING:  # the key is loaded by the command line and handed to the referee as it is
     from pbem.crypto.keys import PrivateKey
@@ -162,7 +163,7 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
             except Exception as error:  # one game's fault stops neither the others nor the loop
                 report.held.append(f"game {gid}: not ticked this run: the referee failed: {_fault(error)}")
         try:
-            lines += notify(game, config, record, outbox)
+            lines += notify(game, config, record, outbox, key, now)
         except Exception as error:  # as above: the next run tries again
             report.held.append(f"game {gid}: no turn mails this run: {_fault(error)}")
         for line in lines:
@@ -231,6 +232,8 @@ class _Round:
         self.moment = referee_now(now)
         #: games busy or damaged this run, by game id: (reason, message); their other mails wait at once
         self.trouble: dict[str, tuple[str, str]] = {}
+        #: the referee's anchors: every step of the loop is anchored in its state directory
+        self.anchors = Anchors(config.state)  # type: ignore[arg-type]
         self.known = known_addresses(games, record, config)
 
     def handle(self, incoming: Incoming, box: MailSource) -> str:
@@ -331,7 +334,8 @@ class _Round:
             gid = game.gamefile.game_id
             if gid not in self.trouble:
                 try:
-                    outcome = _submit(game, file, self.key, self.wait, self.now)
+                    outcome = (take_request(game, file, self.record) if file.format == formats.REQUEST
+                               else _submit(game, file, self.key, self.wait, self.now, self.anchors))
                     seat = seat_address(game, self.record, file.player) if file.player else None
                 except LockBusy as error:
                     self.trouble[gid] = ("game-busy", str(error))
@@ -404,6 +408,8 @@ class _Round:
             why = "an address no game here knows, and nothing applied"
         if why is None and not mail.extracted.files and replies_to_an_answer(mail.message):
             why = "a reply to the referee's answer, holding no file"
+        if why is None and text.outcomes and all(o.status == "requested" for o in text.outcomes):
+            why = "requests for turns alone: the turn mail each asks for goes to its seat's address"
         if why is not None:
             return None, [], why
         # an answer that reports a file applied goes whatever the count (only a seat's fresh move applies)
@@ -429,7 +435,7 @@ class _Round:
             # referee's own words: neither the sender's Subject nor a thread of their mail
             answer = compose.new_message(self.config.address, cc, "pbem: a mail from another address, about your seat",
                                          body, automatic="auto-replied")
-        return answer, [*to, *cc], ""
+        return _with_files(answer, text, verdict.touched, self.anchors, self.key, self.now), [*to, *cc], ""
 
     def _unanswerable(self, message: Message, who: str) -> str | None:
         """Why a mail from ``who`` gets no answer whatever it holds, or None."""
@@ -514,12 +520,35 @@ def _not_here(file: PbemFile, games: dict[str, ServedGame]) -> str:
             "nothing was submitted")
 
 
-def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now: datetime | None) -> compose.Outcome:
+def _with_files(message: EmailMessage, text: compose.AnswerText, touched: dict[str, ServedGame], anchors: Anchors,
+                key: PrivateKey, now: datetime | None) -> EmailMessage:
+    """An answer with the files it carries: the head of each game it reports on (a copy learns from any mail
+    how far the game has gone), and the turns an answer to a stale move carries."""
+    attached: dict[str, bytes] = {}
+    for gid, game in touched.items():
+        head = catchup.referee_head(game.dir, game.gamefile, key, anchors, now)
+        if head is not None:
+            attached[HEAD_FILE if len(touched) == 1 else f"head-{gid}.json"] = head.data
+    for outcome in text.outcomes:
+        attached.update(outcome.attachments)
+    for name, data in attached.items():
+        compose.attach(message, name, data)
+    return message
+
+
+def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now: datetime | None,
+            anchors: Anchors) -> compose.Outcome:
     try:
-        step = submit(game.dir, file.data, key, wait=wait, now=now)
+        step = submit(game.dir, file.data, key, wait=wait, now=now, anchors=anchors)
     except AlreadyApplied as error:
         return compose.Outcome(file.name, file.describe(), "already-applied", error.message,
                                exit_code=error.exit_code, reason=error.reason)
+    except StaleMove as error:
+        # the player's copy is behind: the answer carries the turns after the one the move answered
+        outcome = compose.Outcome(file.name, file.describe(), "refused", error.message, exit_code=error.exit_code,
+                                  reason=error.reason, notice=Path(error.rejection).name if error.rejection else None)
+        catchup.stale_turns(game, file, outcome, key, anchors, now)
+        return outcome
     except Refusal as error:
         return compose.Outcome(file.name, file.describe(), "refused", error.message, exit_code=error.exit_code,
                                reason=error.reason, notice=Path(error.rejection).name if error.rejection else None)
@@ -552,31 +581,39 @@ def _result_sentence(result: dict[str, Any]) -> str:
 # --- turn mails ---------------------------------------------------------------------------
 
 
-def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox) -> list[str]:
+def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox, key: PrivateKey,
+           now: datetime | None = None) -> list[str]:
     """Queue the turn mails this game's state calls for; return one line per mail queued.
 
     A seat handed to a new key since the last run (a seat record not
     announced yet) gets a turn mail now, whatever was mailed before, with a
-    note saying so; its previous holder's address, if another, a notice.
+    note saying so; its previous holder's address, if another, a notice. A
+    seat with a request pending (:mod:`pbem.mail.requests`) gets one too,
+    with the turns it asked for. Every mail carries the game's head, from
+    the referee's anchor (:mod:`pbem.mail.catchup`): a game directory that
+    lost the anchored turn is mailed nothing (:class:`~pbem.referee.errors.HistoryLost`).
     """
     gamedir = GameDir.at(game.dir)
     current = status(game.dir)
     if current.dealing:
         return []
+    head = catchup.referee_head(game.dir, game.gamefile, key, Anchors(config.state), now)  # type: ignore[arg-type]
     marks = record.marks()
-    mine = marks.setdefault(game.gamefile.game_id, {"players": {}, "spectators": {}})
+    gid = game.gamefile.game_id
+    mine = marks.setdefault(gid, {"players": {}, "spectators": {}})
     announced = mine.setdefault("seats", {})
+    requested = pending_of(marks, gid)
     joining = not gamedir.has_turns()
     awaited = {a["player"]: a for a in current.awaiting}
     handed = {h.player: h for h in current.gamefile.handovers if h.turn > announced.get(h.player, 0)}
     lines: list[str] = []
-    turn_doc: dict[str, Any] | None = None
     for player in game.entry.players:
         address = seat_address(game, record, player, current.gamefile)
         if address is None:
             continue
         handover = handed.get(player)
         mark = mine["players"].get(player) if handover is None else None
+        request = requested.get(player)
         if joining:
             # one mail per kind of pre-deal decision (a join may take more than one round)
             new_mark: Any = f"join:{awaited[player]['kind']}" if player in awaited else mark
@@ -588,10 +625,8 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
             fresh = not isinstance(mark, int)  # never mailed since the deal
             due = fresh or (decision is not None and isinstance(mark, int) and mark < decision["since"])
             new_mark = current.turn
-        if not due:
+        if not due and request is None:
             continue
-        if turn_doc is None and not joining:
-            turn_doc = _turn_doc(gamedir, current.turn)
         note = None
         if handover is not None:
             note = (f"The referee handed {player}'s seat to your key ({handover.key.fingerprint}) at turn "
@@ -600,36 +635,43 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
             before = seat_address(game, record, player, fingerprint=handover.previous.fingerprint)
             if before is not None and before.lower() != address.lower():
                 notice = compose.new_message(
-                    config.address, [before], f"{compose.subject_tag(game.gamefile.game_id)} {player}'s seat was "
-                    "handed over", compose.seat_notice_body(game.gamefile.game_id, game.gamefile.game, player,
+                    config.address, [before], f"{compose.subject_tag(gid)} {player}'s seat was "
+                    "handed over", compose.seat_notice_body(gid, game.gamefile.game, player,
                                                            handover.turn, handover.key.fingerprint,
                                                            handover.previous.fingerprint),
                     automatic="auto-generated")
+                if head is not None:
+                    compose.attach(notice, HEAD_FILE, head.data)
                 outbox.queue(notice)
-                lines.append(f"game {game.gamefile.game_id}: queued for {player}'s previous holder <{before}>: "
-                             f"{notice['Subject']}")
-        message = _turn_mail(game, config, current, player, address, mark, turn_doc, note)
+                lines.append(f"game {gid}: queued for {player}'s previous holder <{before}>: {notice['Subject']}")
+        # every turn since the last one mailed to this seat's holder (from the deal, for a first mail), and
+        # the turns a request asked for
+        wanted = [] if joining else [(mark + 1 if isinstance(mark, int) else 0, current.turn)]
+        if request is not None:
+            wanted += [tuple(r) for r in request["wanted"]]
+        message = _turn_mail(game, config, current, player, address, mark, head, wanted, note,
+                             asked=request is not None and not due)
         outbox.queue(message)
-        mine["players"][player] = new_mark
+        if request is not None:
+            record_answered(record, request["hashes"])
+            del requested[player]
+        if due:
+            mine["players"][player] = new_mark
         if handover is not None:
             announced[player] = handover.turn
         record.save_marks(marks)
-        lines.append(f"game {game.gamefile.game_id}: queued for {player} <{address}>: {message['Subject']}")
+        lines.append(f"game {gid}: queued for {player} <{address}>: {message['Subject']}")
     if not joining:
         for address in game.entry.spectators:
             mark = mine["spectators"].get(address)
             if mark == "over" or (isinstance(mark, int) and mark >= current.turn and not current.over):
                 continue
-            message = _spectator_mail(game, config, current, address, mark)
+            message = _spectator_mail(game, config, current, address, mark, head)
             outbox.queue(message)
             mine["spectators"][address] = "over" if current.over else current.turn
             record.save_marks(marks)
-            lines.append(f"game {game.gamefile.game_id}: queued for spectator <{address}>: {message['Subject']}")
+            lines.append(f"game {gid}: queued for spectator <{address}>: {message['Subject']}")
     return lines
-
-
-def _turn_doc(gamedir: GameDir, number: int) -> dict[str, Any]:
-    return read_turn(gamedir, GameFile.read(gamedir.game_toml), number).doc
 
 
 def _events_since(game: ServedGame, mark: Any) -> list[tuple[int, str, list[str]]]:
@@ -637,11 +679,18 @@ def _events_since(game: ServedGame, mark: Any) -> list[tuple[int, str, list[str]
     return [(e.turn, e.what, e.events) for e in public_log(game.dir, first)]
 
 
+def _seats_in_force(current: Status) -> list[tuple[int, str]]:
+    """The seat records in force, as ``(turn, player)``: a copy needs them to know which key holds a seat."""
+    return [(handover.turn, handover.player) for handover in current.gamefile.handovers]
+
+
 def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: str, address: str, mark: Any,
-               turn_doc: dict[str, Any] | None, note: str | None = None) -> EmailMessage:
+               head: Head | None, wanted: list[tuple[int, int]], note: str | None = None,
+               asked: bool = False) -> EmailMessage:
+    """A turn mail (before the deal: an invitation); ``asked``: sent for a request alone."""
     gamefile, gamedir = game.gamefile, GameDir.at(game.dir)
     decision = next((a for a in current.awaiting if a["player"] == player), None)
-    joining = turn_doc is None
+    joining = not gamedir.has_turns()
     text = compose.TurnText(
         game_id=gamefile.game_id, game=gamefile.game, player=player, turn=current.turn,
         referee=config.address or "", kind=decision["kind"] if decision else None,
@@ -649,20 +698,18 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
         result=_result_sentence(current.result) if current.result is not None else None,
         abandoned=current.over and current.result is None and not joining,
         events=[] if joining else _events_since(game, mark),
-        note=note, deadline=decision.get("deadline") if decision else None,
+        note=note, deadline=decision.get("deadline") if decision else None, asked=asked,
     )
-    files = {"game.toml": gamedir.game_toml.read_bytes()}
     if joining:
+        files = {"game.toml": read_file(gamedir.game_toml)}
+        if head is not None:
+            files[HEAD_FILE] = head.data
         # the join files kept so far (public and signed): a later round is written against them
         for path in sorted(gamedir.join_files().values()):
             files[path.name] = path.read_bytes()
-    if turn_doc is not None:
-        files[gamedir.turn(current.turn).name] = gamedir.turn(current.turn).read_bytes()
-        files[f"{player}-{current.turn:06d}.age"] = turn_doc["sealed"][player].encode("ascii")
-        # the seats handed over: a copy needs them to know which key holds a seat (small, public, signed)
-        for entry in turn_doc.get("seats", []):
-            path = gamedir.seat(entry["turn"], entry["player"])
-            files[f"seat-{path.name}"] = read_file(path)
+    else:
+        carried = catchup.carried(game.dir, gamefile, current.turn, _seats_in_force(current), wanted, head, player)
+        files, text.carried = carried.files, carried.turns_line()
     text.attachments = list(files)
     message = compose.new_message(config.address, [address], compose.turn_subject(text),
                                   compose.turn_body(text, f"game-{gamefile.game_id}"), automatic="auto-generated")
@@ -671,15 +718,19 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
     return message
 
 
-def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, address: str, mark: Any) -> EmailMessage:
-    gamefile, gamedir = game.gamefile, GameDir.at(game.dir)
+def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, address: str, mark: Any,
+                    head: Head | None) -> EmailMessage:
+    """The public record since the spectator's last mail, and the turns since then (never a view)."""
+    gamefile = game.gamefile
     summary = _status_line(current)
+    carried = catchup.carried(game.dir, gamefile, current.turn, _seats_in_force(current),
+                              [(mark + 1 if isinstance(mark, int) else 0, current.turn)], head)
     body = compose.spectator_body(gamefile.game_id, gamefile.game, current.turn, summary[0].upper() + summary[1:],
-                                  _events_since(game, mark))
+                                  _events_since(game, mark), carried.turns_line())
     subject = f"{compose.subject_tag(gamefile.game_id)} " + ("game over" if current.over else f"turn {current.turn}")
     message = compose.new_message(config.address, [address], subject, body, automatic="auto-generated")
-    turn = gamedir.turn(current.turn)
-    compose.attach(message, turn.name, turn.read_bytes())
+    for name, data in carried.files.items():
+        compose.attach(message, name, data)
     return message
 
 
@@ -711,7 +762,7 @@ def tick_with_mail(config: MailConfig, key: PrivateKey, directory: Path, progres
     outbox = Outbox(record.outbox)
     with record.held():
         ticked, lines = tick_game(game, config, key, record, outbox, now, wait)
-        lines += notify(game, config, record, outbox)
+        lines += notify(game, config, record, outbox, key, now)
         for line in lines:
             tell(line)
         flushed = outbox.flush(config.smtp)

@@ -30,15 +30,19 @@ JOIN = "pbem-join/3"
 PENDING = "pbem-pending/1"
 SEED = "pbem-seed/1"
 REVEAL = "pbem-reveal/1"
-SEEN = "pbem-seen/1"
+SEEN = "pbem-seen/2"
+#: the record of the turns shown before it named the ones it could not check yet (read, never written)
+SEEN_V1 = "pbem-seen/1"
 JOIN_RECORD = "pbem-join-record/1"
 TIMEOUT = "pbem-timeout/1"
 SEAT = "pbem-seat/1"
 HEAD = "pbem-head/1"
-CLI_STATUS = "pbem-cli-status/1"
-CLI_VIEW = "pbem-cli-view/2"
+COPY = "pbem-copy/1"
+REQUEST = "pbem-request/1"
+CLI_STATUS = "pbem-cli-status/2"
+CLI_VIEW = "pbem-cli-view/3"
 CLI_SUBMIT = "pbem-cli-submit/1"
-CLI_VERIFY = "pbem-cli-verify/1"
+CLI_VERIFY = "pbem-cli-verify/2"
 CLI_PROVE = "pbem-cli-prove/1"
 CLI_ERROR = "pbem-cli-error/1"
 CLI_GAMES = "pbem-cli-games/1"
@@ -74,6 +78,8 @@ SCHEMAS: dict[str, str] = {
     TIMEOUT: "timeout",
     SEAT: "seat",
     HEAD: "head",
+    COPY: "copy",
+    REQUEST: "request",
     CLI_STATUS: "cli-status",
     CLI_VIEW: "cli-view",
     CLI_SUBMIT: "cli-submit",

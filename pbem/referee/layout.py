@@ -17,6 +17,9 @@
     reveal.json                    the seed, published by ``pbem reveal`` (signed)
     head.json                      the referee's signed head: the latest turn it wrote and when (written by a
                                    transport: a commit of the game branch, a player's copy fed by mail)
+    copy.json                      a player's copy fed by mail: it marks the directory as one, which may lack
+                                   turns and holds no moves (``pbem.referee.copies``)
+    heads/NNNNNN.json              a player's copy: every head its mails carried, by the turn it names
     .lock                          the per-directory lock
     .tmp-NAME.RANDOM               a write in progress (or left by a crash): the referee writes each
                                    file of a step here first, then renames it into place

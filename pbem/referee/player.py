@@ -20,7 +20,7 @@ from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.engine.protocol import Decision, Option
 from pbem.engine.registry import find_game
-from pbem.referee import formats, orders, seats
+from pbem.referee import copies, formats, orders, seats
 from pbem.referee.errors import (
     GameDirError,
     GameOverMove,
@@ -49,6 +49,8 @@ class PlayerView(NamedTuple):
     gamefile: GameFile
     turn: Record
     doc: dict[str, Any]
+    #: the directory is a player's copy (``copy.json``), which may lack turns (:mod:`pbem.referee.copies`)
+    partial: bool = False
 
     @property
     def player(self) -> str:
@@ -118,7 +120,11 @@ def _check_seat(gamefile: GameFile, player: str, key: PrivateKey) -> None:
 
 
 def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView:
-    """Open ``player``'s section of the current turn with their private key."""
+    """Open ``player``'s section of the current turn with their private key.
+
+    The current turn is the latest the directory holds: in a player's copy
+    fed by mail, the latest one its mails carried (newer ones may exist).
+    """
     gamedir = GameDir.at(directory)
     gamedir.refuse_symlinks()
     gamefile = read_game_file(gamedir)
@@ -131,9 +137,10 @@ def read_view(directory: str | Path, player: str, key: PrivateKey) -> PlayerView
             f"(pbem join {gamedir.root} --as NAME --key KEYFILE)"
         )
     turn = current_turn(gamedir, gamefile)
-    gamefile = seats.in_force(gamedir, gamefile, turn.doc)  # a seat handed over takes its new key
+    partial = copies.is_marked(gamedir, gamefile)
+    gamefile = seats.in_force(gamedir, gamefile, turn.doc, partial)  # a seat handed over takes its new key
     _check_seat(gamefile, player, key)
-    view = PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, key))
+    view = PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, key), partial=partial)
     if (view.doc["decision"] is None) != (view.awaiting is None):
         raise GameDirError(f"{turn.path}: {player}'s section and the turn's awaiting disagree on {player}'s decision")
     return view

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pbem.referee import formats, seats
+from pbem.referee import copies, formats, seats
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir
 from pbem.referee.records import current_turn, read_game_file, read_turn
@@ -72,11 +72,13 @@ class Status(NamedTuple):
             "test_seed": self.gamefile.test_seed is not None,
             "time": self.time,
             "takeovers": self.takeovers,
+            "copy": None,
         }
 
 
 def status(directory: str | Path) -> Status:
-    """The current turn; before the deal of a game that waits for joins, the players yet to join.
+    """The current turn (of a player's copy: the latest it holds); before the deal of a game that waits for
+    joins, the players yet to join.
 
     Those are listed as awaited with decision kind ``join-commit`` (the first
     round: every player's commitment) or ``join-reveal`` (the second: their
@@ -94,7 +96,7 @@ def status(directory: str | Path) -> Status:
             return joining_status(gamefile, [])
         return joining_status(gamefile, joins.awaiting(gamefile), dealing=joins.round(gamefile) is None)
     turn = current_turn(gamedir, gamefile).doc
-    gamefile = seats.in_force(gamedir, gamefile, turn)
+    gamefile = seats.in_force(gamedir, gamefile, turn, partial=copies.is_marked(gamedir, gamefile))
     return turn_status(gamefile, turn, revealed=turn["result"] is None and read_reveal(gamedir, gamefile) is not None)
 
 
@@ -176,7 +178,10 @@ def game_cards(directory: str | Path) -> "tuple[GameScreen, Any]":
 
 
 def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
-    """The public record, turn by turn from turn ``first`` on, each turn signature-checked."""
+    """The public record, turn by turn from turn ``first`` on, each turn signature-checked.
+
+    A player's copy gives the turns it holds (:func:`pbem.referee.copies.standing` says which it lacks).
+    """
     gamedir = GameDir.at(directory)
     gamedir.refuse_all_symlinks()
     gamefile = GameFile.read(gamedir.game_toml)

@@ -92,19 +92,25 @@ def read_seat_record(path: Path, gamefile: GameFile, number: int, player: str,
     return record, Handover(player=player, turn=number, key=key, previous=holder)
 
 
-def in_force(gamedir: GameDir, gamefile: GameFile, turn: dict[str, Any]) -> GameFile:
+def in_force(gamedir: GameDir, gamefile: GameFile, turn: dict[str, Any], partial: bool = False) -> GameFile:
     """``gamefile`` with the seat records that the (checked) turn document ``turn`` names in force, each checked.
 
     The records are looked up by the names the turn gives, in order; a record
     a player slipped in for this very turn, which the turn does not name, is
     refused (:class:`GameDirError`), as is a named one its turn was not
-    produced by.
+    produced by. A player's copy (``partial``) may lack the turn a record
+    produced: the record, signed by the referee and named by the turn read,
+    is then taken without that turn to compare it with (``pbem verify`` on
+    the copy says so).
     """
     number = turn["turn"]
     named = [(entry["turn"], entry["player"]) for entry in turn.get("seats", [])]
     for produced, player in named:
         path = gamedir.seat(produced, player)
         record, handover = read_seat_record(path, gamefile, produced, player)
+        if produced != number and partial and not os.path.lexists(gamedir.turn(produced)):
+            gamefile = gamefile.with_handover(handover)
+            continue
         doc = turn if produced == number else read_turn(gamedir, gamefile, produced).doc
         if doc["move"] != record.hash or doc.get("referee_step") != act_of(record.doc):
             raise GameDirError(f"{path}: turn {produced} was not produced by this seat record", path=path)

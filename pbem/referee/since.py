@@ -18,7 +18,11 @@ deal):
   turn of the takeover: the seat's sections before it are sealed to the
   previous key;
 * a step the referee made in place of a move (a timeout, a takeover) is
-  told as the turn describes it (``referee_step``).
+  told as the turn describes it (``referee_step``);
+* a player's copy fed by mail may lack turns (a mail that did not
+  arrive): the walk stops at the first one it lacks, and the answer names
+  the turns missing there (``missing``), which ``pbem mail request`` asks
+  the referee for.
 
 The work is bounded: at most ``limit`` turns are read (:data:`SINCE_TURNS`
 by default, whatever the gap); when the bound stops the walk first, the
@@ -28,6 +32,7 @@ the public record.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -69,25 +74,29 @@ class SinceLastMove(NamedTuple):
     #: turns read hold no move of theirs (they have not moved yet, or the bound came first)
     last_move: int | None
     #: the walk reached the player's last move, the deal, or the turn from which the player's key holds
-    #: the seat; false when :data:`SINCE_TURNS` stopped it
+    #: the seat; false when :data:`SINCE_TURNS` stopped it, or a turn the copy lacks
     complete: bool
     steps: list[StepEvents]
     #: the turn of the takeover that handed the seat to the player's key, when the walk stopped there
     #: (the seat's sections before it are sealed to the previous key); else ``None``
     seat_taken: int | None = None
+    #: the turns the copy lacks where the walk stopped (both ends included), when a gap stopped it
+    missing: tuple[int, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"last_move": self.last_move, "complete": self.complete, "seat_taken": self.seat_taken,
+                "missing": list(self.missing) if self.missing is not None else None,
                 "turns": [step.to_json() for step in self.steps]}
 
 
 def since_last_move(directory: str | Path, view: PlayerView, key: PrivateKey,
-                    limit: int = SINCE_TURNS) -> SinceLastMove:
+                    limit: int = SINCE_TURNS, partial: bool = False) -> SinceLastMove:
     """The events, public and the player's own, from the turn of ``view.player``'s last move to ``view``'s turn.
 
     ``view`` is the player's opened current turn (:func:`~pbem.referee.player.read_view`) and ``key`` their key.
     Reads at most ``limit`` turns; an earlier turn that is not the one its successor names is a
-    damaged directory (:class:`GameDirError`).
+    damaged directory (:class:`GameDirError`). In a player's copy (``partial``) the walk stops at a turn
+    the copy lacks; elsewhere that is a damaged directory too.
     """
     if limit < 1:
         raise ValueError(f"the number of turns to read back must be positive, not {limit}")
@@ -97,8 +106,15 @@ def since_last_move(directory: str | Path, view: PlayerView, key: PrivateKey,
     first = max((handover.turn for handover in gamefile.handovers_of(player)), default=0)
     steps = [_step(view.turn, view.doc)]
     current = view.turn
+    missing: tuple[int, int] | None = None
     while current.doc["mover"] != player and current.doc["turn"] > first and len(steps) < limit:
         number = current.doc["turn"] - 1
+        if partial and not os.path.lexists(gamedir.turn(number)):
+            low = number
+            while low > first and not os.path.lexists(gamedir.turn(low - 1)):
+                low -= 1
+            missing = (low, number)
+            break
         earlier = read_turn(gamedir, gamefile, number)
         if earlier.hash != current.doc["previous"]:
             raise GameDirError(f"{earlier.path}: is not the turn that turn {number + 1} follows "
@@ -109,7 +125,7 @@ def since_last_move(directory: str | Path, view: PlayerView, key: PrivateKey,
     taken = not moved and first > 0 and current.doc["turn"] == first
     return SinceLastMove(player=player, last_move=current.doc["turn"] if moved else None,
                          complete=moved or taken or current.doc["turn"] == 0, steps=steps[::-1],
-                         seat_taken=first if taken else None)
+                         seat_taken=first if taken else None, missing=missing)
 
 
 def _step(turn: Record, section: dict[str, Any]) -> StepEvents:

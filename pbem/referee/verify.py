@@ -54,6 +54,21 @@ above that fails is named before a difference the replay found, which is
 held until the checks are done; and the seed the replay started with
 (peeked at in the latest turn or ``reveal.json`` before they are checked)
 must be the seed the checks find, else the game is replayed again with it.
+
+**A player's copy** fed by mail (``copy.json``, :mod:`pbem.referee.copies`)
+holds what its mails carried: some of the turns, the seat records, the
+card file, the join files of the invitations and the referee's head, but no
+move file, no view, no timeout record and no ``pending.json``. Every file it
+holds is checked as above (each turn: the referee's signature, its layout,
+this game and ``game.toml``, the turn before it when the copy holds that
+one, the times, the seat records it names, the seed it publishes; the
+head: a turn the copy holds must have the hash the head names); what it
+cannot hold is listed in the report as not checked (:class:`CopyReport`),
+never taken as checked: the turns it lacks and the links of the chain
+across them, the files that produced each turn, ``pending.json``, a head
+that names a turn the copy does not hold (newer turns, or the latest one
+dropped), and the replay. A copy can never pass for the whole record:
+``verify`` says what it is.
 """
 
 from __future__ import annotations
@@ -66,14 +81,15 @@ from pathlib import Path
 from pbem.crypto.canonical import parse_json_strict, sha256_ref
 from pbem.crypto.errors import CryptoError, SignatureError
 from pbem.crypto.signing import verify_document
-from pbem.referee import formats, keying, sealing, seats, timeouts
+from pbem.referee import copies, formats, keying, sealing, seats, timeouts
+from pbem.referee.copies import TurnRange, turns_text
 from pbem.referee.core import MOVE_MAX_BYTES
 from pbem.referee.deadlines import recorded_time_problem
 from pbem.referee.deal import cards_path
-from pbem.referee.errors import GameDirError, VerificationFailed
-from pbem.referee.gamefile import GameFile
-from pbem.referee.head import compare, head_path, read_head
-from pbem.referee.joins import COMMIT, REVEAL, Joins, joined
+from pbem.referee.errors import GameDirError, RefereeError, VerificationFailed
+from pbem.referee.gamefile import GameFile, Handover
+from pbem.referee.head import Head, compare, head_path, read_head
+from pbem.referee.joins import COMMIT, REVEAL, Joins, check_join, joined
 from pbem.referee.layout import GameDir, step_file_name
 from pbem.referee.pipeline import UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
@@ -100,6 +116,29 @@ class VerifyReport:
     note: str | None = None
     #: a ``--seed`` test game: its seed is published in game.toml
     test_seed: bool = False
+    #: a player's copy (``copy.json``): what it holds and what could not be checked in it
+    copy: CopyReport | None = None
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    """What ``verify`` found of a player's copy: the turns it holds and lacks, its head, what it could not check."""
+
+    latest: int | None
+    missing: tuple[TurnRange, ...]
+    head: Head | None
+    #: each thing a copy cannot hold, that was therefore not checked, in a sentence
+    not_checked: tuple[str, ...]
+
+    @property
+    def behind(self) -> bool:
+        return self.head is not None and (self.latest is None or self.head.turn > self.latest)
+
+    def to_json(self) -> dict[str, object]:
+        head = self.head
+        return {"latest_turn": self.latest, "missing_turns": [list(r) for r in self.missing],
+                "head": None if head is None else {"turn": head.turn, "turn_hash": head.turn_hash, "time": head.time},
+                "behind": self.behind, "not_checked": list(self.not_checked)}
 
 
 def _fail(message: str, path: Path | str) -> VerificationFailed:
@@ -147,6 +186,12 @@ def verify(directory: str | Path, replay: bool = False, progress: Callable[[str]
         except GameDirError as error:
             raise VerificationFailed(str(error), str(gamedir.cards / gamefile.cards["file"])) from error
     _check_test_seed(gamefile, gamedir)
+    try:
+        marked = copies.is_marked(gamedir, gamefile)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(copies.copy_path(gamedir))) from error
+    if marked:
+        return _check_copy(gamedir, gamefile, replay)
     replaying = _Replaying(gamedir, gamefile, progress) if replay else None
     try:
         report, seed = _check_records(gamedir, gamefile, replaying)
@@ -500,20 +545,31 @@ def _check_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Re
         raise _fail(f"{turn.path}: a step of the referee ({act['kind']}) names a mover, or is the deal", turn.path)
     if found is None or found[1] != path:
         raise _fail(f"{path}: the {act['kind']} record that produced turn {number} is missing", path)
+    handover = _check_step_record(path, gamefile, turn, previous)
+    return gamefile.with_handover(handover) if handover is not None else gamefile
+
+
+def _check_step_record(path: Path, gamefile: GameFile, turn: Record, previous: Record | None) -> Handover | None:
+    """The referee's record that produced ``turn`` in place of a move (``referee_step``): a timeout record,
+    checked against the turn before it (``previous``, which it needs), or a seat record, against that turn's hash
+    when given; the handover a seat record makes. ``gamefile``: the seat records in force before the turn."""
+    act, number = turn.doc["referee_step"], turn.doc["turn"]
+    handover = None
     try:
         if act["kind"] == "timeout":
+            assert previous is not None
             record = timeouts.read_timeout_record(path, gamefile, number, act["player"], previous, turn.doc)
         else:
-            record, handover = seats.read_seat_record(path, gamefile, number, act["player"], previous.hash)
+            record, handover = seats.read_seat_record(path, gamefile, number, act["player"],
+                                                      previous.hash if previous is not None else None)
             if act != seats.act_of(record.doc) or record.doc.get("time") != turn.doc.get("time"):
                 raise GameDirError(f"{path}: turn {number} does not describe this takeover (referee_step, time)")
-            gamefile = gamefile.with_handover(handover)
     except GameDirError as error:
         raise VerificationFailed(str(error), str(path)) from error
     _same_layout(record)
     if record.hash != turn.doc["move"] or sha256_ref(record.data or b"") != turn.doc["move_file"]:
         raise _fail(f"{path}: is not the record that turn {number} names (its hash, or its bytes)", path)
-    return gamefile
+    return handover
 
 
 def _check_move(gamedir: GameDir, gamefile: GameFile, turn: Record, found: tuple[str, Path] | None
@@ -597,3 +653,211 @@ def _check_rejections(gamedir: GameDir, gamefile: GameFile) -> int:
             raise _fail(f"{path}: is the notice of {slot.name} (its turn and sender), under another name", path)
         checked += 1
     return checked
+
+
+# --- a player's copy ------------------------------------------------------------------------------
+
+#: what a copy fed by mail never holds, and so what ``verify`` never checks in one
+COPY_REPLAY_NOTE = ("a copy fed by mail holds no move file, so the game cannot be replayed from it: replay the "
+                    "referee's directory, which the referee publishes after the game")
+
+
+def _check_copy(gamedir: GameDir, gamefile: GameFile, replay: bool) -> VerifyReport:
+    """Check every file a player's copy holds; list what it cannot hold as not checked (see the module docstring)."""
+    files = 1 + (1 if gamefile.cards is not None else 0)
+    try:
+        holdings = copies.survey(gamedir, gamefile)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), str(head_path(gamedir))) from error
+    not_checked: list[str] = []
+    joins = _check_copy_joins(gamedir, gamefile, not_checked)
+    files += sum(len(kept) for kept in joins.values())
+    numbers = holdings.numbers
+    if not numbers and not gamefile.waits_for_joins:
+        raise _fail(f"{gamedir.turns}: no turn files", gamedir.turns)
+    steps = _step_files(gamedir, numbers[-1] if numbers else 0)
+    produced_unseen: dict[str, list[int]] = {}
+    previous: Record | None = None  # the latest turn checked so far (not always the one just before)
+    for number in numbers:
+        turn = checked_turn(gamedir, gamefile, number)
+        files += 1
+        adjacent = previous is not None and previous.doc["turn"] == number - 1
+        if number == 0 and turn.doc["previous"] is not None:
+            raise _fail(f"{turn.path}: turn 0 names a previous turn", turn.path)
+        if adjacent and turn.doc["previous"] != previous.hash:  # type: ignore[union-attr]
+            raise _fail(f"{turn.path}: names {turn.doc['previous']} as the previous turn, but the previous turn's "
+                        f"hash is {previous.hash}", turn.path)  # type: ignore[union-attr]
+        problem = recorded_time_problem(gamefile.deadlines is not None, turn.doc,
+                                        previous.doc if previous is not None else None)
+        if problem:
+            raise _fail(f"{turn.path}: {problem}", turn.path)
+        if number == 0:
+            _check_copy_deal(gamedir, gamefile, turn, joins, not_checked)
+        else:
+            what = _check_copy_step(gamedir, gamefile, turn, previous if adjacent else None, steps.pop(number, None))
+            if what is not None:
+                produced_unseen.setdefault(what, []).append(number)
+            else:
+                files += 1
+        try:
+            seats.in_force(gamedir, gamefile, turn.doc, partial=True)
+        except GameDirError as error:
+            raise VerificationFailed(str(error), error.path) from error
+        if turn.doc["seed"] is not None:
+            if number != numbers[-1]:
+                raise _fail(f"{turn.path}: publishes the seed, but the game went on after it", turn.path)
+            _check_published_seed(gamefile, turn, last=True)
+        previous = turn
+    # what is left produced a turn the copy lacks: a seat record, which the turns held name and in_force checked
+    files += len(gamedir.seat_files())
+    if holdings.missing:
+        not_checked.append(f"{turns_text(holdings.missing)}: not in this copy (pbem mail request asks the referee for "
+                           "them), nor the links of the chain across them")
+    for what, produced in produced_unseen.items():
+        not_checked.append(f"the {what} that produced {turns_text(copies.ranges_of(produced))}: a copy fed by mail "
+                           "holds none (the referee's directory does)")
+    files += _check_copy_head(gamedir, gamefile, holdings, not_checked)
+    files += _check_kept_heads(gamedir, gamefile, holdings)
+    if gamedir.views.is_dir() and previous is not None:
+        files += _check_views(gamedir, gamefile, previous)
+    files += _check_rejections(gamedir, gamefile)
+    revealed = _check_reveal(gamedir, gamefile, previous) if previous is not None and not holdings.behind else None
+    files += 1 if revealed is not None else 0
+    note = COPY_REPLAY_NOTE if replay else None
+    if replay:
+        not_checked.append("the replay: " + COPY_REPLAY_NOTE)
+    copy = CopyReport(latest=holdings.latest, missing=tuple(holdings.missing), head=holdings.head,
+                      not_checked=tuple(not_checked))
+    return VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=0, files=files, note=note,
+                        test_seed=gamefile.test_seed is not None, copy=copy)
+
+
+def _check_copy_joins(gamedir: GameDir, gamefile: GameFile, not_checked: list[str]) -> dict[str, dict[str, bytes]]:
+    """The join files a copy holds (an invitation carries them), each checked; ``{round: {player: bytes}}``."""
+    found = gamedir.join_files()
+    if not gamefile.waits_for_joins:
+        if found:
+            path = next(iter(found.values()))
+            raise _fail(f"{path}: a join file in a game that did not wait for joins", path)
+        return {}
+    not_checked.append("pending.json: the referee's sealed seed before the deal, which only the referee's directory "
+                       "holds")
+    kept: dict[str, dict[str, bytes]] = {COMMIT: {}, REVEAL: {}}
+    for (player, round_name), path in found.items():
+        data = path.read_bytes()
+        try:
+            doc = check_join(gamefile, data)
+        except RefereeError as error:
+            raise _fail(f"{path}: {error}", path) from error
+        if doc["player"] != player or doc["round"] != round_name:
+            raise _fail(f"{path}: is the join file of {doc['player']} ({doc['round']}), under another name", path)
+        kept[round_name][player] = data
+    return kept
+
+
+def _check_copy_deal(gamedir: GameDir, gamefile: GameFile, turn: Record, joins: dict[str, dict[str, bytes]],
+                     not_checked: list[str]) -> None:
+    """Turn 0 of a copy: the deal, with no move; the join files it names that the copy holds, compared."""
+    if turn.doc["move"] is not None or turn.doc["mover"] is not None or turn.doc["move_file"] is not None:
+        raise _fail(f"{turn.path}: turn 0 is the deal and has no move", turn.path)
+    recorded = turn.doc["joins"]
+    if not gamefile.waits_for_joins:
+        if recorded is not None:
+            raise _fail(f"{turn.path}: names join files, but only the deal of a game that waits for joins does",
+                        turn.path)
+        return
+    if recorded is None or set(recorded) != set(gamefile.player_names):
+        raise _fail(f"{turn.path}: the deal does not name every player's join files", turn.path)
+    absent = []
+    for player in gamefile.player_names:
+        for round_name in (COMMIT, REVEAL):
+            data = joins.get(round_name, {}).get(player)
+            if data is None:
+                absent.append(f"{player}.{round_name}")
+            elif sha256_ref(data) != recorded[player][round_name]:
+                path = gamedir.join(player, round_name)
+                raise _fail(f"{path}: is not the join file that turn 0 was dealt with", path)
+    if absent:
+        not_checked.append(f"the join files the deal names that this copy does not hold ({', '.join(absent)}): "
+                           "the invitations carry the commitments, the referee's directory all of them")
+
+
+def _check_copy_step(gamedir: GameDir, gamefile: GameFile, turn: Record, previous: Record | None,
+                     found: tuple[str, Path] | None) -> str | None:
+    """The file that produced a turn of a copy, checked when the copy holds it (a seat record, which every mail
+    carries; a move or timeout record a player put there), else what kind of file it is, which goes unchecked.
+    ``previous`` is the turn before, when the copy holds it."""
+    act = turn.doc.get("referee_step")
+    number = turn.doc["turn"]
+    seated = _seated_before(gamedir, gamefile, turn)
+    if act is None:
+        if found is None:
+            if turn.doc["move"] is None or turn.doc["mover"] is None or turn.doc["move_file"] is None:
+                raise _fail(f"{turn.path}: names no move that produced it", turn.path)
+            return "moves"
+        _check_move(gamedir, seated, turn, found)
+        return None
+    if turn.doc["mover"] is not None:
+        raise _fail(f"{turn.path}: a step of the referee ({act['kind']}) names a mover", turn.path)
+    timeout = act["kind"] == "timeout"
+    if timeout and (found is None or previous is None):  # a timeout record is checked against the turn before
+        return "timeout records"
+    path = gamedir.timeout(number, act["player"]) if timeout else gamedir.seat(number, act["player"])
+    if found is None or found[1] != path:
+        raise _fail(f"{path}: the {act['kind']} record that produced turn {number} is missing", path)
+    _check_step_record(path, seated, turn, previous)
+    return None
+
+
+def _seated_before(gamedir: GameDir, gamefile: GameFile, turn: Record) -> GameFile:
+    """``game.toml`` with the seat records in force before ``turn``: those it names but its own, each checked."""
+    number, seated = turn.doc["turn"], gamefile
+    try:
+        for entry in turn.doc.get("seats", []):
+            if entry["turn"] != number:
+                _record, handover = seats.read_seat_record(gamedir.seat(entry["turn"], entry["player"]), seated,
+                                                           entry["turn"], entry["player"])
+                seated = seated.with_handover(handover)
+    except GameDirError as error:
+        raise VerificationFailed(str(error), error.path) from error
+    return seated
+
+
+def _check_kept_heads(gamedir: GameDir, gamefile: GameFile, holdings: copies.Holdings) -> int:
+    """Every head a copy kept (``heads/``): signed by the referee, of this game, named after its turn, and naming
+    a turn the copy holds with that turn's hash (one the copy lacks is a turn not checked, listed already)."""
+    kept = copies.kept_heads(gamedir)
+    for number in kept:
+        path = copies.kept_head_path(gamedir, number)
+        try:
+            head = copies.read_kept_head(gamedir, gamefile, number)
+        except GameDirError as error:
+            raise VerificationFailed(str(error), str(path)) from error
+        if head is not None and holdings.has(number) and checked_turn(gamedir, gamefile, number).hash != head.turn_hash:
+            raise _fail(f"{path}: the referee's head of turn {number} names another hash than the turn this copy "
+                        "holds: the referee signed two histories", path)
+    return len(kept)
+
+
+def _check_copy_head(gamedir: GameDir, gamefile: GameFile, holdings: copies.Holdings, not_checked: list[str]) -> int:
+    """The head a copy holds: the turn it names, when the copy holds it, has its hash; else it goes unchecked."""
+    head = holdings.head
+    if head is None:
+        not_checked.append("the referee's head: this copy holds none (every mail from the referee carries one), so "
+                           "nothing here says how far the game has gone")
+        return 0
+    path = head_path(gamedir)
+    if holdings.has(head.turn):
+        held = checked_turn(gamedir, gamefile, head.turn)
+        if held.hash != head.turn_hash:
+            raise _fail(f"{path}: the referee's head ({head.describe()}, {head.turn_hash}) names a turn this copy "
+                        f"holds with another hash ({held.hash}): the referee signed two histories", path)
+        return 1
+    if holdings.behind:
+        not_checked.append(f"turn {head.turn}, the latest the referee had written ({head.time}, its head): this copy "
+                           f"holds turns up to {holdings.latest}; the newer ones did not arrive, or were dropped: "
+                           "pbem mail request asks the referee for them")
+    else:
+        not_checked.append(f"turn {head.turn}, which the referee's head names ({head.time}): it is among the turns "
+                           "this copy lacks")
+    return 1

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
-from helpers_mail import ADDRESSES, REFEREE, Post, body, make_post
+from helpers_mail import ADDRESSES, REFEREE, Post, attachments, body, make_post
 from helpers_referee import make_table
 from typer.testing import CliRunner
 
@@ -62,7 +62,8 @@ def test_a_reminder_is_mailed_once_with_the_deadline_and_the_move_line_and_nothi
     assert "is due by 2025-03-03T12:00:00Z (this reminder goes 24h before it)" in text
     assert "--choose NUMBER --mail referee@pbem.test" in text
     assert "card-" not in text and "hand" not in text.lower()
-    assert reminder["Auto-Submitted"] == "auto-generated" and not reminder.is_multipart()  # no attachment
+    assert reminder["Auto-Submitted"] == "auto-generated"
+    assert list(attachments(reminder)) == ["head.json"]  # the referee's head, as in every mail: nothing private
     at(monkeypatch, 45)
     post.serve()
     assert [m["Subject"].split("reminder: ")[1] for m in reminders(post, ADDRESSES["bob"])] == [

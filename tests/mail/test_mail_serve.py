@@ -69,13 +69,16 @@ def test_an_applied_move_is_answered_in_the_thread_and_the_next_turn_is_mailed(p
     assert status(post.table.dir).turn == 1
 
 
-def test_a_turn_mail_carries_game_toml_the_public_turn_file_and_the_sealed_view_and_the_command_to_answer(post):
+def test_a_turn_mail_carries_game_toml_the_head_the_public_turn_file_and_the_sealed_view_and_the_command_to_answer(
+        post):
     post.serve()
     [mail] = turn_mails(post, ADDRESSES["bob"])
     files = attachments(mail)
     game = post.table.dir
+    head = (post.tmp / "mail-state" / "anchors" / f"{status(game).gamefile.game_id}.json").read_bytes()
     assert files == {
         "game.toml": (game / "game.toml").read_bytes(),
+        "head.json": head,  # the referee's anchor: the latest turn it wrote, signed
         "000000.json": (game / "turns" / "000000.json").read_bytes(),
         "bob-000000.age": (game / "views" / "bob" / "latest.age").read_bytes(),
     }
@@ -361,7 +364,8 @@ def test_spectators_get_the_public_record_and_no_sealed_view(post):
     post.serve()
     mails = post.inbox(SPECTATOR)
     assert [m["Subject"].split("] ")[1] for m in mails] == ["turn 0", "turn 1"]
-    assert set(attachments(mails[-1])) == {"000001.json"}
+    # the turns since the last mail, game.toml and the head (a spectator can build a copy), never a view
+    assert set(attachments(mails[-1])) == {"game.toml", "head.json", "000001.json"}
     assert "turn 1: move by alice" in body(mails[-1]) and "alice has picked" in body(mails[-1])
 
 
