@@ -6,7 +6,9 @@ Run thousands with, for example::
     pytest --games 2000 -k random
 
 and the hostile-mail corpus of the mail loop with ``--mails 10000``
-(``tests/mail/test_mail_hostile_corpus.py``).
+(``tests/mail/test_mail_hostile_corpus.py``). The whole games played by mail
+(``tests/mail/test_whole_games_by_mail.py``) play one seed of each game in CI;
+``--mail-games N`` plays N.
 
 The games the suite defines are registered here, before any test module is
 collected, the way ``PBEM_GAMES`` registers them for a command, so that every
@@ -40,6 +42,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="hostile mails in the mail loop's corpus test (tests/mail/test_mail_hostile_corpus.py)",
     )
+    parser.addoption(
+        "--mail-games",
+        type=int,
+        default=None,
+        help="seeds of each whole game played by mail (tests/mail/test_whole_games_by_mail.py); CI plays one",
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +76,9 @@ def game_count(request: pytest.FixtureRequest):
 def mail_count(request: pytest.FixtureRequest):
     """How many hostile mails the corpus test sends: ``--mails N`` or the test's own CI default."""
     return _count(request, "--mails")
+
+
+@pytest.fixture
+def mail_games(request: pytest.FixtureRequest):
+    """How many seeds of each whole game by mail a test plays: ``--mail-games N`` or the test's own CI default."""
+    return _count(request, "--mail-games")
