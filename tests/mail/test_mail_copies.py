@@ -135,6 +135,12 @@ def test_a_copy_that_lost_a_mail_views_moves_and_verifies_and_names_the_turns_it
             assert alice.unpack(path, copy=lost).exit_code == 0
     seen = alice.view(copy=lost)
     assert seen["result"] is not None and seen["copy"]["missing_turns"]
+    first, last = seen["copy"]["missing_turns"][0]
+    lacking = f"{first}" if first == last else f"{first}-{last}"
+    assert f"{lacking}: not in this copy" in invoke("log", lost).output
+    status_doc = json.loads(ok("status", lost, "--json").stdout)
+    assert status_doc["copy"]["missing_turns"] == seen["copy"]["missing_turns"]
+    assert "Your copy lacks turn" in " ".join(ok("status", lost).output.split())
     report = json.loads(invoke("verify", lost, "--json").stdout)
     assert report["ok"] and report["copy"]["missing_turns"] == seen["copy"]["missing_turns"]
     assert any("not in this copy" in item for item in report["copy"]["not_checked"])
@@ -164,6 +170,10 @@ def test_a_copy_that_is_behind_says_so_names_its_latest_turn_and_when_and_the_an
     text = bob.view_text().output
     assert "Your copy is behind: its latest turn is 0" in " ".join(text.split())
     assert "written by the referee at" in " ".join(text.split())
+    # a move written on a copy that is behind says so
+    warned = invoke("move", bob.copy, "--as", "bob", "--key", bob.key, "--choose", "1",
+                    "--out", bob.home / "another-move.json")
+    assert warned.exit_code == 0 and "your copy is behind" in " ".join(warned.stderr.split())
     # the move bob kept answers turn 0, whose decision is long answered: stale, and the answer carries the turns
     bob.send(kept)
     serve(post)
