@@ -53,6 +53,7 @@ game busy or damaged holds up neither the other mails nor the other games.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage, Message
@@ -526,7 +527,10 @@ def _with_files(message: EmailMessage, text: compose.AnswerText, touched: dict[s
     how far the game has gone), and the turns an answer to a stale move carries."""
     attached: dict[str, bytes] = {}
     for gid, game in touched.items():
-        head = catchup.referee_head(game.dir, game.gamefile, key, anchors, now)
+        try:
+            head = catchup.referee_head(game.dir, game.gamefile, key, anchors, now)
+        except GAME_TROUBLE:
+            continue  # the game's turn mails say why (and carry no head from a directory that lost a turn)
         if head is not None:
             attached[HEAD_FILE if len(touched) == 1 else f"head-{gid}.json"] = head.data
     for outcome in text.outcomes:
@@ -547,7 +551,9 @@ def _submit(game: ServedGame, file: PbemFile, key: PrivateKey, wait: float, now:
         # the player's copy is behind: the answer carries the turns after the one the move answered
         outcome = compose.Outcome(file.name, file.describe(), "refused", error.message, exit_code=error.exit_code,
                                   reason=error.reason, notice=Path(error.rejection).name if error.rejection else None)
-        catchup.stale_turns(game, file, outcome, key, anchors, now)
+        # a directory that cannot give the turns now still has the refusal answered (its turn mails say why)
+        with suppress(*GAME_TROUBLE):
+            catchup.stale_turns(game, file, outcome, key, anchors, now)
         return outcome
     except Refusal as error:
         return compose.Outcome(file.name, file.describe(), "refused", error.message, exit_code=error.exit_code,

@@ -304,7 +304,8 @@ def test_the_mail_loop_anchors_each_game_and_mails_nothing_from_a_directory_that
     assert anchor["turn"] == 2
     # whoever can write the game directory drops the latest turn (and the move that made it)
     (post.table.dir / "turns" / "000002.json").unlink()
-    (post.table.dir / "moves" / "000002-bob.json").unlink()
+    for move in (post.table.dir / "moves").glob("000002-*.json"):
+        move.unlink()
     before = {address: len(post.inbox(address)) for address in ADDRESSES.values()}
     lines: list[str] = []
     report = post.serve(lines)
@@ -333,3 +334,39 @@ def test_the_new_holder_of_a_seat_plays_on_when_their_first_mail_is_lost(post):
     assert seen["result"] is not None and seen["copy"]["missing_turns"]
     new_key_moves = [path for path in (post.table.dir / "moves").glob("*-alice.json") if int(path.name[:6]) > taken]
     assert new_key_moves  # carol's moves, signed with the key that holds the seat now, were applied
+
+
+def test_the_new_holder_whose_first_mail_is_lost_asks_for_the_game_by_its_id(post):
+    players = players_of(post)
+    rounds(post, players, lambda now: now.turn >= 3)
+    key_file, pub_file = write_keypair(generate("alice"), post.tmp / "carol-keys")
+    ok("takeover", post.table.dir, "--seat", "alice", "--key", pub_file, "--referee-key",
+       post.table.key_files["referee"], "--config", post.write_config(), "--address", ADDRESSES["carol"])
+    serve(post)
+    assert len(post.inbox(ADDRESSES["carol"])) == 1  # that mail never reaches carol
+    carol = MailPlayer("alice", ADDRESSES["carol"], key_file, post.tmp / "home" / "carol", post.smtp)
+    game_id = status(post.table.dir).gamefile.game_id  # the referee tells the new holder which game
+    carol.send(carol.request(game=game_id))
+    serve(post)
+    [_lost, asked] = post.smtp.post.inboxes[ADDRESSES["carol"]]
+    assert carol.unpack(carol.save(asked)).exit_code == 0
+    seen = carol.view()
+    assert seen["turn"] == status(post.table.dir).turn and seen["copy"]["missing_turns"] == []
+    # a request signed with the previous holder's key names a key that no longer holds the seat: nobody is mailed
+    old = players["alice"]
+    old.send(old.request(game=game_id, copy=post.tmp / "empty"))
+    serve(post)
+    assert len(turn_mails_to(post, ADDRESSES["carol"])) == 2
+
+
+def test_verify_on_a_copy_that_lost_its_latest_turn_reports_it(post):
+    players = players_of(post)
+    play(post, players)
+    alice = players["alice"]
+    latest = max(int(path.name[:6]) for path in (alice.copy / "turns").iterdir())
+    (alice.copy / "turns" / f"{latest:06d}.json").unlink()
+    report = json.loads(invoke("verify", alice.copy, "--json").stdout)
+    assert report["ok"] and report["copy"]["behind"] and report["copy"]["head"]["turn"] == latest
+    assert any(f"turn {latest}, the latest the referee had written" in item for item in report["copy"]["not_checked"])
+    text = invoke("verify", alice.copy).output
+    assert "this copy is behind it" in " ".join(text.split())
