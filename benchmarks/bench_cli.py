@@ -16,7 +16,10 @@ as a user starts it (``python -m pbem ...``):
   a valid move without it (``pbem.schema_subset``), for comparison;
 * ``pbem status``, ``pbem view`` (the awaited player), ``pbem move`` (a
   move for them, written to a temporary file) and ``pbem submit`` of that
-  move (on a fresh copy of the game directory each time, not timed).
+  move (on a fresh copy of the game directory each time, not timed);
+* two presses of Tab, as the bash script of ``pbem completion bash`` asks
+  pbem (this tree only): after ``pbem st`` (a command's name) and after
+  ``pbem view DIR --as`` (the player names of the game directory).
 
 Prints the machine's speed first; then each command's median wall time and
 its ratio to the floor's, and the same of its CPU time (user and system), which the machine's load
@@ -127,9 +130,12 @@ def main() -> None:
                           "--out", str(where / "again.json")],
             "pbem submit": [*pbem, "submit", str(copy), str(move_file), "--referee-key", str(keys["referee"])],
         }
+        tabs = {"Tab after pbem st": "pbem st", "Tab after view --as": f"pbem view {directory} --as "}
         runs: dict[str, tuple[list[str], dict[str, str] | None]] = {
             "import floor": (FLOOR, None), **{name: (command, None) for name, command in LIBRARIES.items()},
             **{tree + name: (command, env) for tree, env in trees.items() for name, command in commands.items()},
+            **{name: (pbem, {**trees[""], "_PBEM_COMPLETE": "bash_complete", "COMP_LINE": line})
+               for name, line in tabs.items()},
         }
         found: dict[str, list[Times]] = {name: [] for name in runs}
         for name in alternated(list(runs), args.runs):

@@ -38,6 +38,9 @@ from pbem.referee.errors import SetupError
 #: extra game modules to import before running (tests, plug-ins): each
 #: module named here is imported and its ``GAME`` registered
 GAMES_ENV = "PBEM_GAMES"
+#: set by the scripts of ``pbem completion SHELL`` (:mod:`pbem.cli.completion`) to ``SHELL_complete``: pbem then
+#: answers with the completions of the line typed so far, and runs nothing else
+COMPLETE_ENV = "_PBEM_COMPLETE"
 
 #: the commands of ``pbem``, in the order ``pbem --help`` lists them (the groups last); each is built
 #: into a click command only when named (:class:`_Group`)
@@ -70,6 +73,13 @@ class _Commands(MutableMapping[str, ClickCommand]):
             return typer_main.get_group_from_info(
                 typer_main.TyperInfo(group, name=name), suggest_commands=group.suggest_commands, **self._style)
         return typer_main.get_command_from_info(self._registered[name], **self._style)
+
+    def summary(self, name: str) -> str | None:
+        """The help of command ``name`` as its registration gives it, nothing built (for shell completion)."""
+        if name in GROUPS:
+            return importlib.import_module(GROUPS[name]).app.info.help  # type: ignore[no-any-return]
+        info = self._registered[name]
+        return info.help or (info.callback.__doc__ if info.callback is not None else None)
 
     def __getitem__(self, name: str) -> ClickCommand:
         if name not in self._built:
@@ -142,6 +152,15 @@ class _Group(TyperGroup):
     def list_commands(self, ctx: ClickContext) -> list[str]:
         return list(self.commands)  # the names only: typer's own builds every command to list them
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        """A request of a completion script (``pbem completion SHELL``): answered, and nothing else runs."""
+        instruction = os.environ.get(COMPLETE_ENV)
+        if instruction:
+            from pbem.cli.completion import complete
+
+            _load_games_from_env()  # the games a run knows: $PBEM_GAMES's too
+            raise SystemExit(complete(self, instruction))
+
     def invoke(self, ctx: ClickContext) -> Any:
         wants_json = _asks_for_json(ctx)  # read before click consumes the arguments
         try:
@@ -178,8 +197,8 @@ def _load_games_from_env() -> None:
             fail(str(error), SetupError.exit_code, SetupError.reason)
 
 
-def _print_version(asked: bool) -> None:
-    if asked:
+def _print_version(ctx: typer.Context, asked: bool) -> None:
+    if asked and not ctx.resilient_parsing:  # not while a shell completes the line
         say(f"pbem {__version__}")
         raise typer.Exit()
 

@@ -833,6 +833,29 @@ def games(
         say(text.game_line(entry, with_options=options))
 
 
+@commands.command()
+def completion(
+    shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish."),
+) -> None:
+    """Print the shell completion script of SHELL: commands, options, player names, games and files on Tab.
+
+    Install it once where the shell loads it, then open a new shell:
+
+    bash: pbem completion bash > ~/.local/share/bash-completion/completions/pbem
+    (needs the bash-completion package; or source the file from ~/.bashrc)
+
+    zsh: pbem completion zsh > ~/.zfunc/_pbem, with fpath+=~/.zfunc before
+    compinit in ~/.zshrc
+
+    fish: pbem completion fish > ~/.config/fish/completions/pbem.fish
+    """
+    from pbem.cli.completion import SHELLS, script
+
+    if shell not in SHELLS:
+        _fail(f"no completion for the shell {shell!r}: give one of {', '.join(SHELLS)}")
+    say(script(shell).rstrip("\n"))
+
+
 def main() -> None:
     """Console-script entry point."""
     app(prog_name="pbem")
