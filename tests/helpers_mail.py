@@ -221,6 +221,8 @@ auth_mechanisms = plain login
 auth_failure_delay = 0
 first_valid_uid = 1
 mail_location = maildir:{root}/mail/%u
+# a test server's mail need not survive a power cut: its fsyncs are what the whole-game tests wait for most
+mail_fsync = never
 passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {root}/passwd
