@@ -40,10 +40,12 @@ explicitly, and owns it; the machine keeps nothing of its own between calls.
 # No ``from __future__ import annotations`` here (docs/performance.md, "Annotations evaluated at import").
 # The annotations below name only what is defined above them.
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Final, Generic, NamedTuple, Required, TypedDict, TypeVar
 
 from pbem.engine.errors import NotAwaitedError, RulesError
+from pbem.engine.ordertests import OrderTest
 from pbem.engine.protocol import DEFAULT_ACTIONS, Decision, Option
 from pbem.engine.rng import Rng
 
@@ -130,6 +132,9 @@ class DecisionKind(NamedTuple, Generic[S]):
     read only public facts); the machine then takes a single option at once.
     Without it, a decision of this kind is taken at once only when asked as
     ``forced``.
+
+    ``tests`` are what a player's orders for this kind may test besides the
+    generic tests, by name (:mod:`pbem.engine.ordertests`).
     """
 
     name: str
@@ -139,6 +144,7 @@ class DecisionKind(NamedTuple, Generic[S]):
     apply: Answer[S] | None = None
     default_action: str = "pass"
     public_count: PublicCount[S] | None = None
+    tests: Mapping[str, OrderTest] = MappingProxyType({})
 
 
 class FreeAction(NamedTuple, Generic[S]):
@@ -312,8 +318,9 @@ class TurnMachine(Generic[S]):
         apply: Answer[S] | None = None,
         default_action: str = "pass",
         public_count: PublicCount[S] | None = None,
+        tests: Iterable[OrderTest] = (),
     ) -> DecisionKind[S]:
-        """Register a decision kind (see :class:`DecisionKind`)."""
+        """Register a decision kind (see :class:`DecisionKind`; ``tests``: what orders for it may test)."""
         if name in self._kinds:
             raise RulesError(f"{self.game}: decision kind {name!r} is registered twice")
         if (options is None) != (apply is None):
@@ -321,7 +328,13 @@ class TurnMachine(Generic[S]):
         if default_action not in DEFAULT_ACTIONS:
             raise RulesError(f"{self.game}: decision kind {name!r} declares the default action {default_action!r}, "
                              f"not one of {', '.join(DEFAULT_ACTIONS)}")
-        kind = DecisionKind(name, prompt, pass_id, options, apply, default_action, public_count)
+        declared: dict[str, OrderTest] = {}
+        for test in tests:
+            if test.name in declared:
+                raise RulesError(f"{self.game}: decision kind {name!r} declares the order test {test.name!r} twice")
+            declared[test.name] = test
+        kind = DecisionKind(name, prompt, pass_id, options, apply, default_action, public_count,
+                            MappingProxyType(declared))
         self._kinds[name] = kind
         return kind
 
@@ -486,8 +499,9 @@ class TurnMachine(Generic[S]):
 
 class MachineGame(Generic[S]):
     """The protocol members a game on the turn machine takes from its machine:
-    :meth:`decision_kinds`, :meth:`default_action`, :meth:`awaiting` and
-    :meth:`apply`. A game sets ``self.machine`` (its own :class:`TurnMachine`)
+    :meth:`decision_kinds`, :meth:`default_action`, :meth:`awaiting`,
+    :meth:`apply` and what orders may test (:meth:`order_tests`,
+    :meth:`order_value`). A game sets ``self.machine`` (its own :class:`TurnMachine`)
     and supplies the rest of :class:`~pbem.engine.protocol.Game`."""
 
     machine: TurnMachine[S]
@@ -501,6 +515,23 @@ class MachineGame(Generic[S]):
 
     def awaiting(self, state: S) -> list[Decision]:
         return self.machine.decisions(state)
+
+    def order_tests(self, kind: str) -> Mapping[str, OrderTest]:
+        """What orders for decisions of ``kind`` may test besides the generic tests, as registered."""
+        return self.machine.decision_kind(kind).tests
+
+    def order_value(self, state: S, player: str, test: str, option_id: str | None = None) -> Any:
+        """The value of the order test ``test`` on ``player``'s open decision (of one of its options, for an
+        option test), read as the decision's kind declares it."""
+        pending = pending_of(state, player)
+        if pending is None:
+            raise NotAwaitedError(f"no decision of {player!r} is awaited")
+        declared = self.machine.decision_kind(pending["kind"]).tests.get(test)
+        if declared is None:
+            raise RulesError(f"{self.machine.game}: {pending['kind']} decisions have no order test {test!r}")
+        if declared.about == "option":
+            return declared.read(state, pending, option_id)
+        return declared.read(state, pending)
 
     def apply(self, state: S, player: str, option_id: str, rng: Rng) -> S:
         self.machine.choose(state, player, option_id, rng)

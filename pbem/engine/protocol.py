@@ -56,6 +56,14 @@ Rules of the protocol:
   the answer through :func:`apply_choice` like any other. A game on the
   turn machine declares it with each decision kind
   (``machine.kind(name, default_action=...)``).
+* **Order tests** (optional methods ``order_tests(kind)`` and
+  ``order_value(state, player, test, option_id=None)``): what a player's
+  orders for a decision kind may test besides the generic tests (an
+  option's id, a card it names, its label), and the value of one on the
+  player's open decision (:mod:`pbem.engine.ordertests`). A test reads
+  only what that player may know. A game without them offers the generic
+  tests alone; a game on the turn machine declares them with each decision
+  kind (``machine.kind(name, tests=...)``).
 
 Games build their rules on the turn machine of :mod:`pbem.engine.machine`
 (tasks, pending decisions, decision kinds); the protocol does not require it.

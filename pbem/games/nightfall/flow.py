@@ -27,6 +27,7 @@ from pbem.engine.machine import (
 )
 from pbem.engine.machine import ask as ask_decision
 from pbem.engine.rng import Rng
+from pbem.games.nightfall.ordertests import TESTS
 from pbem.games.nightfall.state import State, current_turn, event, zones
 
 #: an answer that carries on from the data its decision was asked with
@@ -202,9 +203,10 @@ def _trigger_chosen(state: State, data: dict[str, Any], option_id: str, rng: Rng
 
 
 def register(machine: TurnMachine[State]) -> None:
-    """The decision kinds, and this module's task and answer, on the game's turn machine."""
+    """The decision kinds (with what orders for each may test, :mod:`.ordertests`), and this module's task
+    and answer, on the game's turn machine."""
     for kind in KINDS:
-        machine.kind(kind, pass_id=PASS_IDS.get(kind), public_count=PUBLIC_COUNTS.get(kind))
+        machine.kind(kind, pass_id=PASS_IDS.get(kind), public_count=PUBLIC_COUNTS.get(kind), tests=TESTS.get(kind, ()))
     machine.on_taken(_taken)
     machine.task("order_triggers", _order_triggers)
     machine.answer("flow:trigger", on_data(_trigger_chosen))

@@ -32,6 +32,7 @@ from pbem.games.nightlancer.cards import (
 )
 from pbem.games.nightlancer.crews import crew_by_label, slot_by_card
 from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.ordertests import TESTS
 from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard, draw
@@ -369,6 +370,9 @@ def register(machine: TurnMachine[State]) -> None:
                                 "scored": challenge_scored, "settle": challenge_settle})
     machine.steps("attempt", {"start": attempt_start, "pay": attempt_pay})
     machine.step("window", "start", run_window)
-    machine.kind("assist", prompt="Assist in the challenge?", pass_id="stand-by", options=assist_options, apply=assist_apply)
-    machine.kind("attempt", prompt="Play contacts on your attempt, or roll", pass_id="roll", options=attempt_options, apply=attempt_apply)
-    machine.kind("reaction", prompt="Play a contact against the attempt, or pass", pass_id="pass", options=reaction_options, apply=reaction_apply)
+    machine.kind("assist", prompt="Assist in the challenge?", pass_id="stand-by", options=assist_options, apply=assist_apply,
+                 tests=TESTS["assist"])
+    machine.kind("attempt", prompt="Play contacts on your attempt, or roll", pass_id="roll", options=attempt_options, apply=attempt_apply,
+                 tests=TESTS["attempt"])
+    machine.kind("reaction", prompt="Play a contact against the attempt, or pass", pass_id="pass", options=reaction_options, apply=reaction_apply,
+                 tests=TESTS["reaction"])

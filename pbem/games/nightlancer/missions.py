@@ -32,6 +32,7 @@ from pbem.games.nightlancer.crews import (
 )
 from pbem.games.nightlancer.effects import new_mods
 from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.ordertests import TESTS
 from pbem.games.nightlancer.state import State
 from pbem.games.nightlancer.texts import describe_effect
 from pbem.games.nightlancer.zones import card, discard, draw
@@ -515,8 +516,11 @@ def register(machine: TurnMachine[State]) -> None:
     })
     machine.steps("skills", {"start": offer_skills, "chosen": discard_skills})
     machine.kind("gear-up", prompt="Choose your Loadout", pass_id="done", options=gear_options, apply=gear_apply)
-    machine.kind("abandon", prompt="Continue or abandon the mission", pass_id="continue", options=abandon_options, apply=abandon_apply)
+    machine.kind("abandon", prompt="Continue or abandon the mission", pass_id="continue", options=abandon_options, apply=abandon_apply,
+                 tests=TESTS["abandon"])
     machine.kind("choose-option", prompt="Choose the Stage option", options=choose_options, apply=choose_apply)
-    machine.kind("face-off", prompt="Face-off: fight or abandon", options=faceoff_options, apply=faceoff_apply)
-    machine.kind("accept-fight", prompt="Accept the fight or abandon", options=accept_options, apply=accept_apply)
+    machine.kind("face-off", prompt="Face-off: fight or abandon", options=faceoff_options, apply=faceoff_apply,
+                 tests=TESTS["face-off"])
+    machine.kind("accept-fight", prompt="Accept the fight or abandon", options=accept_options, apply=accept_apply,
+                 tests=TESTS["accept-fight"])
     machine.kind("skill", prompt="Buy a Skill", pass_id="none", options=skill_options, apply=skill_apply)

@@ -23,6 +23,7 @@ from pbem.games.nightlancer.crews import (
 )
 from pbem.games.nightlancer.effects import draw_contacts, self_applies
 from pbem.games.nightlancer.flow import ask
+from pbem.games.nightlancer.ordertests import TESTS
 from pbem.games.nightlancer.setup import table_size
 from pbem.games.nightlancer.state import Crew, State
 from pbem.games.nightlancer.texts import amounts
@@ -488,7 +489,8 @@ def register(machine: TurnMachine[State]) -> None:
     machine.kind("interest", prompt="Pay Loan interest", options=interest_options, apply=interest_apply)
     machine.kind("repay", prompt="Repay a Loan", pass_id="keep", options=repay_options, apply=repay_apply)
     machine.kind("take-mission", prompt="Take missions", pass_id="pass", options=take_options, apply=take_apply)
-    machine.kind("consent", prompt="Let a player join your Crew?", options=consent_options, apply=consent_apply)
+    machine.kind("consent", prompt="Let a player join your Crew?", options=consent_options, apply=consent_apply,
+                 tests=TESTS["consent"])
     machine.kind("stay", prompt="Stay on your mission or leave it", pass_id="stay", options=stay_options,
                  apply=stay_apply)
     machine.kind("event", prompt="Play Contacts on yourself before the Event's next part, or go on", pass_id="go-on",
