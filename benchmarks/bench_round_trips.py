@@ -19,11 +19,7 @@ The configurations:
 * ``after+careful``: and the standing orders that reveal nothing:
   ``wound-window=always`` (a Martial Law wound can still be used before each
   strike) and ``nothing-to-claim=always`` (end the claim phase when nothing
-  is left to claim, a public fact);
-* ``after+revealing``: and the orders that pass when passing is the only
-  option, which tell the table that the player could not act:
-  ``add-to-chain``, ``link``, ``chain-start`` and ``wound-effect`` with
-  ``when-only-option``.
+  is left to claim, a public fact).
 
 ``--before`` / ``--after`` run only the first / the other configurations.
 Each configuration plays its own games (the moves skipped shift the bots'
@@ -51,14 +47,11 @@ from pbem.referee import orders
 
 PLAYERS = ("ann", "bob")
 CAREFUL = {"wound-window": "always", "nothing-to-claim": "always"}
-REVEALING = {**CAREFUL, "add-to-chain": "when-only-option", "link": "when-only-option",
-             "chain-start": "when-only-option", "wound-effect": "when-only-option"}
 #: name: (take public singles, each player's standing orders)
 CONFIGURATIONS: dict[str, tuple[bool, dict[str, str]]] = {
     "before": (False, {}),
     "after": (True, {}),
     "after+careful": (True, CAREFUL),
-    "after+revealing": (True, REVEALING),
 }
 
 

@@ -18,9 +18,13 @@ from typing import Any
 
 from helpers_trust import random_positions
 
+from pbem.bots import RandomBot
 from pbem.engine import Game, Rng, ScenarioError, apply_choice, game_names, step_rng
 from pbem.engine.gamedata import GameData
+from pbem.engine.ordertests import GENERIC, cards_named
+from pbem.engine.plain import copy_plain
 from pbem.engine.registry import find_game
+from pbem.referee import orders
 
 SEATS = [f"p{i}" for i in range(6)]
 
@@ -371,3 +375,244 @@ def zone_place_problems(game: Game[Any], wanted: int) -> tuple[int, list[str]]:
                     zone.cards and player not in zone.seen_by for zone in declared(state)):
                 problems.append(f"seed {seed}: {player} cannot be watched: a zone they do not see names no place")
     return checked, problems
+
+
+# --- orders -----------------------------------------------------------------------------------
+
+
+def _declared_tests(game: Game[Any], kind: str) -> dict[str, Any]:
+    declared = getattr(game, "order_tests", None)
+    return dict(declared(kind)) if callable(declared) else {}
+
+
+def order_vocabulary(game: Game[Any], games: int = 3) -> dict[str, dict[str, set[Any]]]:
+    """What random orders may name, by decision kind, from a few random games: the option ids, the card
+    keys they name, words of their labels, and the values each declared test read."""
+    found: dict[str, dict[str, set[Any]]] = {}
+    choices = set_ups(game)
+    for seed in range(games):
+        scenario, players = choices[seed % len(choices)]
+        for state in random_positions(game, players, 10_000 + seed, every=1, scenario=scenario):
+            for decision in game.awaiting(state):
+                seen = found.setdefault(decision.kind, {"option": set(), "card": set(), "label": set()})
+                for option in decision.options:
+                    seen["option"].add(option.id)
+                    seen["card"].update(cards_named(option.id))
+                    seen["label"].update(f"*{word.casefold()}*" for word in option.label.split()[:2] if word.isalpha())
+                for name, test in _declared_tests(game, decision.kind).items():
+                    values = seen.setdefault(name, set())
+                    for option_id in [o.id for o in decision.options] if test.about == "option" else [None]:
+                        value = game.order_value(state, decision.player, name, option_id)  # type: ignore[attr-defined]
+                        values.update(value if isinstance(value, list) else [] if value is None else [value])
+    return found
+
+
+def _random_value(test: Any, seen: set[Any], rng: Rng) -> Any:
+    values = sorted(seen, key=repr) or list(test.values)
+    if not values:
+        return None
+    value = values[rng.randbelow(len(values), "value")]
+    if test.type == "integer" and rng.randbelow(2, "range"):
+        return {"min": value} if rng.randbelow(2, "side") else {"max": value}
+    return value
+
+
+def random_orders(game: Game[Any], vocabulary: dict[str, dict[str, set[Any]]], rng: Rng) -> dict[str, Any]:
+    """One player's random orders: for about half the game's kinds, up to three rules of the generic and
+    the declared tests with values seen in random games, and a random fallback."""
+    given: dict[str, Any] = {}
+    for kind in sorted(game.decision_kinds()):
+        if rng.randbelow(2, "kind"):
+            continue
+        seen = vocabulary.get(kind, {})
+        tests = {**GENERIC, **_declared_tests(game, kind)}
+        decision_tests = sorted(n for n, t in tests.items() if t.about == "decision")
+        option_tests = sorted(n for n, t in tests.items() if t.about == "option")
+        rules = []
+        for _ in range(rng.randbelow(4, "rules")):
+            rule: dict[str, Any] = {}
+            if decision_tests and rng.randbelow(2, "if"):
+                name = decision_tests[rng.randbelow(len(decision_tests), "test")]
+                value = _random_value(tests[name], seen.get(name, set()), rng)
+                if value is not None:
+                    rule["if"] = {name: value}
+            # mostly option tests, which hold on some hands and not on others: a choice that always
+            # holds (pass, first) before them would hide what they do
+            pick = rng.randbelow(8, "choose")
+            if pick < 2:
+                rule["choose"] = ("pass", "first")[pick]
+            else:
+                name = option_tests[rng.randbelow(len(option_tests), "test")]
+                value = _random_value(tests[name], seen.get(name, set()), rng)
+                rule["choose"] = {name: value} if value is not None else "first"
+            rules.append(rule)
+        given[kind] = {"rules": rules, "fallback": ("pass", "first")[rng.randbelow(2, "fallback")]}
+    return {"orders": given} if given else {}
+
+
+def _held_keys(game: Game[Any], state: Any, player: str) -> list[str]:
+    """The design keys of the cards in the hidden zones ``player`` sees (their hand): what an order of
+    theirs may name, and what a redraw for another player changes."""
+    declared = getattr(game, "zones", None)
+    keys: set[str] = set()
+    for zone in declared(state) if declared is not None else ():
+        if player in zone.seen_by:
+            keys.update(str(c).partition("#")[0] for c in zone.cards if isinstance(c, str))
+    return sorted(keys)
+
+
+def sensitive_orders(game: Game[Any], state: Any, players: list[str], given: dict[str, Any],
+                     rng: Rng) -> dict[str, Any]:
+    """``given`` with, for each player, rules that name cards they hold now put first in their orders for
+    about half the kinds (not that of a decision of theirs the step's mover leaves open): rules that hold
+    on this hand and not on most others,
+    where an order that waited when no rule holds would show the hand by the timing."""
+    # an open decision of another than the mover stays open in the step, and in a redraw it may be a
+    # stand-in (its options hidden): no order of its kind is added for its player
+    open_kinds = {d.player: d.kind for d in game.awaiting(state)[1:]}
+    found = {}
+    for player in players:
+        mine = copy_plain(given.get(player, {}))
+        held = _held_keys(game, state, player)
+        for kind in sorted(game.decision_kinds()):
+            if not held or kind == open_kinds.get(player) or rng.randbelow(2, "sensitive"):
+                continue
+            order = mine.setdefault("orders", {}).setdefault(kind, {"fallback": "pass"})
+            named = [{"choose": {"card": held[rng.randbelow(len(held), "held")]}} for _ in range(2)]
+            order["rules"] = [*named, *order.get("rules", [])][:4]
+        if mine:
+            found[player] = mine
+    return found
+
+
+def ordered_positions(game: Game[Any], wanted: int, every: int = 3) -> Iterator[tuple[int, Any, list[str], Any]]:
+    """``(seed, state, players, orders)``: ``wanted`` positions of random games in which every player has
+    random orders (:func:`random_orders`), carried out at every step as the referee does."""
+    vocabulary = order_vocabulary(game)
+    choices = set_ups(game)
+    checked = seed = 0
+    while checked < wanted:
+        scenario, players = choices[seed % len(choices)]
+        rng = Rng.from_seed(f"orders-{game.name}-{seed}")
+        given = {p: o for p in players if (o := random_orders(game, vocabulary, rng))}
+        key = hashlib.sha256(f"ordered-{game.name}-{seed}".encode()).digest()
+        # orders answer from the deal on (a referee takes them with the first moves): so no decision open
+        # at a position is one an order answers, and a redraw's stand-ins for others' open decisions are
+        # never answered
+        state = orders.carry_out(game, game.new_state(scenario, players, step_rng(key, [], 0)), given,
+                                 step_rng(key, [], 0), [])
+        bots = {p: RandomBot(Rng.from_seed(f"ordered-{seed}-{p}")) for p in players}
+        step = 0
+        while decisions := game.awaiting(state):
+            if step % every == 0:
+                yield seed, state, players, given
+                checked += 1
+                if checked >= wanted:
+                    return
+            step += 1
+            decision = decisions[0]
+            rng_step = step_rng(key, [], step)
+            game.begin_step(state)
+            state = apply_choice(game, state, decision.player, bots[decision.player].choose(None, decision), rng_step)
+            state = orders.carry_out(game, state, given, rng_step, [])
+        seed += 1
+
+
+def order_test_leaks(game: Game[Any], wanted: int) -> tuple[int, int, list[str]]:
+    """Positions checked, values compared, and the order tests that read what their player may not know:
+    a test's value on a player's open decision (on each of its options, for an option test) that changes
+    over a redraw of what that player may not know (``conceal``)."""
+    checked = compared = 0
+    leaks: list[str] = []
+    for seed, state, _players in sampled_positions(game, wanted, every=2):
+        checked += 1
+        for decision, redraw in ((d, r) for d in game.awaiting(state) for r in range(2)):
+            tests = _declared_tests(game, decision.kind)
+            if not tests:
+                continue
+            hidden = game.conceal(copy_plain(state), decision.player,
+                                  Rng.from_seed(f"tests-{seed}-{checked}-{redraw}"))
+            for name, test in tests.items():
+                for option in decision.options if test.about == "option" else [None]:
+                    option_id = option.id if option else None
+                    seen = game.order_value(state, decision.player, name, option_id)  # type: ignore[attr-defined]
+                    unseen = game.order_value(hidden, decision.player, name, option_id)  # type: ignore[attr-defined]
+                    compared += 1
+                    if dump(seen) != dump(unseen):
+                        leaks.append(f"seed {seed}: the {decision.kind} test {name!r}"
+                                     f"{' of ' + option_id if option_id else ''} read what {decision.player} "
+                                     "may not know")
+    return checked, compared, leaks
+
+
+@contextmanager
+def watching_orders(game: Game[Any], observer: str, moments: list[tuple[str, Any]]) -> Iterator[None]:
+    """Record, each time the referee asks whether orders answer an awaited decision, what ``observer``
+    may know then (the public part, their private part, who is awaited for what) and what came of it:
+    whose decision of which kind, and whether orders answered it."""
+    looked = orders.answer_of
+
+    def watched(game_: Any, state: Any, decision: Any, player_orders: Any, chosen_from: Any) -> Any:
+        facts = dump([game.public(state), game.private(state, observer),
+                      [(d.player, d.kind) for d in game.awaiting(state)]])
+        answered = looked(game_, state, decision, player_orders, chosen_from)
+        moments.append((facts, (decision.player, decision.kind, answered["by"] if answered else "asked")))
+        return answered
+
+    orders.answer_of = watched  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        orders.answer_of = looked  # type: ignore[assignment]
+
+
+def _order_moments(game: Game[Any], state: Any, player: str, choice: str, given: Any, observer: str, key: bytes,
+                   step: int) -> list[tuple[str, Any]]:
+    moments: list[tuple[str, Any]] = []
+    state = copy_plain(state)
+    rng = step_rng(key, [], step)
+    game.begin_step(state)
+    with watching_orders(game, observer, moments):
+        state = orders.carry_out(game, apply_choice(game, state, player, choice, rng), given, rng, [])
+    moments.append((dump([game.public(state), game.private(state, observer)]),
+                    ("end", [(d.player, d.kind) for d in game.awaiting(state)])))
+    return moments
+
+
+def timing_problems(game: Game[Any], wanted: int) -> tuple[int, int, list[str]]:
+    """Positions checked, moments compared, and where orders let the timing of the game follow a hidden
+    fact (docs/trust.md "No timing channel").
+
+    Over random games with random orders, a step is played from a position
+    and from a redraw of what an observer may not know, the same choice
+    made; each time the referee asks whether orders answer a decision,
+    while what the observer may know is the same in both (the public part,
+    their private part, who is awaited for what), the same decision must be
+    looked at and be answered by orders in both or asked in both; and at
+    the end of the step the same decisions must wait. Once what the observer
+    may know differs (an order chose another card, and the table saw it),
+    the rest of the step may follow what they saw.
+    """
+    checked = compared = 0
+    problems: list[str] = []
+    for seed, state, players, played in ordered_positions(game, wanted):
+        key = hashlib.sha256(f"timing-{game.name}-{seed}".encode()).digest()
+        checked += 1
+        given = sensitive_orders(game, state, players, played, Rng.from_seed(f"sensitive-{seed}-{checked}"))
+        decision = game.awaiting(state)[0]
+        for observer in players:
+            hidden = game.conceal(copy_plain(state), observer, Rng.from_seed(f"timing-{seed}-{checked}"))
+            redrawn = next((d for d in game.awaiting(hidden) if d.player == decision.player), None)
+            common = [o.id for o in decision.options if redrawn is not None and redrawn.option(o.id) is not None]
+            for choice in common[:1]:
+                real = _order_moments(game, state, decision.player, choice, given, observer, key, checked)
+                other = _order_moments(game, hidden, decision.player, choice, given, observer, key, checked)
+                for (facts, what), (other_facts, other_what) in zip(real, other, strict=False):
+                    if facts != other_facts:
+                        break
+                    compared += 1
+                    if what != other_what:
+                        problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what {observer} "
+                                        f"may know the same, one step had {what} and the other {other_what}")
+                        break
+    return checked, compared, problems

@@ -244,7 +244,7 @@ def submit(
                 entry.update(status="applied", exit_code=0, reason=None, turn=0 if step.dealt else None,
                              move=step.move_hash, player=step.player, message=message)
             else:
-                auto = f"; standing orders answered {len(step.auto_choices)}" if step.auto_choices else ""
+                auto = f"; orders answered {len(step.auto_choices)}" if step.auto_choices else ""
                 dropped = f"; {text.unapplied_line(step.unapplied)}" if step.unapplied else ""
                 entry.update(status="applied", exit_code=0, reason=None, turn=step.turn, move=step.move_hash,
                              player=step.player, unapplied=step.unapplied,
@@ -659,10 +659,20 @@ def move(
         [], "--choose", metavar="ID|NUMBER",
         help="An option id, or its number as `pbem view` shows it; repeat for several choices in order.",
     ),
+    order: list[str] = typer.Option(
+        [], "--order", metavar="KIND=SPEC",
+        help="KIND=SPEC: an order answering every decision of that kind for you, in advance (KIND: a decision "
+             "kind of the game, `pbem games --orders` lists them and what their orders may test). SPEC: rules "
+             "tried in order, then the fallback: 'card=koi-jiang, chain-colour=red -> colour=blue, pass'; "
+             "KIND=off cancels it. Alone, only when it answers your open decision now.",
+    ),
+    orders_file: Path | None = typer.Option(
+        None, "--orders", metavar="FILE", help="A JSON (or .toml) file of orders by decision kind, as schemas/order.schema.json "
+                               "has each (or \"off\"); --order and --auto-pass go over it.",
+    ),
     auto_pass: list[str] = typer.Option(
         [], "--auto-pass", metavar="KIND=MODE",
-        help="KIND=MODE standing order (KIND: a decision kind of the game, as `pbem status` names it; "
-             "MODE: always, when-only-option or off). Alone, only when it passes your open decision now.",
+        help="KIND=always: the order KIND=pass (pass every decision of that kind); KIND=off cancels.",
     ),
     out: Path | None = typer.Option(
         None, "--out", metavar="FILE", help="Where to write the move file (default ./move-TURN-NAME.json)."),
@@ -673,21 +683,23 @@ def move(
     """Write a signed move file answering the current turn; send it to the referee."""
     from pbem.cli import text
     from pbem.crypto.keys import load_private_key
-    from pbem.referee import orders
     from pbem.referee.layout import GameDir
     from pbem.referee.player import read_view, sign_move
     from pbem.referee.storage import atomic_write
 
-    standing: dict[str, Any] = {}
-    for item in auto_pass:
-        kind, mode = _split_pair(item, "--auto-pass")
-        if mode not in orders.MODES:
-            _fail(f"--auto-pass {item!r}: MODE must be one of {', '.join(orders.MODES)}")
-        standing.setdefault("auto_pass", {})[kind] = mode
-    if not choose and not standing:
-        _fail("give at least one --choose (or an --auto-pass standing order)")
+    passes = [_split_pair(item, "--auto-pass") for item in auto_pass]
+    if not choose and not order and not passes and orders_file is None:
+        _fail("give at least one --choose (or an order: --order, --orders, --auto-pass)")
     private = _guard(lambda: load_private_key(key, name=player))
     seen = _guard(lambda: read_view(directory, player, private))
+    standing: dict[str, Any] = {}
+    if order or passes or orders_file is not None:
+        from pbem.engine.registry import find_game
+        from pbem.referee import ordertext
+
+        given = _guard(lambda: ordertext.read_orders_file(orders_file)) if orders_file is not None else None
+        parsed = _guard(lambda: ordertext.parse_orders(find_game(seen.gamefile.game), order, passes, given))
+        standing = {"orders": parsed} if parsed else {}
     signed = _guard(lambda: sign_move(seen, private, list(choose), standing_orders=standing or None))
     if seen.partial:
         from pbem.referee.head import read_head
@@ -804,10 +816,13 @@ def demo(
 def games(
     options: bool = typer.Option(
         False, "--options", help="Also list each game's options (pbem new --option KEY=VALUE)."),
+    with_orders: bool = typer.Option(
+        False, "--orders", help="Also list, for each decision kind, what an order for it may test (pbem move --order)."),
     as_json: bool = typer.Option(
         False, "--json", help="Print as JSON, options included (schemas/cli-games.schema.json)."),
 ) -> None:
-    """List the games this pbem knows, their scenarios and (--options) the options of each."""
+    """List the games this pbem knows, their scenarios and (--options) the options of each, (--orders) what
+    orders may test."""
     from pbem.cli import text
     from pbem.engine.options import options_of
     from pbem.engine.registry import find_game, game_names
@@ -825,12 +840,17 @@ def games(
             continue
         known.append({"name": name, "installed": True, "min_players": game.min_players,
                       "max_players": game.max_players, "scenarios": list(game.scenarios()), "options": table})
+        if with_orders:
+            from pbem.referee.orders import tests_of
+
+            known[-1]["orders"] = {kind: [test.to_json() for test in tests_of(game, kind).values()]
+                                   for kind in sorted(game.decision_kinds())}
     if as_json:
         _emit_json({"format": formats.CLI_GAMES,
                     "games": [{**g, "options": g["options"].to_json() if g["installed"] else []} for g in known]})
         return
     for entry in known:
-        say(text.game_line(entry, with_options=options))
+        say(text.game_line(entry, with_options=options, with_orders=with_orders))
 
 
 @commands.command()

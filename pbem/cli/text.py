@@ -37,8 +37,10 @@ def chosen_lines(choices: Iterable[Choice], standing_orders: dict[str, Any]) -> 
         else:
             lines.append(f"choice {number}: [{choice.id}], for the decision that opens after choice {number - 1} "
                          "(applied if it is an option then, else dropped with the rest)")
-    for kind, mode in standing_orders.get("auto_pass", {}).items():
-        lines.append(f"standing order: auto-pass {kind} decisions: {mode}")
+    from pbem.referee.ordertext import order_text
+
+    for kind, order in sorted(standing_orders.get("orders", {}).items()):
+        lines.append(f"order for your {kind} decisions: " + ("cancelled" if order == "off" else order_text(order)))
     return lines
 
 
@@ -148,10 +150,14 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
     if view.doc["unapplied"] is not None:
         lines += wrap(f"your move: {unapplied_line(view.doc['unapplied'])} (each choice must be an option "
                       "when its turn comes; the ones before it stand)")
-    orders = view.standing_orders.get("auto_pass", {})
-    if orders and view.result is None:
-        lines += wrap("your standing orders: " + ", ".join(f"{kind}={mode}" for kind, mode in sorted(orders.items()))
-                      + " (the referee passes these decisions for you; --auto-pass KIND=off cancels one)")
+    from pbem.referee.ordertext import orders_lines
+
+    held = orders_lines(view.standing_orders) if view.standing_orders else []
+    if held and view.result is None:
+        lines += wrap("your orders, which answer these decisions for you without asking (pbem move "
+                      "--order KIND=off cancels one):")
+        for line in held:
+            lines += wrap(line, "  ", "      ")
     decision = view.decision
     if view.result is not None:
         lines.append(result_text(view.result))
@@ -168,8 +174,35 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
     return "\n".join(lines)
 
 
-def game_line(entry: dict[str, Any], with_options: bool = False) -> str:
-    """``nightfall: 2-5 players; scenarios: ...``, and with ``with_options`` one entry per option.
+def _test_text(test: dict[str, Any]) -> str:
+    kind = {"boolean": "true or false", "integer": "a number or a range", "pattern": "a pattern, * for any text",
+            "text-list": "a text"}.get(test["type"], "one of " + ", ".join(test["values"]) if test.get("values")
+                                                    else "a text")
+    return f"{test['name']} ({kind}): {test['help']}"
+
+
+def orders_text(orders: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """What each kind's orders may test, for ``pbem games --orders``: the generic tests once, then, kind
+    by kind, the game's own, split into what a rule tests of the decision (``IF``) and of an option."""
+    lines = ["  orders (pbem move --order KIND=SPEC): every kind's rules may choose an option by"]
+    first = next(iter(orders.values()), [])
+    generic = [t for t in first if t["name"] in ("option", "card", "label")]
+    for test in generic:
+        lines += wrap(_test_text(test), "      ", " " * 8, width=78)
+    for kind, tests in orders.items():
+        own = [t for t in tests if t["name"] not in ("option", "card", "label")]
+        if not own:
+            continue
+        lines.append(f"    {kind}:")
+        for about, heading in (("decision", "if (of the decision)"), ("option", "choose (of an option)")):
+            for test in (t for t in own if t["about"] == about):
+                lines += wrap(f"{heading}: {_test_text(test)}", "      ", " " * 8, width=78)
+    return lines
+
+
+def game_line(entry: dict[str, Any], with_options: bool = False, with_orders: bool = False) -> str:
+    """``nightfall: 2-5 players; scenarios: ...``, and with ``with_options`` one entry per option, with
+    ``with_orders`` what each decision kind's orders may test (:func:`orders_text`).
 
     ``entry`` is a game as ``pbem games`` gathers it, its ``options`` an
     :class:`~pbem.engine.options.OptionTable`.
@@ -185,6 +218,8 @@ def game_line(entry: dict[str, Any], with_options: bool = False) -> str:
         for spec in table.options:
             lines.append(f"  {spec.name} = {spec.default_text()}")
             lines += wrap(f"{spec.type}: {spec.kind_text()}. {spec.help}", " " * 6, " " * 6, width=78)
+    if with_orders and entry.get("orders"):
+        lines += orders_text(entry["orders"])
     return "\n".join(lines)
 
 

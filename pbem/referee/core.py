@@ -340,7 +340,8 @@ def open_choices(game: Game, gamefile: "GameFile", seed: bytes, move: MoveFile) 
 
     Checked: the payload's schema; that it was sealed for this very move
     (its game id, player, turn and base are the move's); and that its
-    standing orders name only decision kinds of ``game`` (the message lists
+    orders name only decision kinds of ``game`` and only what each kind's
+    orders may test (:func:`pbem.referee.orders.problems`; the message lists
     the game's kinds and never quotes the payload: it is the player's secret).
     """
     doc, player, move_hash = move.doc, move.player, move.hash
@@ -370,10 +371,13 @@ def open_choices(game: Game, gamefile: "GameFile", seed: bytes, move: MoveFile) 
         )
     if orders.unknown_kinds(game, payload.get("standing_orders")):
         raise SchemaInvalidMove(
-            f"the standing orders name a decision kind that {gamefile.game} does not have "
+            f"the orders name a decision kind that {gamefile.game} does not have "
             f"(its kinds: {orders.kinds_text(game)})",
             player=player, move_hash=move_hash,
         )
+    if orders.problems(game, payload.get("standing_orders")):
+        raise SchemaInvalidMove(f"the orders do not fit {gamefile.game}: {orders.UNFIT}", player=player,
+                                move_hash=move_hash)
     return payload
 
 
@@ -595,7 +599,7 @@ def time_out(game: Game, position: Position, since_before: dict[str, int], playe
 def hand_over(game: Game, position: Position, since_before: dict[str, int], player: str) -> Played:
     """The referee's step for a seat handed to a new key: the same state at the next turn, a step in which
     nothing happens in the game (the game begins it, so the turn repeats none of the last step's events);
-    the seat's decision opens anew for its new holder."""
+    the seat's decision opens anew for its new holder; the seat's orders stay, in its new holder's view."""
     state = working_copy(position.state)
     game.begin_step(state)
     awaiting = game.awaiting(state)
@@ -685,7 +689,9 @@ def seal_sections(
     """Every section of a turn sealed, padded to the sizes the game declares for its seat count.
 
     A player's section is padded to the size for the kind of decision
-    awaited from them (public, in ``awaiting``), the referee's to one size;
+    awaited from them (public, in ``awaiting``), the referee's to one size,
+    each grown by the allowance of the orders it holds (a public count:
+    :func:`pbem.referee.orders.allowance`);
     the random bytes come from the seed's streams, so the replay rebuilds
     each byte. ``recorded`` is the replay's: the sections of the turn file
     it checks. A recorded section that is exactly the one sealing writes
@@ -697,9 +703,12 @@ def seal_sections(
     sizes = game.sealed_sizes(len(gamefile.players))
     kinds = {d.player: d.kind for d in (game.awaiting(position.state) if awaiting is None else awaiting)}
     # to the key that holds the seat now (a seat handed over is sealed to its new key)
-    rules = [(player, [public_key.recipient], sizes.player_section(kinds.get(player)), False)
+    held = position.standing_orders
+    rules = [(player, [public_key.recipient], sizes.player_section(kinds.get(player)) + orders.allowance(held.get(player)),
+              False)
              for player, public_key in gamefile.seat_keys]
-    rules.append((REFEREE_SECTION, [gamefile.referee.recipient, gamefile.game_recipient], sizes.referee, True))
+    rules.append((REFEREE_SECTION, [gamefile.referee.recipient, gamefile.game_recipient],
+                  sizes.referee + sum(orders.allowance(o) for o in held.values()), True))
     found = recorded if isinstance(recorded, dict) else {}
     sealed = {}
     for name, recipients, size, compressed in rules:
@@ -745,7 +754,10 @@ def next_turn(
     the referee's signed record of it. Once a seat has been handed over,
     every turn names the seat records in force (``seats``, from
     ``gamefile``'s handovers), so that a reader finds them by name; a game
-    without takeovers records none. ``recorded`` (the replay's) is the
+    without takeovers records none. Once a player has orders, every turn
+    names the kinds each player has orders for (``orders``), and a turn
+    whose step orders answered names those decisions (``by_order``): which
+    players' and of which kinds, never the options. ``recorded`` (the replay's) is the
     ``sealed`` member of the turn file being checked (:func:`seal_sections`);
     ``forms``, the sections' :func:`section_forms` if the caller has them.
     """
@@ -768,6 +780,13 @@ def next_turn(
         extra["referee_step"] = act
     if gamefile.handovers:
         extra["seats"] = [{"player": h.player, "turn": h.turn} for h in gamefile.handovers]
+    # a game without orders records neither, so its turns are what they always were
+    held = orders.public_orders(position.standing_orders)
+    if held:
+        extra["orders"] = held
+    answered = orders.by_order(position.step)
+    if answered:
+        extra["by_order"] = answered
     return {
         **extra,
         "format": formats.TURN,

@@ -189,6 +189,18 @@ def format_problem(doc: Any, expected: str, quote: bool = True) -> str | None:
     return None
 
 
+def part_problem(doc: Any, name: str) -> str | None:
+    """Why ``doc`` is not valid under the shipped schema ``schemas/NAME.schema.json`` of a part of a format
+    (``standing-orders``, which has no version of its own), or ``None``."""
+    errors = sorted(_validator(name).iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return None
+    error = errors[0]
+    where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+    message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
+    return f"{name} schema: at {where}: {message}"
+
+
 def is_valid(doc: Any, expected: str) -> bool:
     return format_problem(doc, expected) is None
 

@@ -419,7 +419,7 @@ def _run(ctx: StepContext, data: bytes, file_hash: str, step_clock: "StepClock |
         player=player,
         move_hash=move.hash,
         choices=sum(1 for s in position.step if s["by"] == "move"),
-        auto_choices=[s for s in position.step if s["by"] == "standing-order"],
+        auto_choices=[s for s in position.step if s["by"] in ("order", "standing-order")],
         awaiting=[d.player for d in played.awaiting],
         result=files.turn["result"],
         status=turn_status(gamefile, files.turn),

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pbem.crypto.canonical import canonical_json
 from pbem.crypto.keys import PrivateKey
 from pbem.crypto.signing import sign_document
 from pbem.engine.protocol import Decision, Option
@@ -37,9 +38,10 @@ from pbem.referee.records import Record, current_turn, decision_from_json, read_
 from pbem.referee.sealing import open_with_key, seal_json
 from pbem.referee.storage import dump_json
 
-#: the padded size of a move's sealed choices: it holds the largest payload within the bounds
-#: (``schemas/choices.schema.json``: 32 choices of 64 printable ASCII characters, 24 standing orders;
-#: with the binding 3,691 bytes), so that every move seals to one length whatever it chose (docs/formats.md)
+#: the padded size of a move's sealed choices, so that every move seals to one length whatever it chose
+#: (docs/formats.md): it holds 32 choices of 64 printable ASCII characters, the most a payload may have
+#: (``schemas/choices.schema.json``), with 24 orders in the form before orders (with the binding 3,691
+#: bytes); ``pbem move`` writes no payload larger, and orders that do not fit one move go with the next
 CHOICES_SIZE = 4096
 
 
@@ -308,25 +310,24 @@ def sign_move(
     The choices are checked here as far as the player's view allows
     (:func:`resolve_choices`), so that a typo is caught before sending and no
     file is written that the referee would refuse or drop for what the
-    player could know. Standing orders are checked as the referee checks
-    them: only the game's decision kinds (:class:`UsageError` lists them),
-    and, without choices, only from the awaited player and only when they
-    answer the open decision.
+    player could know. Orders are checked as the referee checks them: only
+    the game's decision kinds and what each kind's orders may test
+    (:class:`UsageError` says what does not fit), and, without choices, only
+    from the awaited player and only when they answer the open decision; and
+    the choices and orders must fit the one padded size of a move
+    (:data:`CHOICES_SIZE`).
     """
     decision = view.decision
-    # the game (its rules module) is loaded only to check standing orders against its decision kinds
+    # the game (its rules module) is loaded only to check orders against its decision kinds and their tests
     if standing_orders:
-        game = find_game(view.gamefile.game)
-        unknown = orders.unknown_kinds(game, standing_orders)
-        if unknown:
-            raise UsageError(
-                f"{view.gamefile.game} has no decision kind {', '.join(map(repr, unknown))} for a standing order; "
-                f"its kinds: {orders.kinds_text(game)}"
-            )
+        problem = formats.part_problem(standing_orders, "standing-orders")
+        found = [problem] if problem else orders.problems(find_game(view.gamefile.game), standing_orders)
+        if found:
+            raise UsageError("; ".join(found))
     if view.result is not None:
         raise GameOverMove(f"game {view.gamefile.game_id} is over; no move is taken")
     if not choices and not standing_orders:
-        raise SchemaInvalidMove("a move needs at least one choice or a standing order")
+        raise SchemaInvalidMove("a move needs at least one choice or an order")
     if decision is None:
         also = "" if choices else f"; {orders.NOT_AWAITED}"
         raise NotYourDecisionMove(f"no decision of {view.player} is awaited at turn {view.number} "
@@ -342,6 +343,11 @@ def sign_move(
     problem = formats.format_problem(payload, formats.CHOICES)
     if problem:
         raise SchemaInvalidMove(problem)
+    size = len(canonical_json(payload))
+    if size > CHOICES_SIZE:
+        # a larger payload would seal to a longer move, which would tell the table that it holds much
+        raise UsageError(f"these choices and orders take {size} bytes, and a move holds {CHOICES_SIZE}: "
+                         "send some of the orders with your next move (orders stay until you change them)")
     move = {
         "format": formats.MOVE,
         "game_id": view.gamefile.game_id,

@@ -169,18 +169,24 @@ def test_several_files_apply_in_order_and_the_first_failure_sets_the_code(game: 
     assert doc["turn"] == 2
 
 
-def test_standing_orders_from_the_command_line(game: Path) -> None:
+def test_orders_from_the_command_line(game: Path) -> None:
     out = game.parent / "orders.json"
     pbem("move", game, "--as", "bob", "--key", keys_of(game) / "bob.key", "--auto-pass", "draw=always",
-         "--choose", "1", "--out", out)
+         "--order", "play=label=*x*, pass", "--choose", "1", "--out", out)
     submit(game, out)
     doc = as_json(pbem("view", game, "--as", "bob", "--key", keys_of(game) / "bob.key", "--json"), formats.CLI_VIEW)
-    assert doc["standing_orders"] == {"auto_pass": {"draw": "always"}}
+    assert doc["standing_orders"] == {"orders": {"draw": {"fallback": "pass"},
+                                                 "play": {"fallback": "pass", "rules": [{"choose": {"label": "*x*"}}]}}}
     screen = pbem("view", game, "--as", "bob", "--key", keys_of(game) / "bob.key")
-    assert "your standing orders: draw=always" in screen
-    assert "your standing orders" not in pbem("view", game, "--as", "alice", "--key", keys_of(game) / "alice.key")
-    assert "MODE must be" in pbem("move", game, "--as", "bob", "--key", keys_of(game) / "bob.key",
-                                  "--auto-pass", "draw=sometimes", code=2)
+    assert "your orders, which answer these decisions for you" in screen
+    assert "  draw: pass" in screen and "  play: label=*x*, pass" in screen
+    assert "your orders" not in pbem("view", game, "--as", "alice", "--key", keys_of(game) / "alice.key")
+    key = keys_of(game) / "bob.key"
+    assert "MODE must be" in pbem("move", game, "--as", "bob", "--key", key, "--auto-pass", "draw=sometimes", code=2)
+    assert "no option test 'colour'" in pbem("move", game, "--as", "bob", "--key", key, "--order", "draw=colour=red",
+                                             code=2)
+    assert "no decision kind 'bogus'" in pbem("move", game, "--as", "bob", "--key", key, "--order", "bogus=pass",
+                                              code=2)
 
 
 def test_verify_and_log(game: Path) -> None:

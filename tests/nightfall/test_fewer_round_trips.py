@@ -63,8 +63,7 @@ def test_an_affordable_card_keeps_the_claim_kind(table):
 def test_adding_to_your_own_chain_is_a_kind_of_its_own_that_a_link_order_does_not_end(table):
     """EN 180: "When you are done adding cards to your chain, each of your opponents has a chance
     to link": the starter's own decision is ``add-to-chain``; an order to pass opponents' chains
-    (``link=always``) leaves it to the starter, ``add-to-chain=when-only-option`` ends it when
-    nothing in hand links."""
+    (``link=pass``) leaves it to the starter, and an ``add-to-chain`` order ends it."""
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["enraged-wight", "nf-bite"]},
                                                                   "brad": {"hand": ["genesis-one"]}}},
               players=("janet", "brad"), take_public_singles=True)
@@ -73,11 +72,11 @@ def test_adding_to_your_own_chain_is_a_kind_of_its_own_that_a_link_order_does_no
     assert (decision.player, decision.kind, decision.pass_id) == ("janet", "add-to-chain", "pass")
     assert [o.id for o in decision.options] == ["pass"]
     step: list = []
-    assert orders.carry_out(GAME, t.s, {"janet": {"auto_pass": {"link": "always"}}}, Rng.from_seed("o"), step) \
-        and step == []
-    state = orders.carry_out(GAME, t.s, {"janet": {"auto_pass": {"add-to-chain": "when-only-option"}}},
+    assert orders.carry_out(GAME, t.s, {"janet": {"orders": {"link": {"fallback": "pass"}}}}, Rng.from_seed("o"),
+                            step) and step == []
+    state = orders.carry_out(GAME, t.s, {"janet": {"orders": {"add-to-chain": {"fallback": "pass"}}}},
                              Rng.from_seed("o"), step)
-    assert step == [{"player": "janet", "option": "pass", "by": "standing-order"}]
+    assert step == [{"player": "janet", "option": "pass", "by": "order", "kind": "add-to-chain"}]
     assert [(d.player, d.kind) for d in GAME.awaiting(state)] == [("brad", "link")]
 
 

@@ -269,8 +269,9 @@ def test_a_damage_prompt_names_the_doubled_damage(table):
 
 
 def test_an_opponent_who_cannot_link_is_offered_only_the_pass(table):
-    """The referee's standing order `--auto-pass link=when-only-option` is a player's own "auto-pass when I
-    cannot link": it answers a decision whose only option is its pass."""
+    """Ruling 45: an opponent who holds cards but none that links is asked all the same, with the pass
+    alone, so that whether he could link stays hidden; an order (`pbem move --order link=pass`) answers
+    every such chance for him, whether he could link or not."""
     t = table({"phase": "chain", "active": "janet", "players": {"janet": {"hand": ["genesis-one"]},
                                                               "scott": {"hand": ["enraged-wight"]}}})
     t.play(("janet", "play:genesis-one"), ("janet", "pass"))

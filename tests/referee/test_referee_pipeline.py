@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers_referee import TEST_SEED, Table, make_keys, make_table, snapshot, validate_directory
+from helpers_trust import forge_move
 
 from pbem.crypto.canonical import document_hash
 from pbem.crypto.keys import generate
@@ -34,6 +35,7 @@ from pbem.referee.errors import (
     StaleMove,
     UnknownPlayerMove,
     UnreadableMove,
+    UsageError,
 )
 from pbem.referee.player import CHOICES_SIZE, choices_payload
 from pbem.referee.storage import dump_json
@@ -355,12 +357,31 @@ def test_a_standing_order_to_always_pass_answers_that_decision(table: Table) -> 
     assert table.view("bob").doc["standing_orders"] == {"auto_pass": {"draw": "always"}}
 
 
-def test_a_when_only_option_order_waits_while_drawing_is_possible(table: Table) -> None:
-    submit(table.dir, table.move("bob", f"card-{hand(table, 'bob')[0]}",
-                                 orders={"auto_pass": {"draw": "when-only-option"}}), table.referee)
+def test_an_order_answers_every_decision_of_its_kind_by_its_rule_or_its_fallback(table: Table) -> None:
+    """An order is total (docs/trust.md "No timing channel"): bob's order to play the card named 1, else
+    the first, answers his play whatever he holds; the turn names the kind answered, not the option."""
+    card = hand(table, "bob")[0]
+    submit(table.dir, table.move("bob", f"card-{card}", orders={"orders": {
+        "play": {"rules": [{"choose": {"option": "card-1"}}], "fallback": "first"}}}), table.referee)
     submit(table.dir, play_first(table, "alice"), table.referee)
-    step = submit(table.dir, table.move("alice", "pass"), table.referee)
-    assert step.auto_choices == [] and step.awaiting == ["bob"]
+    turn = table.view("alice").turn.doc
+    assert turn["orders"] == {"bob": ["play"]} and "by_order" not in turn  # bob had played already
+    submit(table.dir, table.move("alice", "pass"), table.referee)
+    held = hand(table, "bob")
+    step = submit(table.dir, table.move("bob", "pass"), table.referee)  # the next round opens: bob's play by order
+    assert step.auto_choices == [{"player": "bob", "option": "card-1" if 1 in held else f"card-{held[0]}",
+                                  "by": "order", "kind": "play"}]
+    assert step.awaiting == ["alice"]
+    assert table.view("alice").turn.doc["by_order"] == [{"player": "bob", "kind": "play"}]
+
+
+def test_an_order_that_passes_only_when_passing_is_the_only_option_is_refused(table: Table) -> None:
+    """It would show the table that its player could not act, by a turn that did not wait for them."""
+    with pytest.raises(UsageError, match="when-only-option"):
+        table.move("bob", f"card-{hand(table, 'bob')[0]}", orders={"auto_pass": {"draw": "when-only-option"}})
+    with pytest.raises(SchemaInvalidMove):
+        submit(table.dir, forge_move(table, "bob", [f"card-{hand(table, 'bob')[0]}"],
+                                     orders={"auto_pass": {"draw": "when-only-option"}}), table.referee)
 
 
 def test_a_standing_order_alone_answers_the_open_decision_and_off_cancels_it(table: Table) -> None:

@@ -30,11 +30,11 @@ from pbem.engine import find_game, game_names, register
 from pbem.referee import formats, make_move, new_game, read_view, sealing, status, submit
 from pbem.referee.core import StaticMembers, dynamic_state
 from pbem.referee.deal import static_of
-from pbem.referee.errors import GameDirError
+from pbem.referee.errors import GameDirError, UsageError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import SEED_SECTION_SIZE
 from pbem.referee.layout import GameDir
-from pbem.referee.player import CHOICES_SIZE, choices_payload
+from pbem.referee.player import CHOICES_SIZE, choices_payload, sign_move
 from pbem.referee.records import read_turn
 from pbem.referee.turns import open_position
 
@@ -67,10 +67,11 @@ def test_a_moves_sealed_length_does_not_depend_on_the_option_chosen(game_name: s
         submit(directory, moves[-1], keys["referee"])
 
 
-def test_the_largest_move_within_the_bounds_fits_the_choices_size() -> None:
-    """Every move that the schema's bounds admit seals to the one size (ids are ASCII in every game)."""
+def test_the_largest_move_of_choices_within_the_bounds_fits_the_choices_size() -> None:
+    """Every move of choices (and orders in the form before orders) that the schema's bounds admit seals
+    to the one size (ids are ASCII in every game)."""
     payload = choices_payload("0" * 16, "p" * 32, 2**53 - 1, "sha256:" + "0" * 64, ["x" * 64] * 32,
-                              {"auto_pass": {f"k{i:02d}".ljust(32, "-"): "when-only-option" for i in range(24)}})
+                              {"auto_pass": {f"k{i:02d}".ljust(32, "-"): "always" for i in range(24)}})
     assert formats.format_problem(payload, formats.CHOICES) is None
     assert len(canonical_json(payload)) <= CHOICES_SIZE
     # one choice more, a longer id, a non-ASCII id or one order more is out of bounds
@@ -79,6 +80,24 @@ def test_the_largest_move_within_the_bounds_fits_the_choices_size() -> None:
     assert formats.format_problem({**payload, "choices": ["\u00e9"]}, formats.CHOICES) is not None
     orders = {"auto_pass": {**payload["standing_orders"]["auto_pass"], "extra": "always"}}
     assert formats.format_problem({**payload, "standing_orders": orders}, formats.CHOICES) is not None
+
+
+def test_pbem_move_writes_no_move_whose_orders_would_outgrow_the_choices_size(tmp_path: Path) -> None:
+    """Orders may fill more than one move can hold: pbem move refuses to seal a longer move (its length
+    would tell the table it holds much), and the orders go with the next move instead."""
+    keys, _ = make_keys(tmp_path / "keys", ["referee", "alice", "bob"])
+    new_game(tmp_path / "game", "nightfall", [(p, keys[p].public) for p in ("alice", "bob")], keys["referee"],
+             seed=bytes(32))
+    view = read_view(tmp_path / "game", "alice", keys["alice"])
+    assert view.decision is not None
+    order = {"rules": [{"choose": {"label": "*" + "x" * 60 + "*"}}] * 3, "fallback": "first"}
+    kinds = sorted(find_game("nightfall").decision_kinds())
+    first = [view.decision.options[0].id]
+    with pytest.raises(UsageError, match="a move holds 4096"):
+        sign_move(view, keys["alice"], first, {"orders": dict.fromkeys(kinds[:14], order)})
+    fits = sign_move(view, keys["alice"], first, {"orders": dict.fromkeys(kinds[:10], order)}).data
+    assert len(json.loads(fits)["sealed_choices"]) == len(json.loads(make_move(view, keys["alice"], first))[
+        "sealed_choices"])
 
 
 def test_a_plaintext_is_padded_to_its_size_and_a_larger_one_to_the_size_doubled() -> None:
