@@ -127,7 +127,8 @@ def test_a_wound_window_order_uses_the_martial_law_wound_it_names(table):
     assert t.awaited() == [("janet", "wound-window")]
     answered = carried_out(t, "janet", {"wound-window": "defender=brad -> card=ml-bite, pass"})
     assert answered[0][:2] == ("janet", "wound-window") and answered[0][2].startswith("wound:ml-bite#")
-    assert t.awaited() == [("janet", "target")]  # the +1 strength goes to a minion she chooses
+    # the +1 strength goes to her one minion, and the wound effect's feed is offered (DE 34)
+    assert t.awaited() == [("janet", "feed")]
 
 
 def test_orders_for_other_kinds_leave_a_decision_to_its_player(table):
