@@ -233,21 +233,36 @@ def single_option_problems(game: Game[Any], wanted: int) -> tuple[int, int, list
             continue
         for observer in players:
             hidden = game.conceal(copy.deepcopy(state), observer, Rng.from_seed(f"redraw-{seed}-{checked}"))
-            redrawn = next((d for d in game.awaiting(hidden) if d.player == decision.player), None)
-            common = [o.id for o in decision.options if redrawn is not None and redrawn.option(o.id) is not None]
-            for choice in common[:3]:
+            for choice in common_choices(game, hidden, decision)[:3]:
                 real = _moments(game, state, decision.player, choice, observer, key, step)
                 other = _moments(game, hidden, decision.player, choice, observer, key, step)
-                for (facts, took), (other_facts, other_took) in zip(real, other, strict=False):
-                    if facts != other_facts:
-                        break
-                    compared += 1
-                    if took != other_took:
-                        problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what "
-                                        f"{observer} may know the same, the machine did {took or 'ask'} "
-                                        f"in one and {other_took or 'ask'} in the other")
-                        break
+                count, differ = first_difference(real, other)
+                compared += count
+                if differ is not None:
+                    took, other_took = differ
+                    problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what "
+                                    f"{observer} may know the same, the machine did {took or 'ask'} "
+                                    f"in one and {other_took or 'ask'} in the other")
     return checked, compared, problems
+
+
+def common_choices(game: Game[Any], hidden: Any, decision: Any) -> list[str]:
+    """The options of ``decision`` that its player has in the redraw ``hidden`` too, in their order."""
+    redrawn = next((d for d in game.awaiting(hidden) if d.player == decision.player), None)
+    return [o.id for o in decision.options if redrawn is not None and redrawn.option(o.id) is not None]
+
+
+def first_difference(real: list[tuple[str, Any]], other: list[tuple[str, Any]]) -> tuple[int, tuple[Any, Any] | None]:
+    """How many moments of two steps were compared while what the observer may know (each moment's facts)
+    was the same in both, and the first pair of things done that differed then, or ``None``."""
+    compared = 0
+    for (facts, done), (other_facts, other_done) in zip(real, other, strict=False):
+        if facts != other_facts:
+            break
+        compared += 1
+        if done != other_done:
+            return compared, (done, other_done)
+    return compared, None
 
 
 # --- foresight ------------------------------------------------------------------------------------------
@@ -602,17 +617,12 @@ def timing_problems(game: Game[Any], wanted: int) -> tuple[int, int, list[str]]:
         decision = game.awaiting(state)[0]
         for observer in players:
             hidden = game.conceal(copy_plain(state), observer, Rng.from_seed(f"timing-{seed}-{checked}"))
-            redrawn = next((d for d in game.awaiting(hidden) if d.player == decision.player), None)
-            common = [o.id for o in decision.options if redrawn is not None and redrawn.option(o.id) is not None]
-            for choice in common[:1]:
+            for choice in common_choices(game, hidden, decision)[:1]:
                 real = _order_moments(game, state, decision.player, choice, given, observer, key, checked)
                 other = _order_moments(game, hidden, decision.player, choice, given, observer, key, checked)
-                for (facts, what), (other_facts, other_what) in zip(real, other, strict=False):
-                    if facts != other_facts:
-                        break
-                    compared += 1
-                    if what != other_what:
-                        problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what {observer} "
-                                        f"may know the same, one step had {what} and the other {other_what}")
-                        break
+                count, differ = first_difference(real, other)
+                compared += count
+                if differ is not None:
+                    problems.append(f"seed {seed}: after {decision.player} chose {choice}, with what {observer} "
+                                    f"may know the same, one step had {differ[0]} and the other {differ[1]}")
     return checked, compared, problems
