@@ -16,7 +16,8 @@ What is completed:
 * command names, and the options of the command on the line;
 * the values a person would otherwise look up (:data:`VALUES`): the
   player names of the game directory on the line for ``--as`` and
-  ``--seat``, the game's decision kinds for ``--auto-pass KIND=MODE``, the
+  ``--seat``, the game's decision kinds for ``--auto-pass KIND=MODE`` and
+  ``--order KIND=SPEC`` (with the one-word orders: pass, first, off), the
   installed games for ``--game`` and ``GAME``, a game's scenarios for
   ``--scenario``, the shells for ``SHELL``;
 * file names for a ``FILE``, ``KEYFILE``... and directory names for a
@@ -166,11 +167,21 @@ def _scenarios(ctx: ClickContext, incomplete: str) -> Iterable[str]:
 
 
 def _auto_pass_orders(ctx: ClickContext, incomplete: str) -> Iterable[str]:
-    """``KIND=MODE`` for each decision kind of the game directory's game and each mode of a standing order."""
+    """``KIND=MODE`` for each decision kind of the game directory's game and each mode of ``--auto-pass``."""
     from pbem.referee.orders import MODES
 
     game = _game_of(ctx)
     return [f"{kind}={mode}" for kind in sorted(game.decision_kinds()) for mode in MODES] if game is not None else []
+
+
+def _orders(ctx: ClickContext, incomplete: str) -> Iterable[str]:
+    """``KIND=`` and the one-word orders (``KIND=pass``, ``KIND=first``, ``KIND=off``) for each decision kind of
+    the game directory's game: the rules of an order are the player's to write."""
+    from pbem.referee.orders import CHOICES, OFF
+
+    game = _game_of(ctx)
+    return [f"{kind}={spec}" for kind in sorted(game.decision_kinds()) for spec in (*CHOICES, OFF)] \
+        if game is not None else []
 
 
 def _shells(ctx: ClickContext, incomplete: str) -> Iterable[str]:
@@ -182,6 +193,7 @@ VALUES: dict[str, Callable[[ClickContext, str], Iterable[str]]] = {
     "--as": _game_dir_players,
     "--seat": _game_dir_players,
     "--auto-pass": _auto_pass_orders,
+    "--order": _orders,
     "--game": _games,
     "GAME": _games,
     "--scenario": _scenarios,

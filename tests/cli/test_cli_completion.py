@@ -100,8 +100,8 @@ def test_as_and_seat_complete_the_player_names_of_the_game_directory_on_the_line
 
 
 def test_auto_pass_completes_each_decision_kind_of_the_game_with_each_mode(in_table, monkeypatch, capsys) -> None:
-    assert _values(monkeypatch, capsys, "pbem move game --auto-pass dr") == [
-        "draw=always", "draw=when-only-option", "draw=off"]
+    assert _values(monkeypatch, capsys, "pbem move game --auto-pass dr") == ["draw=always", "draw=off"]
+    assert _values(monkeypatch, capsys, "pbem move game --order dr") == ["draw=pass", "draw=first", "draw=off"]
     # bash's word stops at '=': it is given what follows it
     _, lines = _answer(monkeypatch, capsys, "pbem move game --auto-pass draw=o", current="o")
     assert lines == ["plain,off"]
