@@ -22,6 +22,7 @@ from pbem.crypto.errors import CryptoError, KeyFileError
 from pbem.engine.errors import EngineError
 from pbem.referee.errors import (
     REFUSALS,
+    ClockAhead,
     ClockWentBack,
     FileError,
     GameDirError,
@@ -72,6 +73,7 @@ def __getattr__(name: str) -> Any:
         RevealRefused,
         ClockWentBack,
         TakeoverRefused,
+        ClockAhead,
         HistoryLost,
         MailConfigError,
         MailServerError,

@@ -16,10 +16,10 @@ import typer
 from pbem.cli.exits import fail as _fail
 from pbem.cli.exits import guard as _guard
 from pbem.cli.output import say
-from pbem.cli.rounds import serve_rounds
+from pbem.cli.rounds import CLOCK_BEHIND, serve_rounds
 from pbem.git.errors import GitError, GitRemoteError
 from pbem.mail.errors import MailError, MailServerError
-from pbem.referee.errors import LockBusy
+from pbem.referee.errors import ClockWentBack, LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,7 +68,8 @@ def serve(
     is checked out or run. The referee's clock is $PBEM_NOW, else the system's.
 
     Exit codes: 0 done; 20 a game was busy or damaged (the message says
-    which; its files wait for the next run); 40 the configuration; 41 the
+    which; its files wait for the next run); 24 a game waits for the
+    referee's clock (its latest turn is stamped later than now); 40 the configuration; 41 the
     shared repository could not be reached or refused the push (the commit
     is pushed next run); with mail = FILE in the configuration, 30 that mail
     configuration and 31 its SMTP server (the turn notices stay queued).
@@ -97,6 +98,9 @@ def _report_code(report: ServeReport) -> int:
     if report.mail_error:
         say(f"pbem: {report.mail_error}", err=True)
         return MailServerError.exit_code
+    if report.clock_behind:
+        say(CLOCK_BEHIND, err=True)
+        return ClockWentBack.exit_code
     # a game held back (busy or damaged): its files wait for the next run, as under a busy lock
     return LockBusy.exit_code if report.held else 0
 

@@ -23,9 +23,9 @@ import typer
 from pbem.cli.exits import fail as _fail
 from pbem.cli.exits import guard as _guard
 from pbem.cli.output import say
-from pbem.cli.rounds import serve_rounds
+from pbem.cli.rounds import CLOCK_BEHIND, serve_rounds
 from pbem.mail.errors import MailConfigError, MailError, MailServerError
-from pbem.referee.errors import LockBusy
+from pbem.referee.errors import ClockWentBack, LockBusy
 from pbem.referee.lock import DEFAULT_WAIT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -86,8 +86,10 @@ def serve(
     due is mailed once. The referee's clock is $PBEM_NOW, else the system's.
 
     Exit codes: 0 done; 20 some mails wait for the next run (a game was busy
-    or damaged; the message says which); 30 the configuration; 31 a mail
-    server could not be reached (the answers stay queued and go next run).
+    or damaged; the message says which); 24 a game waits for the referee's
+    clock (its latest turn is stamped later than now); 30 the configuration;
+    31 a mail server could not be reached (the answers stay queued and go
+    next run).
     """
     from pbem.crypto.keys import load_private_key
     from pbem.mail.config import MailConfig
@@ -112,6 +114,9 @@ def _report_code(report: ServeReport) -> int:
     if report.flush.error:
         say(f"pbem: {report.flush.kept} mails stay queued: {report.flush.error}", err=True)
         return MailServerError.exit_code
+    if report.clock_behind:
+        say(CLOCK_BEHIND, err=True)
+        return ClockWentBack.exit_code
     # a mail held back (its game busy or damaged) waits for the next run, as under a busy lock
     return LockBusy.exit_code if report.held else 0
 

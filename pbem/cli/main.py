@@ -62,14 +62,23 @@ def _seed_bytes(seed: str | None) -> bytes | None:
     return bytes.fromhex(seed)
 
 
-def _now(text: str | None) -> datetime | None:
-    """The referee's clock from ``--now`` (``None``: ``$PBEM_NOW``, else the system clock)."""
-    return None if text is None else _guard(lambda: clock.parse_time(text, "--now"))
+def _now(text: str | None, force: bool = False) -> datetime | None:
+    """The referee's clock from ``--now`` (``None``: ``$PBEM_NOW``, else the system clock); one far ahead of
+    the system clock is refused unless ``force`` (``--force-now``)."""
+    if text is None:
+        return None
+    moment = _guard(lambda: clock.parse_time(text, "--now"))
+    if not force:
+        _guard(lambda: clock.check_not_ahead(moment))
+    return moment
 
 
 #: the help of every referee command's ``--now``
 NOW_HELP = (f"The referee's clock, ISO-8601 with its zone (2025-03-01T12:00:00Z); default ${clock.NOW_ENV}, "
             "else the system clock. Recorded in the turns of a game with deadlines.")
+#: the help of every referee command's ``--force-now``
+FORCE_NOW_HELP = (f"Take a --now more than {clock.AHEAD_MAX.seconds // 60} minutes ahead of this machine's clock "
+                  "(refused otherwise: later runs at the real clock would refuse the game until then).")
 
 
 @commands.command()
@@ -136,6 +145,7 @@ def new(
     remind: list[str] = typer.Option(
         [], "--remind", metavar="DURATION", help="DURATION before a deadline to remind the player (24h)."),
     now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    force_now: bool = typer.Option(False, "--force-now", help=FORCE_NOW_HELP),
 ) -> None:
     """Create a game directory and deal turn 0 (or wait for every player's join file)."""
     from pbem.cli import text
@@ -144,7 +154,7 @@ def new(
     from pbem.referee.setup import new_game
 
     seed_bytes = _seed_bytes(seed)  # a usage error, before any file is read
-    moment = _now(now)
+    moment = _now(now, force_now)
     seats = []
     for item in player:
         name, pub_file = _split_pair(item, "--player")
@@ -202,6 +212,7 @@ def submit(
         DEFAULT_WAIT, "--wait", metavar="SECONDS", help="Seconds to wait for another referee's lock."),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON (schemas/cli-submit.schema.json)."),
     now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    force_now: bool = typer.Option(False, "--force-now", help=FORCE_NOW_HELP),
     state_dir: Path | None = typer.Option(None, "--state-dir", metavar="DIR", help=REFEREE_STATE_HELP),
 ) -> None:
     """Check and apply move files (one referee step each); refusals go to rejected/."""
@@ -211,7 +222,7 @@ def submit(
     from pbem.referee.pipeline import submit as submit_move
 
     _json_output(as_json)
-    moment = _now(now)
+    moment = _now(now, force_now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
     results: list[dict[str, Any]] = []
     exit_code = 0
@@ -279,6 +290,7 @@ def tick(
     directory: Path = typer.Argument(..., metavar="DIR", help="The game directory."),
     referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
     now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    force_now: bool = typer.Option(False, "--force-now", help=FORCE_NOW_HELP),
     config: Path | None = typer.Option(
         None, "--config", metavar="FILE",
         help="The referee's mail configuration (as pbem mail serve): mail each reminder due "
@@ -302,7 +314,7 @@ def tick(
     from pbem.referee.tick import tick as tick_game
 
     _json_output(as_json)
-    moment = _now(now)
+    moment = _now(now, force_now)
     key = _guard(lambda: load_private_key(referee_key), referee_key)
     mailed: list[str] | None = None
     if config is not None:
@@ -326,6 +338,7 @@ def takeover(
         ..., "--key", metavar="PUBFILE", help="The new holder's public key file (NAME.pub, named after the seat)."),
     referee_key: Path = typer.Option(..., "--referee-key", metavar="KEYFILE", help="The referee's private key file."),
     now: str | None = typer.Option(None, "--now", metavar="TIME", help=NOW_HELP),
+    force_now: bool = typer.Option(False, "--force-now", help=FORCE_NOW_HELP),
     config: Path | None = typer.Option(
         None, "--config", metavar="FILE", help="The referee's mail configuration, with --address."),
     address: str | None = typer.Option(
@@ -344,7 +357,7 @@ def takeover(
     from pbem.crypto.keys import load_private_key, load_public_key
     from pbem.referee.takeover import take_over
 
-    moment = _now(now)
+    moment = _now(now, force_now)
     if (config is None) != (address is None):
         _fail("--address and --config go together: the address is recorded in the mail state of --config")
     referee = _guard(lambda: load_private_key(referee_key), referee_key)

@@ -13,6 +13,11 @@ from pbem.cli.output import say
 
 Report = TypeVar("Report")
 
+#: said by a loop that exits 24: why a game waits, and what the host can do
+CLOCK_BEHIND = ("pbem: the referee's clock is behind a game's latest recorded time (a turn stamped with a "
+                "--now ahead of the real clock?): that game waits until the clock reaches it; "
+                "the other games are served")
+
 
 def serve_rounds(serve: Callable[[], Report], code_of: Callable[[Report], int], unreachable: type[Exception],
                  poll: float | None, guard: Callable[[Callable[[], Any]], Any]) -> None:

@@ -61,7 +61,7 @@ from pbem.git.errors import GitConfigError, GitRemoteError
 from pbem.git.inbox import FILE_MAX_BYTES, REMOTE_BRANCH, Inbox, Pushed, fetch, new_commits, pushed_files
 from pbem.git.plumbing import Git
 from pbem.referee import clock
-from pbem.referee.errors import AlreadyApplied, LockBusy, RefereeError, Refusal
+from pbem.referee.errors import AlreadyApplied, ClockWentBack, LockBusy, RefereeError, Refusal
 from pbem.referee.gamefile import GameFile
 from pbem.referee.head import Anchors, read_head, write_head
 from pbem.referee.layout import GameDir
@@ -94,6 +94,8 @@ class ServeReport:
     push_error: str | None = None
     #: why the turn notices could not be mailed (they stay queued for the next run)
     mail_error: str | None = None
+    #: some game was not stepped because the referee's clock is earlier than its latest turn's time
+    clock_behind: bool = False
 
 
 @dataclass
@@ -260,6 +262,7 @@ class _Run:
         try:
             done = tick(served.entry.dir, self.key, now=self.moment, wait=self.wait, anchors=self.state.anchors)
         except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
+            self.report.clock_behind |= isinstance(error, ClockWentBack)
             served.held = f"not ticked this run: {error}"
             self.hold(f"game {served.gamefile.game_id}: {served.held}")
             return
@@ -332,6 +335,7 @@ class _Run:
         try:
             outcome = self.submit(served, pushed.data)
         except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
+            self.report.clock_behind |= isinstance(error, ClockWentBack)
             served.held = f"{pushed.where} waits for the next run: {error}"
             self.hold(f"game {served.gamefile.game_id}: {served.held}")
             return False

@@ -83,7 +83,7 @@ from pbem.mail.sending import FlushReport, Outbox
 from pbem.mail.served import GAME_TROUBLE, ServedGame, read_served_games, seat_address
 from pbem.referee import formats, public_log, status, submit
 from pbem.referee.clock import format_time, read_recorded, referee_now
-from pbem.referee.errors import AlreadyApplied, LockBusy, Refusal, StaleMove
+from pbem.referee.errors import AlreadyApplied, ClockWentBack, LockBusy, Refusal, StaleMove
 from pbem.referee.gamefile import GameFile
 from pbem.referee.head import HEAD_FILE, Anchors, Head
 from pbem.referee.layout import GameDir, read_file
@@ -109,6 +109,9 @@ class ServeReport:
     set_aside: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     flush: FlushReport = field(default_factory=FlushReport)
+    #: some game was not stepped because the referee's clock is earlier than its latest turn's time: its mails
+    #: wait until the clock reaches it (or the host mends the clock)
+    clock_behind: bool = False
 
 
 @dataclass
@@ -159,6 +162,9 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
             try:
                 # after the mailbox: a move that arrived before its deadline counts
                 lines += tick_game(game, config, key, record, outbox, now, wait)[1]
+            except ClockWentBack as error:
+                report.clock_behind = True
+                report.held.append(f"game {gid}: not ticked this run: {error}")
             except GAME_TROUBLE as error:
                 report.held.append(f"game {gid}: not ticked this run: {error}")
             except Exception as error:  # one game's fault stops neither the others nor the loop
@@ -340,6 +346,9 @@ class _Round:
                     seat = seat_address(game, self.record, file.player) if file.player else None
                 except LockBusy as error:
                     self.trouble[gid] = ("game-busy", str(error))
+                except ClockWentBack as error:
+                    self.trouble[gid] = ("clock-behind", str(error))
+                    self.report.clock_behind = True
                 except GAME_TROUBLE as error:
                     self.trouble[gid] = ("game-damaged", str(error))
                 except Exception as error:  # a fault of pbem or of the game on this file
@@ -357,14 +366,16 @@ class _Round:
                     continue
             reason, why = self.trouble[gid]
             verdict.held.append((reason, f"game {gid}: {why}"))
+            waits = "waits for the referee's clock" if reason == "clock-behind" else "is busy or damaged"
             text.outcomes.append(compose.Outcome(file.name, file.describe(), "held",
-                                                 f"not submitted: game {gid} is busy or damaged this run"))
+                                                 f"not submitted: game {gid} {waits} this run"))
         text.statuses = [f"Game {gid}: {_status_line_of(g)}" for gid, g in verdict.touched.items()]
         return verdict
 
     def _held_record(self, mail: _Mail, verdict: _Verdict, before: dict[str, Any] | None) -> dict[str, Any]:
         """The set-aside record of a mail held back once more: ``final`` when its retries are used up."""
-        reason = "game-busy" if all(r == "game-busy" for r, _ in verdict.held) else "game-damaged"
+        reasons = {r for r, _ in verdict.held}
+        reason = reasons.pop() if len(reasons) == 1 else "game-damaged"
         message = "; ".join(dict.fromkeys(m for _, m in verdict.held))
         doc = self._record_doc(mail.incoming, mail.message, mail.sender, reason, message, before)
         waited = self.moment - read_recorded(doc["first"])

@@ -19,7 +19,7 @@ import os
 import re
 from datetime import UTC, datetime, timedelta
 
-from pbem.referee.errors import ClockWentBack, UsageError
+from pbem.referee.errors import ClockAhead, ClockWentBack, UsageError
 
 #: the environment variable that sets the referee's clock when ``--now`` is not given
 NOW_ENV = "PBEM_NOW"
@@ -29,6 +29,9 @@ DURATION = r"^([1-9][0-9]{0,6})([smhd])$"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 #: the longest duration: ten years (a deadline later than the calendar goes is no deadline)
 DURATION_MAX = 3650 * 86400
+#: how far ``--now`` may be ahead of this machine's clock without ``--force-now``: the clocks of two machines
+#: differ by seconds or minutes, and a referee may step a game a little before a deadline on purpose
+AHEAD_MAX = timedelta(minutes=10)
 _CANONICAL = "%Y-%m-%dT%H:%M:%SZ"
 _CANONICAL_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 
@@ -70,6 +73,35 @@ def referee_now(now: datetime | None = None) -> datetime:
     if text:
         return parse_time(text, NOW_ENV)
     return datetime.now(UTC).replace(microsecond=0)
+
+
+def check_not_ahead(now: datetime, where: str = "--now") -> None:
+    """Refuse a clock given by hand that is more than :data:`AHEAD_MAX` ahead of this machine's
+    (:class:`~pbem.referee.errors.ClockAhead`).
+
+    A turn records its step's clock and no later step may go back from it,
+    so a typo in ``--now`` (a day, a year ahead) would lock the game against
+    every run at the real clock until then. ``$PBEM_NOW`` is not checked: it
+    is the clock of tests and of replays of a session, which are ahead or
+    behind on purpose.
+    """
+    system = datetime.now(UTC).replace(microsecond=0)
+    if now - system > AHEAD_MAX:
+        raise ClockAhead(
+            f"{where} {format_time(now)} is {_span(now - system)} ahead of this machine's clock "
+            f"({format_time(system)}): a game with deadlines that records it refuses every later run at the real "
+            "clock until then (exit 24); check the time, or give --force-now to take it all the same"
+        )
+
+
+def _span(delta: timedelta) -> str:
+    """A time span in its largest whole unit, rounded down: ``3 days``, ``5 hours``, ``12 minutes``."""
+    seconds = int(delta.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"
 
 
 def parse_duration(text: str, where: str = "duration") -> int:

@@ -181,6 +181,21 @@ class ClockWentBack(RefereeError):
     reason = "clock-went-back"
 
 
+class ClockAhead(RefereeError):
+    """``--now`` is far ahead of this machine's clock (more than :data:`pbem.referee.clock.AHEAD_MAX`); nothing
+    changed.
+
+    A game with deadlines records the referee's clock in every turn, and a
+    later step at an earlier clock is refused (:class:`ClockWentBack`): a
+    turn stamped a day ahead would make every run at the real clock, the
+    mail and git loops' too, refuse the game until that day. ``--force-now``
+    takes such a clock all the same.
+    """
+
+    exit_code = 27
+    reason = "clock-ahead"
+
+
 class TakeoverRefused(RefereeError):
     """A seat cannot be handed over now: the game is not dealt or is over, or the key holds a seat already."""
 

@@ -119,3 +119,42 @@ def test_takeover_records_the_new_holders_address_in_the_mail_state(game: Path) 
     recorded = json.loads((game.parent / "mail-state" / "addresses.json").read_text())
     fingerprint = json.loads((new_keys / "bob.pub").read_text())["fingerprint"]
     assert list(recorded.values()) == [{"bob": {fingerprint: "newbob@example.org"}}]
+
+
+def _ahead(minutes: int) -> str:
+    from datetime import UTC, datetime, timedelta
+
+    return (datetime.now(UTC) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.mark.parametrize("command", ["tick", "submit", "takeover"])
+def test_a_now_far_ahead_of_the_system_clock_is_refused_unless_forced_exit_27(game: Path, command: str) -> None:
+    """A turn recorded at a clock ahead of the real one would make every later run at the real clock
+    refuse the game (exit 24) until that time comes: such a ``--now`` is refused, and nothing changes."""
+    before = sorted(p.name for p in (game / "turns").iterdir())
+    args: dict[str, list[object]] = {
+        "tick": ["tick", game],
+        "submit": ["submit", game, game.parent / "keys" / "alice.pub"],
+        "takeover": ["takeover", game, "--seat", "bob", "--key", game.parent / "keys" / "alice.pub"],
+    }
+    out = pbem(*args[command], "--referee-key", referee_key(game), "--now", _ahead(60 * 24), code=27)
+    assert "ahead of this machine's clock" in out and "--force-now" in out
+    assert sorted(p.name for p in (game / "turns").iterdir()) == before
+
+
+def test_a_now_a_few_minutes_ahead_of_the_system_clock_is_taken(game: Path) -> None:
+    """Clocks of two machines differ by seconds or minutes: that is no lock."""
+    pbem("tick", game, "--referee-key", referee_key(game), "--now", _ahead(5))
+
+
+def test_a_forced_now_ahead_is_taken_and_then_a_run_at_the_real_clock_is_exit_24(game: Path) -> None:
+    pbem("tick", game, "--referee-key", referee_key(game), "--now", _ahead(60 * 24 * 3), "--force-now")
+    out = pbem("tick", game, "--referee-key", referee_key(game), code=24)
+    assert "earlier than" in out
+
+
+def test_new_refuses_a_now_far_ahead(tmp_path: Path) -> None:
+    out = new_game(tmp_path / "game", keygen(tmp_path / "keys"), "highcard", "--deadline", "48h",
+                   "--now", _ahead(60 * 24), code=27)
+    assert "--force-now" in out
+    assert not (tmp_path / "game" / "game.toml").exists()

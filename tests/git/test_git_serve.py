@@ -277,3 +277,12 @@ def test_a_seat_handed_over_between_two_runs_is_published_by_the_next(table: Git
     table.alice.pull()
     assert table.alice.pbem("verify", "game").returncode == 0
     assert status(table.alice.game).turn == 1
+
+
+def test_a_game_whose_clock_is_ahead_of_the_referees_makes_the_loop_exit_24(tmp_path: Path) -> None:
+    table = set_table(tmp_path, deadlines=["play=1h"], now=None)
+    table.referee.env["PBEM_NOW"] = "2090-01-01T00:00:00Z"
+    table.referee.serve()
+    table.referee.env["PBEM_NOW"] = "2089-01-01T00:00:00Z"
+    behind = table.referee.serve(code=24)
+    assert "the referee's clock is behind" in behind.stderr and "earlier than" in behind.stderr

@@ -190,3 +190,19 @@ def test_the_old_holders_move_after_a_takeover_is_answered_refused_saying_why(po
     [answer] = [m for m in post.inbox(ADDRESSES["bob"]) if m["Auto-Submitted"] == "auto-replied"]
     assert "REFUSED (exit code 14, bad-signature)" in body(answer)
     assert "the seat was taken over" in body(answer)
+
+
+def test_a_game_whose_clock_is_ahead_of_the_referees_makes_the_loop_exit_24_and_waits(post, monkeypatch):
+    """A turn stamped later than the loop's clock (a tick given a forced ``--now`` ahead): the loop serves the
+    other games and keeps this one's mail for a later run, and its exit code says that the clock is the cause
+    (24), not a busy game (20)."""
+    at(monkeypatch, 49)  # both first decisions time out: turns recorded at 49 h
+    post.serve()
+    at(monkeypatch, 30)
+    report = post.serve()
+    assert report.clock_behind and any("earlier than" in line for line in report.held)
+    result = CliRunner().invoke(app, ["mail", "serve", "--config", str(post.write_config()), "--once"])
+    assert result.exit_code == 24, result.output
+    assert "the referee's clock is behind" in result.output
+    at(monkeypatch, 50)
+    assert not post.serve().clock_behind
