@@ -45,6 +45,9 @@ ADDRESSES = {"alice": "alice@pbem.test", "bob": "bob@pbem.test", "carol": "carol
 SPECTATOR = "dave@pbem.test"
 SMTP_USERS = {"referee": "smtp-secret", "alice": "alice-secret", "bob": "bob-secret"}
 IMAP_PASSWORD = "imap-secret"
+#: the longest line a mail pbem writes may have, header or text (RFC 5322 recommends 78): a mail client
+#: shows it as it is, and a command to copy is never wrapped
+MAIL_LINE_MAX = 78
 
 
 def free_port() -> int:
@@ -64,6 +67,9 @@ class PostOffice:
         self.deliver: dict[str, Callable[[bytes], None]] = {}
         self.refuse: set[str] = set()
         self.logins: list[str] = []
+        #: every mail pbem wrote: those the referee's login sent (answers, turn mails, notices...) and the
+        #: players' files that pbem mail send sent (their Subject is pbem's: ``[pbem GAME] ...``)
+        self.written: list[bytes] = []
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.lower() in self.refuse:
@@ -73,6 +79,8 @@ class PostOffice:
 
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
+        if session.auth_data == "referee" or b"\nSubject: [pbem " in b"\n" + data.partition(b"\r\n\r\n")[0]:
+            self.written.append(data)
         for rcpt in envelope.rcpt_tos:
             target = self.deliver.get(rcpt.lower())
             if target is not None:
@@ -86,7 +94,7 @@ class PostOffice:
             user, password = auth_data.login.decode(), auth_data.password.decode()
             if SMTP_USERS.get(user) == password:
                 self.logins.append(user)
-                return AuthResult(success=True)
+                return AuthResult(success=True, auth_data=user)
         return AuthResult(success=False, handled=False)
 
     def messages(self, address: str) -> list[EmailMessage]:
@@ -120,14 +128,30 @@ class SmtpServer:
             smtp.sendmail(sender, [to], raw)
 
 
+def overlong_lines(raw: bytes, most: int = MAIL_LINE_MAX) -> list[str]:
+    """The lines of a mail longer than ``most`` characters: of its headers as they go on the wire (folded),
+    and of the text of each text part as a mail client shows it (quoted-printable decoded). The base64 of an
+    attachment is not text (its lines are 76 characters)."""
+    head, _, _ = raw.partition(b"\r\n\r\n")
+    long = [line.decode("ascii", "replace") for line in head.split(b"\r\n") if len(line) > most]
+    for part in message_from_bytes(raw, policy=policy.default).walk():
+        if part.get_content_maintype() == "text" and not part.is_attachment():
+            long += [line for line in part.get_content().splitlines() if len(line) > most]
+    return long
+
+
 @pytest.fixture
 def smtp_server() -> Iterator[SmtpServer]:
+    """An SMTP server for one test; at its end, every mail the referee sent through it is checked: no line of
+    it, and of every player's mail pbem wrote, header or text, is longer than :data:`MAIL_LINE_MAX`."""
     server = SmtpServer("127.0.0.1", free_port(), PostOffice())
     server.start()
     try:
         yield server
     finally:
         server.stop()
+    long = {line for raw in server.post.written for line in overlong_lines(raw)}
+    assert not long, f"lines longer than {MAIL_LINE_MAX} characters in the mails pbem wrote:\n" + "\n".join(sorted(long))
 
 
 # --- IMAP (Dovecot) ---------------------------------------------------------------------------

@@ -21,9 +21,13 @@ refusals' messages, which never name a hidden card); everything private
 travels sealed in the attachments. Text that somebody else wrote (a file
 name, the player a file names, a Subject) is never copied into a mail raw:
 :func:`shown` quotes it within bounds, every control and invisible
-character written as its escape. A body with a line longer than a mail
-line may be, or with any character beyond ASCII, travels quoted-printable,
-so that every SMTP server takes it (RFC 5321 allows 998 characters a line).
+character written as its escape.
+
+Every body is laid out for a mail client (:func:`lay_out`): no line is
+longer than 78 characters, prose is wrapped and a command the reader is to
+copy stands on lines of its own, continued with `` \\``; the headers are
+folded by the ``email`` package. A body with any character beyond ASCII
+travels quoted-printable, so that every SMTP server takes it.
 """
 
 from __future__ import annotations
@@ -121,9 +125,57 @@ def new_message(
     if thread is not None:
         message["In-Reply-To"] = thread.parent
         message["References"] = " ".join([*thread.references, thread.parent])
+    body = lay_out(body)
     plain = body.isascii() and all(len(line) <= PLAIN_LINE_MAX for line in body.split("\n"))
     message.set_content(body, cte="7bit" if plain else "quoted-printable")
     return message
+
+
+#: the first word of a command a body shows on an indented line of its own, for the reader to copy
+COMMAND_WORDS = frozenset({"pbem", "git", "age"})
+
+
+def lay_out(body: str) -> str:
+    """A body as a mail client shows it without wrapping anything: every line at most
+    :data:`PLAIN_LINE_MAX` characters. A longer line of prose is wrapped at :data:`WIDTH`, keeping its
+    indent (a ``* `` item's next lines under its text); a longer command (an indented line whose first word
+    is ``pbem``, ``git`` or ``age``) goes on over several lines, each but the last ending in `` \\``, so
+    that it is still one command to copy into a shell. Only a single word longer than a line (which no
+    text of pbem's holds) is left as it is."""
+    lines: list[str] = []
+    for line in body.split("\n"):
+        if len(line) <= PLAIN_LINE_MAX:
+            lines.append(line)
+            continue
+        text = line.lstrip(" ")
+        indent = line[:len(line) - len(text)]
+        if indent and text.split(" ", 1)[0] in COMMAND_WORDS:
+            lines += _continued(text, indent)
+            continue
+        hanging = indent + ("  " if text.startswith(("* ", "- ")) else "    " if indent else "")
+        lines += textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=hanging,
+                               break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(lines)
+
+
+def _continued(command: str, indent: str) -> list[str]:
+    """A command over several lines of at most :data:`PLAIN_LINE_MAX` characters, joined by `` \\``, each
+    option on the line of its value."""
+    words: list[str] = []
+    for word in command.split(" "):
+        if words and words[-1].startswith("--") and " " not in words[-1] and not word.startswith("-"):
+            words[-1] += " " + word  # an option stays on one line with its value
+        else:
+            words.append(word)
+    lines: list[str] = []
+    current = indent
+    for word in words:
+        if current.strip() and len(current) + 1 + len(word) + 2 > PLAIN_LINE_MAX:
+            lines.append(current + " \\")
+            current = indent + "    " + word
+        else:
+            current = f"{current} {word}" if current.strip() else current + word
+    return [*lines, current]
 
 
 def stamp(message: EmailMessage, sender: str | None, mark: str | None = None) -> None:
