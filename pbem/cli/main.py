@@ -16,7 +16,7 @@ At the top are only what every command needs: typer, the error classes.
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -647,6 +647,64 @@ def view(
         screen = text.view_text(seen, rendered, seen.turn.doc["awaiting"], since, cards,
                                 [describe_card(game, k, cards[k]) for k in shown], notes=notes)
     say(screen)
+
+
+@commands.command()
+def replay(
+    directory: Path = typer.Argument(..., metavar="DIR", help="The game directory (or any copy of its archive)."),
+    seat: str = typer.Option(..., "--as", metavar="NAME|spectator",
+                             help="The seat whose screens to show, or spectator for the public part alone."),
+    start: int = typer.Option(0, "--turn", metavar="N", help="The first turn to show (default: the deal)."),
+    with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on each screen."),
+) -> None:
+    """After the game: every turn as one seat saw it (hand, options, events) or as a spectator.
+
+    Needs no key: once the game is over (or `pbem reveal`), the seed rebuilds
+    every seat's view of every turn, checked as `pbem verify --replay`
+    checks it. On a terminal, step through the turns (n, p, a turn number,
+    q); otherwise every screen from --turn on is printed. Refused while the
+    game is running (exit 28).
+    """
+    import sys
+
+    from pbem.cli.pager import Pager
+    from pbem.referee.deal import screen_and_cards
+    from pbem.referee.gamefile import GameFile
+    from pbem.referee.layout import GameDir
+    from pbem.referee.lookback import look_back
+
+    gamedir = _guard(lambda: GameDir.at(directory))
+    game, cards = _guard(lambda: screen_and_cards(gamedir, GameFile.read(gamedir.game_toml)))
+    turns = look_back(directory, seat, start)
+
+    def screens() -> Iterator[tuple[int, str]]:
+        while (looked := _guard(lambda: next(turns, None))) is not None:
+            yield looked.number, _guard(lambda: _replay_screen(game, cards, looked, with_cards))
+
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        Pager(screens()).run(input)
+        return
+    for index, (_, screen) in enumerate(screens()):
+        say(("\n" if index else "") + screen)
+
+
+def _replay_screen(game: Any, cards: Any, looked: Any, with_cards: bool) -> str:
+    """One turn's screen of ``pbem replay``: the seat's, as ``pbem view`` drew it then, or the spectator's."""
+    from pbem.cli import text
+    from pbem.engine.screen import cards_on_screen, describe_card
+
+    view, turn = looked.view, looked.turn
+    rendered = _drawn(lambda: game.render(turn.doc["public"], view.private if view is not None else None, cards),
+                      turn.path)
+    if view is None:
+        screen: str = text.spectator_text(looked.gamefile, turn.doc, rendered)
+        shown = [describe_card(game, k, cards[k]) for k in cards_on_screen(screen, cards)] if with_cards else []
+        return screen + ("\n\nCards on this screen:\n" + "\n".join(shown) if shown else "")
+    screen = text.view_text(view, rendered, turn.doc["awaiting"], looked.since, cards)
+    if with_cards:
+        shown = [describe_card(game, k, cards[k]) for k in cards_on_screen(screen, cards)]
+        screen = text.view_text(view, rendered, turn.doc["awaiting"], looked.since, cards, shown)
+    return screen
 
 
 def _drawn(draw: Callable[[], Any], turn: Path) -> Any:

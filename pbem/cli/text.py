@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.screen import wrap
 from pbem.referee.copies import turns_text
 from pbem.referee.errors import awaiting_text
-from pbem.referee.public import result_text, step_what
+from pbem.referee.public import event_lines, result_text, step_what
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.protocol import Option
+    from pbem.referee.gamefile import GameFile
     from pbem.referee.player import Choice, PlayerView
     from pbem.referee.public import LogEntry, Status
     from pbem.referee.since import SinceLastMove, StepEvents
@@ -171,6 +172,19 @@ def view_text(view: PlayerView, rendered: str, awaiting: list[dict[str, Any]],
                           "default action")
         lines += option_lines(decision.options, cards)
         lines += ["answer with:", f"  pbem move DIR --as {view.player} --key KEYFILE --choose NUMBER-OR-ID"]
+    return "\n".join(lines)
+
+
+def spectator_text(gamefile: GameFile, turn: dict[str, Any], rendered: str) -> str:
+    """A turn as a spectator saw the table (``pbem replay --as spectator``): who and where, what produced the
+    turn and its public events, the game's rendering of the public part, then the result or whom it waits for."""
+    lines = [TEST_GAME_LINE] if gamefile.test_seed is not None else []
+    lines += [f"game {gamefile.game_id}, turn {turn['turn']}, as a spectator", ""]
+    lines += wrap(f"turn {turn['turn']}: {step_what(turn['mover'], turn.get('referee_step'))}", "", "    ")
+    for event in event_lines(turn["public"]):
+        lines += wrap(event, "    ", "      ")
+    lines += ["", rendered, ""]
+    lines += wrap(result_text(turn["result"]) if turn["result"] is not None else awaiting_line(turn["awaiting"]))
     return "\n".join(lines)
 
 

@@ -222,6 +222,14 @@ class HistoryLost(RefereeError):
         self.path = str(path) if path is not None else None
 
 
+class NotRevealed(RefereeError):
+    """A look back over a game's turns as a seat saw them, while the game is running and its seed secret: it
+    would show what the seats may not know yet; nothing is shown."""
+
+    exit_code = 28
+    reason = "not-revealed"
+
+
 class InternalError(RefereeError):
     """An error no check foresaw, on some input: a bug of pbem or of a game. The command line says so in one
     line, with the error's kind, and shows no traceback (``PBEM_TRACEBACK=1`` shows it)."""

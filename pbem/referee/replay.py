@@ -268,6 +268,8 @@ class Replay:
         self.previous: Record | None = None
         #: the turns replayed so far
         self.replayed = 0
+        #: the documents of the latest turn's sealed sections, by name (a player, ``referee``), as rebuilt
+        self.sections: dict[str, dict[str, Any]] = {}
 
     def turn(self, found: Record, step: tuple[str, Path] | None, checked: CheckedMove | None = None,
              openings: dict[str, Any] | None = None) -> None:
@@ -311,6 +313,7 @@ class Replay:
         )
         self.hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         self.previous, self.replayed = found, number + 1
+        self.sections = forms.docs
         if openings is not None:
             openings.update(commitments.openings(game, self.seed, number, move_hash, forms.docs, played.position.state))
             openings["turn_hash"] = self.hashes.latest()
