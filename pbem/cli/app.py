@@ -46,7 +46,7 @@ COMPLETE_ENV = "_PBEM_COMPLETE"
 #: into a click command only when named (:class:`_Group`)
 commands = typer.Typer()
 #: the groups of commands, each a Typer app of its own module: name -> module
-GROUPS = {"mail": "pbem.cli.mail", "git": "pbem.cli.git", "kit": "pbem.cli.kit"}
+GROUPS = {"mail": "pbem.cli.mail", "git": "pbem.cli.git", "kit": "pbem.cli.kit", "undo": "pbem.cli.undo"}
 
 
 class _Commands(MutableMapping[str, ClickCommand]):

@@ -36,6 +36,7 @@ from pbem.referee.errors import (
     RevealRefused,
     SetupError,
     TakeoverRefused,
+    UndoRefused,
     UsageError,
     VerificationFailed,
 )
@@ -77,6 +78,7 @@ def __getattr__(name: str) -> Any:
         ClockAhead,
         HistoryLost,
         NotRevealed,
+        UndoRefused,
         MailConfigError,
         MailServerError,
         MailFileError,

@@ -652,7 +652,7 @@ def view(
 @commands.command()
 def replay(
     directory: Path = typer.Argument(..., metavar="DIR", help="The game directory (or any copy of its archive)."),
-    seat: str = typer.Option(..., "--as", metavar="NAME|spectator",
+    seat: str = typer.Option(..., "--as", metavar="NAME",
                              help="The seat whose screens to show, or spectator for the public part alone."),
     start: int = typer.Option(0, "--turn", metavar="N", help="The first turn to show (default: the deal)."),
     with_cards: bool = typer.Option(False, "--cards", help="Also print the full text of every card on each screen."),

@@ -230,6 +230,15 @@ class NotRevealed(RefereeError):
     reason = "not-revealed"
 
 
+class UndoRefused(RefereeError):
+    """A rollback the referee may not make: not every seat consented, a consent is forged or for another game,
+    turn or head, the turn is not in the chain, the game is over or revealed, or a seat was handed over since
+    that turn; nothing changed."""
+
+    exit_code = 29
+    reason = "undo-refused"
+
+
 class InternalError(RefereeError):
     """An error no check foresaw, on some input: a bug of pbem or of a game. The command line says so in one
     line, with the error's kind, and shows no traceback (``PBEM_TRACEBACK=1`` shows it)."""

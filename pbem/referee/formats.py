@@ -37,6 +37,8 @@ JOIN_RECORD = "pbem-join-record/1"
 TIMEOUT = "pbem-timeout/1"
 SEAT = "pbem-seat/1"
 HEAD = "pbem-head/1"
+UNDO_CONSENT = "pbem-undo-consent/1"
+ROLLBACK = "pbem-rollback/1"
 COPY = "pbem-copy/1"
 REQUEST = "pbem-request/1"
 CLI_STATUS = "pbem-cli-status/2"
@@ -78,6 +80,8 @@ SCHEMAS: dict[str, str] = {
     TIMEOUT: "timeout",
     SEAT: "seat",
     HEAD: "head",
+    UNDO_CONSENT: "undo-consent",
+    ROLLBACK: "rollback",
     COPY: "copy",
     REQUEST: "request",
     CLI_STATUS: "cli-status",

@@ -18,7 +18,8 @@ that gap:
   writes. Before a step the referee checks that the game directory still
   holds that turn, with that hash, and that every later turn chains to it
   (:meth:`Anchors.check`, else :class:`~pbem.referee.errors.HistoryLost`,
-  nothing changed); after the step it anchors the new turn
+  nothing changed), unless a rollback with every seat's consent abandoned it
+  (:mod:`pbem.referee.rollback`); after the step it anchors the new turn
   (:meth:`Anchors.advance`). The transports' referee loops (mail, git) always
   anchor; ``pbem submit``, ``tick`` and ``takeover`` do with
   ``--state-dir``.
@@ -30,6 +31,7 @@ were shown, :mod:`pbem.referee.seen`, still catch a dropped turn they saw).
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -194,6 +196,13 @@ class Anchors:
             return
         why: str | None = (f"it holds no turn at all, and the referee wrote turn {anchored.turn}" if latest is None
                            else missing_from_chain(gamedir, gamefile, latest, anchored.turn, anchored.turn_hash))
+        if why is not None and latest is not None and os.path.lexists(gamedir.abandoned):
+            # a turn abandoned by a rollback with every seat's consent is not lost: the chain goes on from the
+            # turn the rollback returned to (a game without rollbacks never reads them)
+            from pbem.referee.rollback import rolled_back
+
+            not_rolled_back = rolled_back(gamedir, gamefile, latest, anchored.turn, anchored.turn_hash)
+            why = None if not_rolled_back is None else f"{why}, {not_rolled_back}"
         if why is not None:
             raise HistoryLost(
                 f"game {gamefile.game_id}: the referee wrote turn {anchored.turn} ({anchored.turn_hash}) at "

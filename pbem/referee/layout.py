@@ -15,6 +15,8 @@
     cards/NAME                     a copy of the ``--cards`` file, when one was used
     pending.json                   the referee's sealed seed while the game waits for joins
     reveal.json                    the seed, published by ``pbem reveal`` (signed)
+    abandoned/NNNNNN/              a rollback by consent: rollback.json (the referee's record), consents/PLAYER.json
+                                   (every seat's), and the turns, moves and notices it abandoned, in their folders
     head.json                      the referee's signed head: the latest turn it wrote and when (written by a
                                    transport: a commit of the game branch, a player's copy fed by mail)
     copy.json                      a player's copy fed by mail: it marks the directory as one, which may lack
@@ -117,6 +119,20 @@ class GameDir(Immutable):
         return self.root / "rejected"
 
     @cached_property
+    def abandoned(self) -> Path:
+        """The rollbacks by consent, one folder each (``NNNNNN/``), with the turns each abandoned."""
+        return self.root / "abandoned"
+
+    def rollback(self, number: int) -> Path:
+        """The folder of rollback ``number`` (1 for the game's first)."""
+        return self.abandoned / f"{number:0{TURN_DIGITS}d}"
+
+    @cached_property
+    def rollback_in_progress(self) -> Path:
+        """Where a rollback gathers what it abandons before it takes its number (renamed into place at the end)."""
+        return self.abandoned / ".in-progress"
+
+    @cached_property
     def joins(self) -> Path:
         return self.root / "joins"
 
@@ -206,7 +222,7 @@ class GameDir(Immutable):
         A step never lists them (its cost must not grow with the game's
         history): it finds what it needs in them by name.
         """
-        return (self.turns, self.moves, self.rejected, self.timeouts, self.seats)
+        return (self.turns, self.moves, self.rejected, self.timeouts, self.seats, self.abandoned)
 
     def refuse_all_symlinks(self) -> None:
         """Raise :class:`GameDirError` naming the first symbolic link anywhere in the game directory.

@@ -53,7 +53,7 @@ from pbem.crypto.signing import sign_document
 from pbem.engine.errors import EngineError
 from pbem.engine.protocol import Game
 from pbem.engine.registry import find_game
-from pbem.referee import clock, formats, seats
+from pbem.referee import clock, formats, rollback, seats
 from pbem.referee.core import (
     MOVE_MAX_BYTES,
     Chain,
@@ -193,6 +193,7 @@ def open_game(directory: str | Path | GameDir, referee_key: PrivateKey, gamefile
     the game; here the files the step may write in them are looked at.
     """
     gamedir = GameDir.at(directory)
+    rollback.refuse_if_cut_short(gamedir)
     if gamefile is None:
         gamefile = GameFile.read(gamedir.game_toml)
     check_referee_key(gamefile, referee_key)
@@ -344,6 +345,15 @@ def submit(directory: str | Path, data: bytes, referee_key: PrivateKey, wait: fl
         return step._replace(repaired=repaired + stale)
 
 
+def name_rollback(ctx: StepContext, unsigned: dict[str, Any]) -> dict[str, Any]:
+    """The next turn, naming the rollback that returned the game to the current turn, if one did
+    (:func:`pbem.referee.rollback.pending`): the chain then says where it was cut."""
+    named = rollback.pending(ctx.gamedir, ctx.gamefile, ctx.current)
+    if named is not None:
+        unsigned["rollback"] = named
+    return unsigned
+
+
 def hold_anchor(anchors: "Anchors", ctx: StepContext, now: datetime | None) -> None:
     """Refuse a game directory that lost the anchored turn; anchor its current turn if the anchor is behind it
     (a turn written by a referee run without ``anchors``, or a deal completed before the step)."""
@@ -413,7 +423,7 @@ def _run(ctx: StepContext, data: bytes, file_hash: str, step_clock: "StepClock |
         position = played.position
         unsigned = next_turn(ctx.game, gamefile, played, ctx.current.hash, move.hash, player, ctx.static,
                              move_file=move.file_hash, clock=step_clock)
-        files = sign_turn(unsigned, gamefile, ctx.referee_key)
+        files = sign_turn(name_rollback(ctx, unsigned), gamefile, ctx.referee_key)
     return Step(
         turn=position.turn,
         player=player,

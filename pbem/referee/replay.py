@@ -40,6 +40,7 @@ It stops at the first turn that differs and names its file and what differs
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -74,6 +75,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.joins import joined, pending_doc
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, check_layout, read_record, read_turn
+from pbem.referee.rollback import Rollbacks, read_rollbacks
 from pbem.referee.storage import dump_json
 
 
@@ -263,6 +265,13 @@ class Replay:
         except (GameDirError, EngineError) as error:
             raise _fail(f"{where}: the deal cannot be replayed: {error}", where) from error
         self.position = self.played.position
+        #: the game's rollbacks by consent, whose turns that follow them the replay names as the steps did
+        self.rollbacks: Rollbacks | None = None
+        if os.path.lexists(gamedir.abandoned):
+            try:
+                self.rollbacks = Rollbacks(read_rollbacks(gamedir, gamefile))
+            except GameDirError as error:
+                raise VerificationFailed(str(error), error.path) from error
         self.hashes = RecentHashes()
         self.awaiting: list[dict[str, Any]] = []
         self.previous: Record | None = None
@@ -311,6 +320,9 @@ class Replay:
             move_file=file_hash, joins=self.join_record if number == 0 else None, clock=step_clock, act=act,
             recorded=found.doc.get("sealed"), forms=forms,
         )
+        named = self.rollbacks.expected(self.hashes.latest()) if self.rollbacks is not None and number else None
+        if named is not None:
+            unsigned["rollback"] = named
         self.hashes.append(compare_turn(unsigned, found, f"turn {number}"))
         self.previous, self.replayed = found, number + 1
         self.sections = forms.docs

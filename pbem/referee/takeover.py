@@ -25,7 +25,7 @@ from pbem.referee.errors import TakeoverRefused
 from pbem.referee.gamefile import GameFile, Handover, check_referee_key
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import hold_anchor, open_game, recover
+from pbem.referee.pipeline import hold_anchor, name_rollback, open_game, recover
 from pbem.referee.records import Record
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
@@ -96,7 +96,7 @@ def take_over(directory: str | Path, player: str, key: PublicKey, referee_key: P
         unsigned = core.next_turn(
             ctx.game, handed, played, ctx.current.hash, document_hash(record), None, ctx.static, move_file=sha256_ref(data), clock=step_clock, act=seats.act_of(record),
         )
-        files = sign_turn(unsigned, handed, referee_key)
+        files = sign_turn(name_rollback(ctx, unsigned), handed, referee_key)
         path = gamedir.seat(number + 1, player)
         write_turn(gamedir, files, record=(path, data))
         if anchors is not None:

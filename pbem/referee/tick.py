@@ -36,7 +36,7 @@ from pbem.referee.deadlines import Reminder, overdue, reminders_due
 from pbem.referee.gamefile import GameFile, check_referee_key
 from pbem.referee.layout import GameDir
 from pbem.referee.lock import DEFAULT_WAIT, locked
-from pbem.referee.pipeline import StepContext, hold_anchor, open_game, recover
+from pbem.referee.pipeline import StepContext, hold_anchor, name_rollback, open_game, recover
 from pbem.referee.reveal import read_reveal
 from pbem.referee.storage import dump_json
 from pbem.referee.turns import sign_turn, write_turn
@@ -139,7 +139,7 @@ def time_out(ctx: StepContext, entry: dict[str, Any], now: datetime) -> TimedOut
         unsigned = core.next_turn(
             ctx.game, ctx.gamefile, played, ctx.current.hash, document_hash(record), None, ctx.static, move_file=sha256_ref(data), clock=step_clock, act=timeouts.act_of(record),
         )
-        files = sign_turn(unsigned, ctx.gamefile, ctx.referee_key)
+        files = sign_turn(name_rollback(ctx, unsigned), ctx.gamefile, ctx.referee_key)
     path = ctx.gamedir.timeout(number + 1, player)
     write_turn(ctx.gamedir, files, record=(path, data))
     return TimedOut(turn=number + 1, player=player, kind=entry["kind"], deadline=entry["deadline"], action=action,

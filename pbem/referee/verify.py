@@ -94,6 +94,7 @@ from pbem.referee.layout import GameDir, step_file_name
 from pbem.referee.pipeline import UNKNOWN_SENDER
 from pbem.referee.records import Record, check_layout, read_record
 from pbem.referee.replay import CheckedMove, Replay, checked_turn, move_file, replay_game
+from pbem.referee.rollback import Rollbacks, check_rollback, read_rollbacks
 
 #: the note of a verification that could not replay the game
 NO_REPLAY_NOTE = (
@@ -293,6 +294,8 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, replaying: _Replaying |
     previous: Record | None = None
     published: bytes | None = None
     moves: dict[int, CheckedMove] = {}  # the move of the turn being checked, for the replay to apply
+    rollbacks = _read_rollbacks(gamedir, gamefile)
+    known: dict[str, int] = {}  # a game with rollbacks: every turn's hash, live or abandoned, and its number
     if replaying is not None:
         replaying.start(numbers)
     for number in numbers:
@@ -305,6 +308,12 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, replaying: _Replaying |
                 f"but the previous turn's hash is {expected_previous}",
                 turn.path,
             )
+        named = rollbacks.expected(expected_previous) if rollbacks is not None else None
+        if turn.doc.get("rollback") != named:
+            raise _fail(f"{turn.path}: names the rollback {turn.doc.get('rollback')}, but the rollback by consent "
+                        f"that returned the game to the turn before it is {named}", turn.path)
+        if rollbacks is not None:
+            known[turn.hash] = number
         problem = recorded_time_problem(gamefile.deadlines is not None, turn.doc, previous.doc if previous is not None else None)
         if problem:
             raise _fail(f"{turn.path}: {problem}", turn.path)
@@ -321,6 +330,8 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, replaying: _Replaying |
         if replaying is not None:
             replaying.turn(turn, step, moves.pop(number, None))
         previous = turn
+    if rollbacks is not None:
+        files += _check_rollbacks(gamedir, gamefile, rollbacks, known)
     if previous is not None:
         files += _check_views(gamedir, gamefile, previous)
     files += _check_head(gamedir, gamefile, previous)
@@ -331,6 +342,36 @@ def _check_records(gamedir: GameDir, gamefile: GameFile, replaying: _Replaying |
     report = VerifyReport(game_id=gamefile.game_id, turns=len(numbers), moves=max(len(numbers) - 1, 0), files=files,
                           test_seed=gamefile.test_seed is not None)
     return report, gamefile.test_seed or published or revealed
+
+
+def _read_rollbacks(gamedir: GameDir, gamefile: GameFile) -> Rollbacks | None:
+    """The game's rollbacks by consent, their records checked; ``None`` for a game without ``abandoned/``."""
+    if not os.path.lexists(gamedir.abandoned):
+        return None
+    try:
+        return Rollbacks(read_rollbacks(gamedir, gamefile))
+    except GameDirError as error:
+        raise VerificationFailed(str(error), error.path) from error
+
+
+def _check_rollbacks(gamedir: GameDir, gamefile: GameFile, rollbacks: Rollbacks, known: dict[str, int]) -> int:
+    """Every rollback: every seat's consent, and the branch it abandoned, chained from a turn of some chain
+    (:func:`pbem.referee.rollback.check_rollback`); the files checked."""
+    if os.path.lexists(gamedir.rollback_in_progress):
+        raise _fail(f"{gamedir.rollback_in_progress}: a rollback was cut short (pbem undo apply completes it)",
+                    gamedir.rollback_in_progress)
+    files = 0
+    for rollback in rollbacks.all:
+        try:
+            files += check_rollback(gamedir, gamefile, rollback, rollbacks, known)
+        except GameDirError as error:
+            raise VerificationFailed(f"rollback {rollback.number}: {error}", error.path) from error
+    for rollback in rollbacks.all:
+        to = rollback.to
+        if known.get(to["hash"]) != to["turn"]:
+            raise _fail(f"{rollback.record.path}: returns to turn {to['turn']} ({to['hash']}), which is in no chain "
+                        "of the game (neither the live one nor an abandoned one)", rollback.record.path)
+    return files
 
 
 def _check_head(gamedir: GameDir, gamefile: GameFile, latest: Record | None) -> int:
