@@ -246,6 +246,10 @@ def log_text(entries: Iterable[LogEntry], test_seed: bool = False) -> str:
         if entry.turn > expected:  # a player's copy lacks the turns of a mail that did not arrive
             lines += wrap(f"{turns_text([(expected, entry.turn - 1)])}: not in this copy")
         expected = entry.turn + 1
+        if entry.rollback is not None:
+            number = entry.rollback["number"]
+            lines += wrap(f"rollback {number}: every seat consented to take the game back to turn {entry.turn - 1}; "
+                          f"the turns it abandoned are kept in abandoned/{number:06d}/", "", "    ")
         lines += wrap(f"turn {entry.turn}: {entry.what}" + (f" (at {entry.time})" if entry.time else ""), "", "    ")
         for event in entry.events:
             lines += wrap(event, "    ", "      ")

@@ -92,7 +92,7 @@ def send(clone: Path, files: list[Path], remote: str = "origin", inbox: str | No
 
 
 def _read(files: list[Path]) -> tuple[str, list[tuple[str, bytes]]]:
-    """The player the files name, and each file's name and bytes (move and join files only)."""
+    """The player the files name, and each file's name and bytes (move, join and consent files only)."""
     players: set[str] = set()
     contents: list[tuple[str, bytes]] = []
     for path in files:
@@ -106,8 +106,9 @@ def _read(files: list[Path]) -> tuple[str, list[tuple[str, bytes]]]:
             raise UsageError(f"{path}: not a move or join file ({error})") from None
         kind = doc.get("format") if isinstance(doc, dict) else None
         player = doc.get("player") if isinstance(doc, dict) else None
-        if not isinstance(kind, str) or not kind.startswith(("pbem-move/", "pbem-join/")):
-            raise UsageError(f"{path}: not a move or join file (pbem move and pbem join write them)")
+        if not isinstance(kind, str) or not kind.startswith(("pbem-move/", "pbem-join/", "pbem-undo-consent/")):
+            raise UsageError(f"{path}: not a move, join or consent file (pbem move, pbem join and pbem undo "
+                             "consent write them)")
         if not isinstance(player, str) or not PLAYER_NAME.fullmatch(player):
             raise UsageError(f"{path}: names no player")
         if not _FILE_NAME.fullmatch(path.name):

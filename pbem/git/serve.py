@@ -61,7 +61,7 @@ from pbem.git.errors import GitConfigError, GitRemoteError
 from pbem.git.inbox import FILE_MAX_BYTES, REMOTE_BRANCH, Inbox, Pushed, fetch, new_commits, pushed_files
 from pbem.git.plumbing import Git
 from pbem.referee import clock
-from pbem.referee.errors import AlreadyApplied, ClockWentBack, LockBusy, RefereeError, Refusal
+from pbem.referee.errors import AlreadyApplied, ClockWentBack, LockBusy, RefereeError, Refusal, UndoRefused
 from pbem.referee.gamefile import GameFile
 from pbem.referee.head import Anchors, read_head, write_head
 from pbem.referee.layout import GameDir
@@ -77,7 +77,7 @@ Progress = Callable[[str], None]
 #: the most answer lines one commit message carries (the rest are counted)
 MAX_ANSWERS = 200
 #: the formats of the files a player sends; any other ``pbem-*`` document is one the referee writes
-PLAYER_FORMATS = ("pbem-move/", "pbem-join/")
+PLAYER_FORMATS = ("pbem-move/", "pbem-join/", "pbem-undo-consent/")
 
 
 @dataclass
@@ -333,7 +333,8 @@ class _Run:
             return False
         what = describe(doc)
         try:
-            outcome = self.submit(served, pushed.data)
+            outcome = (self.consent(served, pushed) if kind.startswith("pbem-undo-consent/")
+                       else self.submit(served, pushed.data))
         except (LockBusy, RefereeError, CryptoError, EngineError, OSError) as error:
             self.report.clock_behind |= isinstance(error, ClockWentBack)
             served.held = f"{pushed.where} waits for the next run: {error}"
@@ -341,6 +342,24 @@ class _Run:
             return False
         self.say(f"{pushed.where}: {what}: {outcome}")
         return True
+
+    def consent(self, served: _Served, pushed: Pushed) -> str:
+        """Keep a seat's consent to a rollback (in the state directory); roll back once every seat's is in."""
+        from pbem.referee.undo import gather_consent
+
+        assert pushed.data is not None
+        try:
+            gathered = gather_consent(served.entry.dir, pushed.data, pushed.where,
+                                      self.state.dir / "consents" / served.gamefile.game_id, self.key,
+                                      anchors=self.state.anchors, wait=self.wait, now=self.moment)
+        except UndoRefused as error:
+            return f"REFUSED ({error.reason}, exit {error.exit_code}): {error}"
+        if gathered.applied is None:
+            return (f"KEPT: the game is rolled back to turn {gathered.to} once every seat has consented to it for "
+                    f"this head (turn {gathered.head}); waiting for {', '.join(gathered.missing)}")
+        applied = gathered.applied
+        return (f"APPLIED: every seat consented: rolled back to turn {applied.to}; turns {applied.to + 1} to "
+                f"{applied.head} are kept in abandoned/{applied.number:06d}/")
 
     def submit(self, served: _Served, data: bytes) -> str:
         from pbem.referee.pipeline import submit
@@ -427,6 +446,8 @@ def describe(doc: dict[str, Any]) -> str:
     player = doc.get("player")
     who = f"{player[:32]}'s " if isinstance(player, str) else ""
     kind = doc["format"]
+    if kind.startswith("pbem-undo-consent/"):
+        return f"{who}consent to a rollback"
     if kind.startswith("pbem-join/"):
         round_name = doc.get("round")
         return f"{who}join file" + (f" ({round_name[:16]})" if isinstance(round_name, str) else "")

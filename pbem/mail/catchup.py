@@ -29,6 +29,7 @@ player's key only; a mail to a spectator carries no view.
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -43,6 +44,7 @@ from pbem.referee.gamefile import GameFile
 from pbem.referee.head import HEAD_FILE, Anchors, Head
 from pbem.referee.layout import GameDir, read_file
 from pbem.referee.records import RECORD_MAX_BYTES, current_turn
+from pbem.referee.rollback import rollback_numbers
 
 if TYPE_CHECKING:  # the key is loaded by the command line and handed on as it is
     from pbem.crypto.keys import PrivateKey
@@ -114,6 +116,7 @@ def carried(directory: str | Path, gamefile: GameFile, current: int, seat_names:
     for produced, holder in seat_names:
         path = gamedir.seat(produced, holder)
         files[f"{SEAT_PREFIX}{path.name}"] = read_file(path)
+    files.update(rollback_files(gamedir))
     taken: dict[int, bytes] = {}
     spent = 0
     numbers = wanted_turns(wanted, current)
@@ -152,3 +155,17 @@ def stale_turns(game: ServedGame, file: PbemFile, outcome: Outcome, key: Private
     outcome.message += (f" Your copy of the game is behind: the game is at turn {current.turn}. This mail "
                         f"carries what your copy lacks; save it and run pbem mail unpack, then pbem view. "
                         f"{files.turns_line()}")
+
+
+def rollback_files(gamedir: GameDir) -> dict[str, bytes]:
+    """Every rollback's record and consents, as a mail for a copy carries them (``rollback-NNNNNN.json``,
+    ``rollback-NNNNNN-PLAYER.json``): what ``pbem mail unpack`` needs to file a rollback in the copy. None
+    for a game without rollbacks (one ``lstat``)."""
+    files: dict[str, bytes] = {}
+    for number in rollback_numbers(gamedir):
+        folder = gamedir.rollback(number)
+        files[f"rollback-{number:06d}.json"] = read_file(folder / "rollback.json")
+        consents = folder / "consents"
+        for name in sorted(os.listdir(consents)) if consents.is_dir() else []:
+            files[f"rollback-{number:06d}-{name}"] = read_file(consents / name)
+    return files

@@ -41,6 +41,7 @@ REFEREE_FILES = {
     "pbem-pending/": "a file of the referee's game directory",
     "pbem-seat/": "a seat record the referee sent",
     "pbem-timeout/": "a timeout record of the referee",
+    "pbem-rollback/": "a rollback's record the referee sent",
     "pbem-cli-": "the output of a pbem command",
     "pbem-mail-": "a record of the referee's mail loop",
 }
@@ -85,6 +86,8 @@ class PbemFile:
         turn = f" answering turn {self.turn}" if isinstance(self.turn, int) and 0 <= self.turn < 10**9 else ""
         if self.format.startswith("pbem-move/"):
             return f"{who}move{turn}"
+        if self.format.startswith("pbem-undo-consent/"):
+            return f"{who}consent to a rollback"
         if self.format.startswith("pbem-join/"):
             return f"{who}join file" + (f" ({shown(self.round)})" if self.round else "")
         return f"{who}{shown(self.format)} file{turn}"

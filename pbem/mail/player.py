@@ -29,6 +29,7 @@ is evidence to show the other players.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -39,11 +40,11 @@ from pbem.mail import compose
 from pbem.mail.compose import CARDS_PREFIX
 from pbem.mail.errors import MailFileError
 from pbem.mail.incoming import UnreadableMail, read_mail
-from pbem.referee import copies, formats
+from pbem.referee import copies, formats, rollback, seats
 from pbem.referee.copies import TurnRange
 from pbem.referee.errors import GameDirError, Refusal
 from pbem.referee.gamefile import GameFile
-from pbem.referee.head import HEAD_FILE, Head, parse_head, read_head, write_head
+from pbem.referee.head import HEAD_FILE, Head, head_path, parse_head, read_head, write_head
 from pbem.referee.joins import check_join
 from pbem.referee.layout import GameDir
 from pbem.referee.records import Record, check_turn, parse_record, read_turn
@@ -66,6 +67,8 @@ class Unpacked:
     head_written: bool = False
     #: the turns the copy lacks before its latest one
     missing: list[TurnRange] = field(default_factory=list)
+    #: the rollbacks by consent filed: ``(number, turn returned to)`` each
+    rollbacks_filed: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def behind(self) -> bool:
@@ -79,7 +82,7 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
     Every file is checked before anything is written: a refusal leaves the copy as it was.
     """
     found: dict[str, list[tuple[str, bytes]]] = {"game": [], "turn": [], "join": [], "seat": [], "head": [],
-                                                 "cards": []}
+                                                 "cards": [], "rollback": [], "consent": []}
     for source in sources:
         try:
             data = source.read_bytes()
@@ -90,6 +93,7 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
     gamefile, new_toml = _settle_game_toml(gamedir, [data for _, data in found["game"]], sources)
     try:
         gamedir.refuse_symlinks()
+        rolled = _file_rollbacks(gamedir, gamefile, found["rollback"], found["consent"]) if new_toml is None else []
         cards = _check_cards(gamedir, gamefile, found["cards"])
         joins = {path: data for name, data in found["join"] if (path := _check_join(gamedir, gamefile, name, data))}
         seat_records = {path: data for name, data in found["seat"]
@@ -115,7 +119,7 @@ def unpack(sources: list[Path], into: Path) -> Unpacked:
     copies.mark(gamedir, gamefile)
     numbers = gamedir.turn_numbers()
     return Unpacked(directory=into, game_id=gamefile.game_id, game_toml_written=new_toml is not None,
-                    turns_written=sorted(turns), joins_written=[p.name for p in joins],
+                    turns_written=sorted(turns), joins_written=[p.name for p in joins], rollbacks_filed=rolled,
                     latest=numbers[-1] if numbers else None, head=head, head_written=new_head,
                     missing=copies.gaps(numbers))
 
@@ -147,7 +151,8 @@ def _kind(data: bytes) -> str | None:
         return None
     try:
         doc = json.loads(text)
-        kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat", formats.HEAD: "head"}
+        kinds = {formats.TURN: "turn", formats.JOIN: "join", formats.SEAT: "seat", formats.HEAD: "head",
+                 formats.ROLLBACK: "rollback", formats.UNDO_CONSENT: "consent"}
         return kinds.get(doc["format"]) if isinstance(doc, dict) and isinstance(doc.get("format"), str) else None
     except (ValueError, RecursionError):  # nested deeper than the reader goes: no game file either
         pass
@@ -189,9 +194,94 @@ def _game_file(data: bytes) -> GameFile:
         raise MailFileError(str(error)) from error
 
 
+def _file_rollbacks(gamedir: GameDir, gamefile: GameFile, records: list[tuple[str, bytes]],
+                    consents: list[tuple[str, bytes]]) -> list[tuple[int, int]]:
+    """File in the copy each rollback by consent a mail carries that the copy has not filed yet; its number and
+    the turn it returned to, each.
+
+    A rollback is filed only whole: its record signed by the game's referee,
+    numbered next after the copy's last, and one consent of every seat, each
+    signed by the key that holds the seat, naming the record's turn and head,
+    with the bytes the record names. The copy's turns after the turn returned
+    to (and the heads naming them) then go to ``abandoned/NNNNNN/``, as in
+    the referee's directory; a copy that holds the turn returned to with
+    another hash has two histories, and is refused.
+    """
+    filed: list[tuple[int, int]] = []
+    parsed = []
+    for name, data in records:
+        try:
+            record = parse_record(data, Path(name), formats.ROLLBACK, gamefile.referee, by_referee=True)
+        except GameDirError as error:
+            raise MailFileError(f"{name}: not a rollback's record signed by the game's referee: {error}") from error
+        if record.doc["game_id"] != gamefile.game_id or record.doc["game"] != gamefile.hash():
+            raise MailFileError(f"{name}: the record of another game's rollback")
+        parsed.append((record.doc["number"], name, data, record))
+    for number, name, data, record in sorted(parsed, key=lambda found: found[0]):
+        have = rollback.rollback_numbers(gamedir)
+        if number in have:
+            continue
+        if number != len(have) + 1:
+            raise MailFileError(f"{name}: rollback {number}, and the copy's last is {len(have)}: unpack the mails "
+                                "in order (the earlier rollback's mail carries its record)")
+        doc = record.doc
+        to, head = doc["to"], doc["head"]
+        held = [n for n in gamedir.turn_numbers() if n <= head["turn"]]
+        latest = read_turn(gamedir, gamefile, held[-1]) if held else None
+        seated = seats.in_force(gamedir, gamefile, latest.doc, partial=True) if latest is not None else gamefile
+        given: dict[str, bytes] = {}
+        for where, consent in consents:
+            try:
+                checked = rollback.check_consent(seated, consent, where, to, head)
+            except GameDirError:
+                continue  # another rollback's consent (a mail carries every rollback's)
+            if doc["consents"].get(checked["player"]) == sha256_ref(consent):
+                given[checked["player"]] = consent
+        try:
+            rollback.check_every_seat(seated, given, name)
+        except GameDirError as error:
+            raise MailFileError(f"{name}: {error}: the rollback is not filed") from error
+        if os.path.lexists(gamedir.turn(to["turn"])) and read_turn(gamedir, gamefile, to["turn"]).hash != to["hash"]:
+            raise MailFileError(f"{name}: returns to turn {to['turn']} with hash {to['hash']}, and this copy holds "
+                                "another turn of that number: the referee signed two histories; keep both and "
+                                "show them to the other players")
+        folder = GameDir.at(gamedir.rollback_in_progress)
+        for player, consent in given.items():
+            atomic_write(folder.root / "consents" / f"{player}.json", consent)
+        atomic_write(folder.root / "rollback.json", data)
+        for n in [n for n in gamedir.turn_numbers() if n > to["turn"]]:
+            folder.turns.mkdir(parents=True, exist_ok=True)
+            os.replace(gamedir.turn(n), folder.turn(n))
+        for n in [n for n in copies.kept_heads(gamedir) if n > to["turn"]]:
+            target = copies.kept_head_path(folder, n)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(copies.kept_head_path(gamedir, n), target)
+        current = read_head(gamedir, gamefile)
+        if current is not None and current.turn > to["turn"]:
+            os.replace(head_path(gamedir), folder.root / HEAD_FILE)
+        os.replace(folder.root, gamedir.rollback(number))
+        filed.append((number, to["turn"]))
+    return filed
+
+
+def _abandoned(gamedir: GameDir, number: int, turn_hash: str) -> bool:
+    """Whether the copy keeps turn ``number`` with ``turn_hash`` among the turns a rollback abandoned."""
+    for rolled in rollback.rollback_numbers(gamedir):
+        path = GameDir.at(gamedir.rollback(rolled)).turn(number)
+        if path.exists():
+            try:
+                if parse_record(path.read_bytes(), path, formats.TURN).hash == turn_hash:
+                    return True
+            except GameDirError:
+                continue
+    return False
+
+
 def _check_turns(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, bytes]]) -> dict[int, bytes]:
-    """The new turn files among ``found``, each checked: the referee's signature, this game, the chain."""
+    """The new turn files among ``found``, each checked: the referee's signature, this game, the chain (a turn a
+    rollback abandoned, from an older mail, is left where the rollback put it)."""
     new: dict[int, tuple[str, bytes, Record]] = {}
+    rolled_back = os.path.lexists(gamedir.abandoned)
     for name, data in found:
         try:
             record = parse_record(data, Path(name), formats.TURN, gamefile.referee, by_referee=True)
@@ -200,6 +290,8 @@ def _check_turns(gamedir: GameDir, gamefile: GameFile, found: list[tuple[str, by
         except GameDirError as error:
             raise MailFileError(f"{name}: not a turn file of game {gamefile.game_id} signed by its referee: "
                                 f"{error}") from error
+        if rolled_back and _abandoned(gamedir, number, record.hash):
+            continue
         kept = read_turn(gamedir, gamefile, number) if gamedir.turn(number).exists() else None
         other = kept or (new[number][2] if number in new else None)
         if other is not None and other.hash != record.hash:
@@ -326,7 +418,8 @@ def _check_seat(gamedir: GameDir, gamefile: GameFile, name: str, data: bytes) ->
 
 
 def file_mail(data: bytes, filename: str, to: str, sender: str | None = None) -> EmailMessage:
-    """The mail that carries a move or join file (as ``pbem move`` or ``pbem join`` wrote it) to the referee."""
+    """The mail that carries a move, join, request or consent file (as ``pbem move``, ``pbem join``, ``pbem mail
+    request`` or ``pbem undo consent`` wrote it) to the referee."""
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
@@ -334,9 +427,10 @@ def file_mail(data: bytes, filename: str, to: str, sender: str | None = None) ->
     except RecursionError:  # nested deeper than the JSON reader goes: no move file
         raise MailFileError(f"{filename}: not a JSON file: nested too deep") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
-    if fmt not in (formats.MOVE, formats.JOIN, formats.REQUEST):
-        raise MailFileError(f"{filename}: not a move, join or request file (format {fmt!r})")
+    if fmt not in (formats.MOVE, formats.JOIN, formats.REQUEST, formats.UNDO_CONSENT):
+        raise MailFileError(f"{filename}: not a move, join, request or consent file (format {fmt!r})")
     player, game_id = str(doc.get("player")), str(doc.get("game_id"))
     what = (f"{player}'s join file" if fmt == formats.JOIN else f"{player}'s request for turns"
-            if fmt == formats.REQUEST else f"{player}'s move for turn {doc.get('turn')}")
+            if fmt == formats.REQUEST else f"{player}'s consent to a rollback" if fmt == formats.UNDO_CONSENT
+            else f"{player}'s move for turn {doc.get('turn')}")
     return compose.file_mail(data, filename, to, sender, what, game_id)

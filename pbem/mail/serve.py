@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.digests import sha256_hex
 from pbem.mail import catchup, compose
 from pbem.mail.config import MailConfig
+from pbem.mail.consents import ROLLED_BACK, mailed_through, take_consent
 from pbem.mail.errors import MailConfigError
 from pbem.mail.extract import Extracted, PbemFile, clean, extract
 from pbem.mail.incoming import (
@@ -341,8 +342,12 @@ class _Round:
             gid = game.gamefile.game_id
             if gid not in self.trouble:
                 try:
-                    outcome = (take_request(game, file, self.record) if file.format == formats.REQUEST
-                               else _submit(game, file, self.key, self.wait, self.now, self.anchors))
+                    if file.format == formats.REQUEST:
+                        outcome = take_request(game, file, self.record)
+                    elif file.format == formats.UNDO_CONSENT:
+                        outcome = take_consent(game, file, self.record, self.key, self.anchors, self.wait, self.now)
+                    else:
+                        outcome = _submit(game, file, self.key, self.wait, self.now, self.anchors)
                     seat = seat_address(game, self.record, file.player) if file.player else None
                 except LockBusy as error:
                     self.trouble[gid] = ("game-busy", str(error))
@@ -663,7 +668,14 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
                 lines.append(f"game {gid}: queued for {player}'s previous holder <{before}>: {notice['Subject']}")
         # every turn since the last one mailed to this seat's holder (from the deal, for a first mail), and
         # the turns a request asked for
-        wanted = [] if joining else [(mark + 1 if isinstance(mark, int) else 0, current.turn)]
+        through = mailed_through(mark)
+        wanted = [] if joining else [(through + 1 if through is not None else 0, current.turn)]
+        if note is None and isinstance(mark, str) and mark.startswith(ROLLED_BACK):
+            returned = through + 1 if through is not None else 0
+            note = (f"Every seat consented to roll the game back: it went back to turn {returned}, and the turns "
+                    "after it are kept, abandoned (pbem mail unpack files the rollback's record and every consent, "
+                    "attached, in your copy; pbem verify checks them). The draws are kept: the decks are as they "
+                    "were at that turn.")
         if request is not None:
             wanted += [tuple(r) for r in request["wanted"]]
         message = _turn_mail(game, config, current, player, address, mark, head, wanted, note,
@@ -692,7 +704,8 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
 
 
 def _events_since(game: ServedGame, mark: Any) -> list[tuple[int, str, list[str]]]:
-    first = mark + 1 if isinstance(mark, int) else 0
+    through = mailed_through(mark)
+    first = through + 1 if through is not None else 0
     return [(e.turn, e.what, e.events) for e in public_log(game.dir, first)]
 
 
@@ -741,7 +754,7 @@ def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, addre
     gamefile = game.gamefile
     summary = _status_line(current)
     carried = catchup.carried(game.dir, gamefile, current.turn, _seats_in_force(current),
-                              [(mark + 1 if isinstance(mark, int) else 0, current.turn)], head)
+                              [((mailed_through(mark) or -1) + 1, current.turn)], head)
     body = compose.spectator_body(gamefile.game_id, gamefile.game, current.turn, summary[0].upper() + summary[1:],
                                   _events_since(game, mark), carried.turns_line())
     subject = f"{compose.subject_tag(gamefile.game_id)} " + ("game over" if current.over else f"turn {current.turn}")

@@ -128,6 +128,8 @@ class LogEntry(NamedTuple):
     referee_step: dict[str, Any] | None = None
     #: the referee's clock at this turn (a game with deadlines)
     time: str | None = None
+    #: the rollback by consent this turn follows (``{number, record}``), if it follows one
+    rollback: dict[str, Any] | None = None
 
     @property
     def what(self) -> str:
@@ -188,4 +190,5 @@ def public_log(directory: str | Path, first: int = 0) -> Iterator[LogEntry]:
     for number in (n for n in gamedir.turn_numbers() if n >= first):
         doc = read_turn(gamedir, gamefile, number).doc
         yield LogEntry(turn=number, mover=doc["mover"], public=doc["public"], awaiting=doc["awaiting"],
-                       result=doc["result"], referee_step=doc.get("referee_step"), time=doc.get("time"))
+                       result=doc["result"], referee_step=doc.get("referee_step"), time=doc.get("time"),
+                       rollback=doc.get("rollback"))

@@ -188,12 +188,14 @@ def read_rollbacks(gamedir: GameDir, gamefile: GameFile) -> list[Rollback]:
 
 def pending(gamedir: GameDir, gamefile: GameFile, current: Record) -> dict[str, Any] | None:
     """The ``rollback`` member of the turn a step writes after ``current``: the latest rollback's, when it
-    returned to ``current`` (the game has not moved since), else ``None``. A step looks no further than the
-    newest rollback folder (a game without rollbacks: one ``lstat``)."""
-    numbers = rollback_numbers(gamedir)
-    if not numbers:
+    returned to ``current`` (the game has not moved since), else ``None``. A step finds the newest rollback
+    folder by name, never listing ``abandoned/`` (a game without rollbacks: one ``lstat``)."""
+    latest = 0
+    while os.path.lexists(gamedir.rollback(latest + 1)):  # by name: a step lists no folder that grows
+        latest += 1
+    if not latest:
         return None
-    record = read_record_of(gamedir, gamefile, gamedir.rollback(numbers[-1]), numbers[-1])
+    record = read_record_of(gamedir, gamefile, gamedir.rollback(latest), latest)
     return member(record) if record.doc["to"] == point(current) else None
 
 
@@ -235,36 +237,41 @@ def chain_problem(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: in
 
 
 def check_rollback(gamedir: GameDir, gamefile: GameFile, rollback: Rollback, index: Rollbacks | None = None,
-                   known: dict[str, int] | None = None) -> int:
+                   known: dict[str, int] | None = None, partial: bool = False) -> int:
     """Check one rollback's consents and the turns it abandoned (see the module's docstring); return the files
     checked. ``gamefile``: the game's ``game.toml``. With ``index``, each abandoned turn's ``rollback`` member is
-    checked too; ``known`` is given the hash and number of each abandoned turn. Raises :class:`GameDirError`
-    naming the first file that is wrong."""
+    checked too; ``known`` is given the hash and number of each abandoned turn. ``partial``: a player's copy fed
+    by mail, which holds the abandoned turns it was mailed (any of them) and no move. Raises
+    :class:`GameDirError` naming the first file that is wrong."""
     folder, doc = rollback.folder, rollback.record.doc
     numbers = list(rollback.turn_numbers())
     found = folder.turn_numbers()
-    if found != numbers:
+    if (not set(found) <= set(numbers)) if partial else found != numbers:
         raise GameDirError(f"{folder.turns}: rollback {rollback.number} abandoned turns {numbers[0]} to "
                            f"{numbers[-1]}, and its folder holds {_listed(found)}", folder.turns)
-    turns = [read_turn(folder, gamefile, n) for n in numbers]
-    previous = doc["to"]["hash"]
+    turns = [read_turn(folder, gamefile, n) for n in found]
+    previous: str | None = doc["to"]["hash"]
+    expect = numbers[0]  # the number of the turn that ``previous`` is the hash of the turn before
     for turn in turns:
-        if turn.doc["previous"] != previous:
+        if turn.doc["turn"] != expect:
+            previous = None  # a copy lacks the turn before: the link across the gap is not checked here
+        if previous is not None and turn.doc["previous"] != previous:
             raise GameDirError(f"{turn.path}: does not follow the turn before it in the abandoned branch (it names "
                                f"{turn.doc['previous']}, not {previous}): the branch does not chain from turn "
                                f"{doc['to']['turn']}", turn.path)
-        expected = index.expected(previous, before=rollback.number) if index is not None else turn.doc.get("rollback")
+        expected = (index.expected(turn.doc["previous"], before=rollback.number) if index is not None
+                    else turn.doc.get("rollback"))
         if turn.doc.get("rollback") != expected:
             raise GameDirError(f"{turn.path}: names the rollback {turn.doc.get('rollback')}, and the rollback it "
                                f"follows is {expected}", turn.path)
         if known is not None:
             known[turn.hash] = turn.doc["turn"]
-        previous = turn.hash
-    if previous != doc["head"]["hash"]:
+        previous, expect = turn.hash, turn.doc["turn"] + 1
+    if turns and found[-1] == numbers[-1] and turns[-1].hash != doc["head"]["hash"]:
         raise GameDirError(f"{turns[-1].path}: is not the head the rollback names ({doc['head']['hash']})",
                            turns[-1].path)
     steps = {n: path for n, _, path in folder.step_files()}
-    for turn in turns:
+    for turn in [] if partial else turns:
         path = steps.pop(turn.doc["turn"], None)
         if path is None or sha256_ref(read_file(path)) != turn.doc["move_file"]:
             raise GameDirError(f"{folder.turns}: the file that produced abandoned turn {turn.doc['turn']} is not "
@@ -274,7 +281,7 @@ def check_rollback(gamedir: GameDir, gamefile: GameFile, rollback: Rollback, ind
         raise GameDirError(f"{stray}: produced no turn of the abandoned branch", stray)
     if folder.seat_files():
         raise GameDirError(f"{folder.seats}: a rollback across a seat handed over is never made", folder.seats)
-    seated = seats.in_force(gamedir, gamefile, turns[-1].doc)
+    seated = seats.in_force(gamedir, gamefile, turns[-1].doc, partial) if turns else gamefile
     consents: dict[str, Any] = {}
     directory = folder.root / "consents"
     names = sorted(os.listdir(directory)) if directory.is_dir() else []
@@ -315,7 +322,8 @@ def abandoned_point(rollbacks: list[Rollback], gamefile: GameFile, turn: int, tu
     return None
 
 
-def rolled_back(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: int, turn_hash: str) -> str | None:
+def rolled_back(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: int, turn_hash: str,
+                partial: bool = False) -> str | None:
     """Whether turn ``turn`` (hash ``turn_hash``), which the chain ending in ``latest`` no longer holds, was
     abandoned by rollbacks, each with every seat's consent, that lead back to a turn the chain holds: ``None``
     if so, else why not (the anchor's question, :meth:`pbem.referee.head.Anchors.check`)."""
@@ -329,12 +337,14 @@ def rolled_back(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: int,
         if rollback is None:
             return "and no rollback by consent abandoned it"
         try:
-            check_rollback(gamedir, gamefile, rollback)
+            check_rollback(gamedir, gamefile, rollback, partial=partial)
         except GameDirError as error:
             return f"and rollback {rollback.number}, which abandoned it, does not hold: {error}"
         turn, turn_hash, after = rollback.to["turn"], rollback.to["hash"], rollback.number
         if chain_problem(gamedir, gamefile, latest, turn, turn_hash) is None:
             return None
+        if partial and not os.path.lexists(gamedir.turn(turn)) and latest.doc["turn"] >= turn:
+            return None  # a copy that lacks the turn returned to: the link is checked once it holds it
 
 
 def refuse_if_cut_short(gamedir: GameDir) -> None:

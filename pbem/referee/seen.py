@@ -102,9 +102,16 @@ class HistoryCheck(NamedTuple):
     unchecked: tuple[Unchecked, ...] = ()
     #: turns shown before, let go unchecked because the record keeps at most :data:`MAX_UNCHECKED`
     let_go: int = 0
+    #: the turn shown before that a rollback with every seat's consent abandoned, when that is why the
+    #: directory no longer holds it (:func:`pbem.referee.rollback.rolled_back`)
+    rolled_back: int | None = None
 
     def note(self) -> str | None:
-        """What ``view`` says of the turns it could not check yet, or ``None``."""
+        """What ``view`` says of the turns it could not check yet (or of a rollback), or ``None``."""
+        if self.rolled_back is not None:
+            return (f"turn {self.rolled_back}, shown to you before, was abandoned by a rollback that every seat "
+                    "consented to (the consents and the abandoned turns are kept in abandoned/; pbem verify "
+                    "checks them): the game went back to an earlier turn")
         if not self.unchecked and not self.let_go:
             return None
         parts = []
@@ -294,6 +301,10 @@ def check_and_remember(state_dir: Path, seen: "PlayerView", partial: bool = Fals
     else:
         gamedir = GameDir(seen.turn.path.parent.parent)
         problem, about, kept, unchecked = check_history(gamedir, seen, record, partial)
+        if problem is not None and about == record.turn and _rolled_back(gamedir, seen, record, partial):
+            kept = _Record(seen.number, seen.turn.hash, (seen.number, seen.turn.hash), ())
+            _remember(path, seen, kept)
+            return HistoryCheck(rolled_back=about)
         if problem is not None:
             shown = record.turn_hash if about == record.turn else dict(record.unchecked)[about]
             return HistoryCheck(warning=HistoryWarning(
@@ -308,9 +319,23 @@ def check_and_remember(state_dir: Path, seen: "PlayerView", partial: bool = Fals
     if let_go:
         kept = kept._replace(unchecked=kept.unchecked[let_go:])
         unchecked = unchecked[let_go:]
+    _remember(path, seen, kept)
+    return HistoryCheck(unchecked=unchecked, let_go=let_go)
+
+
+def _remember(path: Path, seen: "PlayerView", kept: _Record) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         atomic_write(path, dump_json(_record_doc(seen, kept)), mode=0o600)
     except OSError as error:
         raise StateFileError(f"{path}: cannot write the record of the turns you saw: {error}") from None
-    return HistoryCheck(unchecked=unchecked, let_go=let_go)
+
+
+def _rolled_back(gamedir: GameDir, seen: "PlayerView", record: _Record, partial: bool) -> bool:
+    """Whether the latest turn shown before, which the chain no longer holds, was abandoned by rollbacks that
+    every seat consented to, leading back to the chain (a directory without ``abandoned/`` is never asked)."""
+    if not os.path.lexists(gamedir.abandoned):
+        return False
+    from pbem.referee.rollback import rolled_back
+
+    return rolled_back(gamedir, seen.gamefile, seen.turn, record.turn, record.turn_hash, partial) is None

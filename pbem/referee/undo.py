@@ -211,3 +211,55 @@ def _by_turn(folder: Path, after: int) -> dict[int, list[str]]:
         if digits.isdigit() and name[6:7] in (".", "-") and int(digits) > after:
             found.setdefault(int(digits), []).append(name)
     return found
+
+
+class Gathered(NamedTuple):
+    """A consent kept by a transport's loop: whose, the seats still to consent, and the rollback once all had."""
+
+    player: str
+    to: int
+    head: int
+    missing: list[str]
+    applied: Applied | None
+
+
+def gather_consent(directory: str | Path, data: bytes, where: str | Path, kept: Path, referee_key: PrivateKey,
+                   anchors: Anchors | None = None, wait: float = DEFAULT_WAIT,
+                   now: datetime | None = None) -> Gathered:
+    """Keep one consent a transport received (in ``kept``, the loop's folder of this game's consents, where no
+    player writes) and roll the game back once every seat's is kept for the current head.
+
+    The consent is checked as :func:`apply_rollback` checks it (else
+    :class:`UndoRefused`, nothing kept); a seat's newer consent replaces its
+    older one, and consents for a head the game has left are dropped. Once
+    the rollback is applied the folder is emptied.
+    """
+    gamedir = GameDir.at(directory)
+    gamefile = read_game_file(gamedir)
+    if not gamedir.has_turns():
+        raise UndoRefused(f"game {gamefile.game_id} is not dealt yet: there is no turn to return to")
+    head = current_turn(gamedir, gamefile, gapless=True)
+    seated = seats.in_force(gamedir, gamefile, head.doc)
+    try:
+        doc = rollback.check_consent(seated, data, where, head=rollback.point(head))
+    except GameDirError as error:
+        raise UndoRefused(str(error)) from None
+    atomic_write(kept / f"{doc['player']}.json", data, mode=0o600)
+    held: dict[str, bytes] = {}
+    for name in sorted(os.listdir(kept)):
+        path = kept / name
+        found = path.read_bytes()
+        try:
+            other = rollback.check_consent(seated, found, path, doc["to"], rollback.point(head))
+        except GameDirError:
+            path.unlink(missing_ok=True)  # for another head or turn: the game moved on, or the seat changed its mind
+            continue
+        held[other["player"]] = found
+    missing = [p for p in gamefile.player_names if p not in held]
+    if missing:
+        return Gathered(doc["player"], doc["to"]["turn"], head.doc["turn"], missing, None)
+    applied = apply_rollback(directory, [(kept / f"{p}.json", found) for p, found in held.items()], referee_key,
+                             anchors=anchors, wait=wait, now=now)
+    for name in os.listdir(kept):
+        (kept / name).unlink(missing_ok=True)
+    return Gathered(doc["player"], applied.to, applied.head, [], applied)

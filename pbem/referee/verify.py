@@ -719,9 +719,14 @@ def _check_copy(gamedir: GameDir, gamefile: GameFile, replay: bool) -> VerifyRep
     steps = _step_files(gamedir, numbers[-1] if numbers else 0)
     produced_unseen: dict[str, list[int]] = {}
     previous: Record | None = None  # the latest turn checked so far (not always the one just before)
+    rollbacks = _read_rollbacks(gamedir, gamefile)
     for number in numbers:
         turn = checked_turn(gamedir, gamefile, number)
         files += 1
+        named = rollbacks.expected(turn.doc["previous"]) if rollbacks is not None else None
+        if turn.doc.get("rollback") != named:
+            raise _fail(f"{turn.path}: names the rollback {turn.doc.get('rollback')}, but the rollback by consent "
+                        f"that returned the game to the turn before it is {named}", turn.path)
         adjacent = previous is not None and previous.doc["turn"] == number - 1
         if number == 0 and turn.doc["previous"] is not None:
             raise _fail(f"{turn.path}: turn 0 names a previous turn", turn.path)
@@ -751,6 +756,11 @@ def _check_copy(gamedir: GameDir, gamefile: GameFile, replay: bool) -> VerifyRep
         previous = turn
     # what is left produced a turn the copy lacks: a seat record, which the turns held name and in_force checked
     files += len(gamedir.seat_files())
+    for rollback in rollbacks.all if rollbacks is not None else []:
+        try:
+            files += check_rollback(gamedir, gamefile, rollback, rollbacks, partial=True)
+        except GameDirError as error:
+            raise VerificationFailed(f"rollback {rollback.number}: {error}", error.path) from error
     if holdings.missing:
         not_checked.append(f"{turns_text(holdings.missing)}: not in this copy (pbem mail request asks the referee for "
                            "them), nor the links of the chain across them")

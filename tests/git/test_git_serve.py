@@ -239,7 +239,7 @@ def test_a_player_sends_on_the_inbox_as_it_is(table: GitTable) -> None:
 def test_send_refuses_what_is_not_a_move_or_join_file_and_outside_a_clone(table: GitTable, tmp_path: Path) -> None:
     alice = table.alice
     (alice.clone / "notes.txt").write_text("hello")
-    assert "not a move or join file" in alice.pbem("git", "send", "notes.txt", code=2).stderr
+    assert "not a move, join or consent file" in alice.pbem("git", "send", "notes.txt", code=2).stderr
     outside = alice.pbem("git", "send", alice.clone / "notes.txt", "--dir", tmp_path, code=40)
     assert "not a git clone" in outside.stderr
     push_files(alice, "refs/heads/inbox/bob", {"x.json": b"{}"}, code=1)  # and the host keeps bob's inbox his

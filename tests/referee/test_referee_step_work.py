@@ -129,7 +129,8 @@ def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A step at move 2,000 costs what a step at move 10 does, so it lists neither turns/, moves/
-    nor rejected/: the current turn, a crash's leftovers and an applied move are looked up by name."""
+    nor rejected/ nor abandoned/: the current turn, a crash's leftovers, an applied move and the latest
+    rollback are looked up by name."""
     table = make_table(tmp_path)
     for _ in range(3):  # a history, a refusal notice, and a move answering an older turn (simultaneous picks)
         awaited = table.view("alice").turn.doc["awaiting"][0]["player"]
@@ -143,7 +144,7 @@ def test_a_step_finds_its_files_by_name_and_lists_no_folder_that_grows_with_the_
     with pytest.raises(AlreadyApplied):
         submit(table.dir, data, table.referee)
     assert step.turn == 4
-    assert not {"turns", "moves", "rejected"} & set(listed), listed
+    assert not {"turns", "moves", "rejected", "abandoned"} & set(listed), listed
 
 
 def test_a_step_canonicalises_each_document_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,6 +90,12 @@ def test_the_turn_after_a_rollback_names_it_and_the_anchor_takes_it(game: Steppe
     assert game.step(anchors=anchors(game))
     assert "rollback" not in json.loads((game.dir / "turns" / f"{TO + 2:06d}.json").read_text())
     assert verify(game.dir, replay=True).replayed
+    from pbem.cli.text import log_text
+    from pbem.referee.public import public_log
+
+    log = " ".join(log_text(public_log(game.dir)).split())  # pbem log wraps its lines at 80 columns
+    assert (f"rollback 1: every seat consented to take the game back to turn {TO}; the turns it abandoned are "
+            f"kept in abandoned/000001/ turn {TO + 1}: move by") in log
 
 
 def test_a_rollback_redraws_nothing_the_same_move_gives_the_same_turn(game: SteppedGame) -> None:
@@ -278,3 +284,22 @@ def test_a_revealed_game_is_never_rolled_back(game: SteppedGame) -> None:
     given = consents(game)
     reveal(game.dir, game.keys["referee"], force=True)
     refused(game, given, "revealed")
+
+
+def test_pbem_view_notes_a_shown_turn_that_a_rollback_abandoned_and_warns_of_none(game: SteppedGame,
+                                                                                  tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli.main import app
+
+    def view() -> str:
+        result = CliRunner().invoke(app, ["view", str(game.dir), "--as", "alice", "--key",
+                                          str(game.key_file("alice")), "--state-dir", str(tmp_path / "seen")])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert f"turn {HEAD}, you are alice" in view()
+    apply_rollback(game.dir, consents(game), game.keys["referee"], anchors=anchors(game))
+    shown = view()
+    assert "WARNING" not in shown and f"turn {TO}, you are alice" in shown
+    assert f"turn {HEAD}, shown to you before, was abandoned by a rollback that every seat consented to" in shown
