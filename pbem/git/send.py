@@ -103,7 +103,7 @@ def _read(files: list[Path]) -> tuple[str, list[tuple[str, bytes]]]:
         try:
             doc = parse_json_strict(data, max_bytes=FILE_MAX_BYTES)
         except CryptoError as error:
-            raise UsageError(f"{path}: not a move or join file ({error})") from None
+            raise UsageError(f"{path}: not a move, join or consent file ({error})") from None
         kind = doc.get("format") if isinstance(doc, dict) else None
         player = doc.get("player") if isinstance(doc, dict) else None
         if not isinstance(kind, str) or not kind.startswith(("pbem-move/", "pbem-join/", "pbem-undo-consent/")):

@@ -753,8 +753,9 @@ def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, addre
     """The public record since the spectator's last mail, and the turns since then (never a view)."""
     gamefile = game.gamefile
     summary = _status_line(current)
+    through = mailed_through(mark)
     carried = catchup.carried(game.dir, gamefile, current.turn, _seats_in_force(current),
-                              [((mailed_through(mark) or -1) + 1, current.turn)], head)
+                              [(through + 1 if through is not None else 0, current.turn)], head)
     body = compose.spectator_body(gamefile.game_id, gamefile.game, current.turn, summary[0].upper() + summary[1:],
                                   _events_since(game, mark), carried.turns_line())
     subject = f"{compose.subject_tag(gamefile.game_id)} " + ("game over" if current.over else f"turn {current.turn}")
