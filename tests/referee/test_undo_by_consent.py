@@ -303,3 +303,16 @@ def test_pbem_view_notes_a_shown_turn_that_a_rollback_abandoned_and_warns_of_non
     shown = view()
     assert "WARNING" not in shown and f"turn {TO}, you are alice" in shown
     assert f"turn {HEAD}, shown to you before, was abandoned by a rollback that every seat consented to" in shown
+
+
+def test_a_rolled_back_game_is_looked_back_over_along_the_chain_it_kept(game: SteppedGame) -> None:
+    from pbem.referee.lookback import look_back
+    from pbem.referee.reveal import reveal
+
+    apply_rollback(game.dir, consents(game), game.keys["referee"], anchors=anchors(game))
+    game.step(anchors=anchors(game))
+    reveal(game.dir, game.keys["referee"], force=True)
+    seen = list(look_back(game.dir, "alice"))
+    assert [t.number for t in seen] == list(range(TO + 2))
+    assert seen[-1].turn.doc["rollback"]["number"] == 1
+    assert seen[-1].view is not None and seen[-1].view.number == TO + 1
