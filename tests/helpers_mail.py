@@ -306,6 +306,9 @@ class Post:
     imap: Dovecot | None = None
     folder: str | None = None
     spectators: list[str] = field(default_factory=list)
+    #: the spectators' schedule of digests (``digest`` of the game's entry), and those of some spectators
+    digest: str | None = None
+    spectator_digests: dict[str, str] = field(default_factory=dict)
     addresses: dict[str, str] = field(default_factory=dict)
     extra: str = ""
     #: more games served by the same referee, configured after this one (each a Post of its own game)
@@ -344,13 +347,15 @@ password_file = "smtp-password"
     def games_config(self) -> str:
         """This game's ``[[games]]`` table, and those of :attr:`extra_games`."""
         players = ", ".join(f'{p} = "{a}"' for p, a in self.addresses.items())
-        spectators = ", ".join(f'"{s}"' for s in self.spectators)
+        spectators = ", ".join(f'{{ address = "{s}", digest = "{self.spectator_digests[s]}" }}'
+                               if s in self.spectator_digests else f'"{s}"' for s in self.spectators)
+        digest = f'digest = "{self.digest}"\n' if self.digest is not None else ""
         own = f"""
 [[games]]
 dir = "{self.table.dir}"
 players = {{ {players} }}
 spectators = [{spectators}]
-"""
+{digest}"""
         return own + "".join(other.games_config() for other in self.extra_games)
 
     def config(self) -> MailConfig:

@@ -29,6 +29,7 @@ SMALLEST = {
     "bench_step.py": ["--games", "1", "--steps", "2"],
     "bench_verify.py": ["--players", "2", "--runs", "1", "--calls", "1"],
     "count_step.py": ["--steps", "1"],
+    "mail_counts.py": ["--turns", "2", "--before", "HEAD"],
     "mail_sizes.py": ["--games", "1", "--turns", "3"],
     "soak.py": ["1", "nightlancer"],
     "turn_sizes.py": ["--games", "1", "--turns", "3"],

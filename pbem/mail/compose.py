@@ -469,11 +469,15 @@ def seat_notice_body(game_id: str, game: str, player: str, turn: int, key: str, 
 
 
 def spectator_body(game_id: str, game: str, turn: int, summary: str,
-                   events: list[tuple[int, str, list[str]]], carried: str = "") -> str:
+                   events: list[tuple[int, str, list[str]]], carried: str = "", schedule: str = "") -> str:
+    """A spectator's digest; ``schedule``: when they get one (:data:`pbem.mail.spectators.SCHEDULES`)."""
     lines = [f"Game {game_id} ({game}), turn {turn}: the public record since the last mail.", ""]
     lines += _events_lines(events)
     lines += [summary, "", _wrap(f"{carried} game.toml and the referee's head (head.json) are attached too: pbem mail "
                                  "unpack builds a copy of the game from them, which pbem log and pbem verify read.")]
+    if schedule:
+        lines += ["", _wrap(f"You get these digests {schedule}. To change it, mail the referee a line "
+                            "of its own:"), "", "  digest step", "  digest daily", "  digest end"]
     return "\n".join(lines) + "\n"
 
 
@@ -487,3 +491,23 @@ def _events_lines(events: list[tuple[int, str, list[str]]]) -> list[str]:
         lines.append(f"  turn {turn}: {head}")
         lines += [f"      {item}" for item in items]
     return lines + [""]
+
+
+def merged(answer: EmailMessage, turn: EmailMessage) -> EmailMessage:
+    """One mail in place of an ``answer`` and a ``turn`` mail to the same address: the turn mail's Subject,
+    the answer's text then the turn's, the answer's thread and marks (a reply to it is a reply to an answer),
+    and each attachment of both once (the turn mail's, of a name both carry: its head is the newer)."""
+    texts = [part.get_content() for part in (answer.get_body(("plain",)), turn.get_body(("plain",)))
+             if part is not None]
+    message = new_message(answer["From"], [turn["To"]], turn["Subject"], "\n".join(texts),
+                          automatic="auto-replied")
+    for name in ("In-Reply-To", "References"):
+        if answer[name]:
+            message[name] = answer[name]
+    names: set[str] = set()
+    for part in (*turn.iter_attachments(), *answer.iter_attachments()):
+        filename, data = part.get_filename(), part.get_payload(decode=True)
+        if isinstance(filename, str) and isinstance(data, bytes) and filename not in names:
+            names.add(filename)
+            attach(message, filename, data)
+    return message

@@ -21,7 +21,8 @@ One file format serves both sides. A referee's file (``pbem mail serve``)::
 
     [[games]]
     dir = "games/first"
-    spectators = ["carol@example.org"]
+    spectators = ["carol@example.org", { address = "dan@example.org", digest = "end" }]
+    digest = "daily"                  # the spectators' schedule: step (default) | daily | end
     players = { alice = "alice@example.org", bob = "bob@example.org" }
 
 A player's file (``pbem mail send``) needs only ``address``, ``referee`` (the
@@ -44,6 +45,7 @@ from typing import Any
 
 from pbem.config_files import ConfigReader, read_document
 from pbem.mail.errors import MailConfigError
+from pbem.mail.spectators import DEFAULT_SCHEDULE, SCHEDULES
 
 SECURITY = ("tls", "starttls", "none")
 MAILBOX_KINDS = ("imap", "maildir", "mbox")
@@ -108,6 +110,8 @@ class GameEntry:
     dir: Path
     players: dict[str, str]
     spectators: tuple[str, ...] = ()
+    #: each spectator's schedule of digests, as configured (:mod:`pbem.mail.spectators`)
+    digests: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -215,7 +219,7 @@ class _Reader(ConfigReader):
 
     def game(self, table: dict[str, Any], index: int) -> GameEntry:
         where = f"games[{index}]"
-        self.keys(table, where, {"dir", "players", "spectators"})
+        self.keys(table, where, {"dir", "players", "spectators", "digest"})
         directory = self.path(table, "dir", f"{where}.")
         if directory is None:
             raise self.fail(f"{where}.dir", "missing")
@@ -227,11 +231,29 @@ class _Reader(ConfigReader):
         spectators = table.get("spectators", [])
         if not isinstance(spectators, list):
             raise self.fail(f"{where}.spectators", "expected a list of addresses")
+        default = self.schedule(table, "digest", f"{where}.") or DEFAULT_SCHEDULE
+        digests: dict[str, str] = {}
         for i, spectator in enumerate(spectators):
-            if not isinstance(spectator, str):
-                raise self.fail(f"{where}.spectators[{i}]", "expected an address")
-            check_address(spectator, f"{self.file}: {where}.spectators[{i}]")
-        return GameEntry(dir=directory, players=dict(players), spectators=tuple(spectators))
+            at = f"{where}.spectators[{i}]"
+            if isinstance(spectator, dict):
+                self.keys(spectator, at, {"address", "digest"})
+                address = spectator.get("address")
+                if not isinstance(address, str):
+                    raise self.fail(f"{at}.address", "expected an address")
+                digests[address] = self.schedule(spectator, "digest", f"{at}.") or default
+            elif isinstance(spectator, str):
+                address = spectator
+                digests[address] = default
+            else:
+                raise self.fail(at, "expected an address, or a table with address and digest")
+            check_address(address, f"{self.file}: {at}")
+        return GameEntry(dir=directory, players=dict(players), spectators=tuple(digests), digests=digests)
+
+    def schedule(self, table: dict[str, Any], key: str, where: str) -> str | None:
+        value = table.get(key)
+        if value is not None and value not in SCHEDULES:
+            raise self.fail(f"{where}{key}", f"expected one of {', '.join(SCHEDULES)}")
+        return value
 
 
 def check_address(text: str, where: str) -> None:

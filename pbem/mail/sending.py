@@ -189,3 +189,31 @@ class Outbox:
         path.replace(target)
         atomic_write(target.with_suffix(".reason"), (why + "\n").encode("utf-8"))
         report.failed.append((str(target), why))
+
+
+@dataclass
+class QueuedAnswer:
+    """An answer in the outbox that a turn mail may take in (:func:`pbem.mail.compose.merged`)."""
+
+    address: str
+    games: tuple[str, ...]
+    path: Path
+    message: EmailMessage
+
+
+@dataclass
+class QueuedAnswers:
+    """The answers of one run that went to one address alone, by address, in the order queued."""
+
+    by_address: dict[str, list[QueuedAnswer]] = field(default_factory=dict)
+
+    def add(self, address: str, games: tuple[str, ...], path: Path, message: EmailMessage) -> None:
+        self.by_address.setdefault(address.lower(), []).append(QueuedAnswer(address, games, path, message))
+
+    def take(self, address: str, game_id: str) -> QueuedAnswer | None:
+        """The latest answer to ``address`` about game ``game_id`` not taken yet (it is taken: once)."""
+        queued = self.by_address.get(address.lower(), [])
+        for index in range(len(queued) - 1, -1, -1):
+            if game_id in queued[index].games:
+                return queued.pop(index)
+        return None

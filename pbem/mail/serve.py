@@ -14,8 +14,12 @@ One run (``pbem mail serve --once``, from cron or a systemd timer) does:
 5. for each game: queue a **turn mail** to every player whose decision
    opened since their last mail (with the public turn file and their sealed
    view), an invitation to each player yet to join, the result to everyone
-   at the end, the public record to the spectators, and a turn mail to the
-   new holder of a seat handed over (``pbem takeover``);
+   at the end, a digest to each spectator whose schedule says so
+   (:mod:`pbem.mail.spectators`), and a turn mail to the
+   new holder of a seat handed over (``pbem takeover``); a turn mail to the
+   address an answer of this run goes to alone is **one mail with it**: the
+   answer's text, then the turn's, and one set of attachments (the answer
+   queued in step 3 is replaced by it);
 6. send the outbox.
 
 **How a mail is matched to a game and a player:** by the signed file
@@ -76,12 +80,14 @@ from pbem.mail.incoming import (
     sender,
     thread_of,
 )
+from pbem.mail.keymail import is_key, judge_key
 from pbem.mail.mailboxes import Incoming, MailSource, open_mailbox
 from pbem.mail.record import RETRY_RUNS, RETRY_TIME, MailRecord
 from pbem.mail.reminders import tick_game
 from pbem.mail.requests import pending_of, record_answered, take_request
-from pbem.mail.sending import FlushReport, Outbox
+from pbem.mail.sending import FlushReport, Outbox, QueuedAnswers
 from pbem.mail.served import GAME_TROUBLE, ServedGame, read_served_games, seat_address
+from pbem.mail.spectators import SCHEDULES, asked_schedule, is_due, record_sent, schedule_of, set_schedule
 from pbem.referee import formats, public_log, status, submit
 from pbem.referee.clock import format_time, read_recorded, referee_now
 from pbem.referee.errors import AlreadyApplied, ClockWentBack, LockBusy, Refusal, StaleMove
@@ -171,7 +177,7 @@ def _run(config: MailConfig, key: PrivateKey, record: MailRecord, tell: Progress
             except Exception as error:  # one game's fault stops neither the others nor the loop
                 report.held.append(f"game {gid}: not ticked this run: the referee failed: {_fault(error)}")
         try:
-            lines += notify(game, config, record, outbox, key, now)
+            lines += notify(game, config, record, outbox, key, now, run.answers)
         except Exception as error:  # as above: the next run tries again
             report.held.append(f"game {gid}: no turn mails this run: {_fault(error)}")
         for line in lines:
@@ -204,6 +210,9 @@ class _Plan:
     entry: dict[str, Any] | None = None
     answer: EmailMessage | None = None
     answered: list[str] = field(default_factory=list)
+    #: the games the answer reports on, when it goes to one address alone: a turn mail of one of them to that
+    #: address in this run is one mail with it
+    merges: tuple[str, ...] = ()
     #: its set-aside record to write, or to drop (handled after all, its game free again)
     set_aside: dict[str, Any] | None = None
     drop_set_aside: bool = False
@@ -243,6 +252,8 @@ class _Round:
         #: the referee's anchors: every step of the loop is anchored in its state directory
         self.anchors = Anchors(config.state)  # type: ignore[arg-type]
         self.known = known_addresses(games, record, config)
+        #: the answers of this run that a turn mail to the same address may take in (:meth:`QueuedAnswers.take`)
+        self.answers = QueuedAnswers()
 
     def handle(self, incoming: Incoming, box: MailSource) -> str:
         """Handle one stored mail, whatever it holds; one line for the report. Only the state directory
@@ -263,7 +274,9 @@ class _Round:
         """Write what handling a mail came to: its answer queued first, then what records it (a run that
         dies in between reads the mail again and finds its files already in the game)."""
         if plan.answer is not None:
-            self.outbox.queue(plan.answer)
+            queued = self.outbox.queue(plan.answer)
+            if plan.merges:
+                self.answers.add(plan.answered[0], plan.merges, queued, plan.answer)
             for address in plan.answered:
                 self.record.count_answer(address, self.moment)
         if plan.drop_set_aside:
@@ -308,7 +321,8 @@ class _Round:
         summary = summary or ("HTML only, no file" if verdict.text.html_only else "no pbem file")
         line = f"{mail.head}: {summary}" + (f"; answered to {', '.join(answered)}" if answered
                                             else f"; not answered ({unanswered})")
-        plan = _Plan(incoming, line, identity=identity, answer=answer, answered=answered, entry={
+        merges = tuple(verdict.touched) if answer is not None and len(answered) == 1 and not answer["Cc"] else ()
+        plan = _Plan(incoming, line, identity=identity, answer=answer, answered=answered, merges=merges, entry={
             "source": incoming.source,
             "from": mail.sender,
             "files": [f.digest for f in extracted.files],
@@ -328,7 +342,15 @@ class _Round:
         text = compose.AnswerText(ignored=mail.extracted.ignored, problems=mail.extracted.problems,
                                   html_only=mail.extracted.html_only)
         verdict = _Verdict(text)
+        if not mail.extracted.files:
+            self._schedule(mail, text)
         for file in mail.extracted.files:
+            if is_key(file):
+                judged = judge_key(file, self.games, self.record, mail.sender)
+                text.outcomes.append(judged.outcome)
+                if judged.game is not None:
+                    verdict.touched[judged.game.gamefile.game_id] = judged.game
+                continue
             game = self.games.get(file.game_id or "")
             if game is None:
                 if self.some_unread:  # the file may be for the game whose game.toml cannot be read now
@@ -376,6 +398,27 @@ class _Round:
                                                  f"not submitted: game {gid} {waits} this run"))
         text.statuses = [f"Game {gid}: {_status_line_of(g)}" for gid, g in verdict.touched.items()]
         return verdict
+
+    def _schedule(self, mail: _Mail, text: compose.AnswerText) -> None:
+        """A spectator's mail that asks for a schedule of digests (:mod:`pbem.mail.spectators`): set it for
+        each game they watch (or the one it names), and say so in the answer."""
+        asked = asked_schedule(mail.message, _subject(mail.message))
+        if asked is None or not mail.sender:
+            return
+        schedule, named = asked
+        watched = [gid for gid, game in self.games.items()
+                   if mail.sender.lower() in (s.lower() for s in game.entry.spectators) and named in (None, gid)]
+        if not watched:
+            return
+        marks = self.record.marks()
+        for gid in watched:
+            set_schedule(marks, gid, mail.sender, schedule)
+        self.record.save_marks(marks)
+        for gid in watched:
+            text.outcomes.append(compose.Outcome(
+                f"digest {schedule}", f"game {gid}", "schedule",
+                f"your digests of this game come {SCHEDULES[schedule]} from now on (mail the referee "
+                "digest step, digest daily or digest end to change it)."))
 
     def _held_record(self, mail: _Mail, verdict: _Verdict, before: dict[str, Any] | None) -> dict[str, Any]:
         """The set-aside record of a mail held back once more: ``final`` when its retries are used up."""
@@ -604,8 +647,16 @@ def _result_sentence(result: dict[str, Any]) -> str:
 
 
 def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Outbox, key: PrivateKey,
-           now: datetime | None = None) -> list[str]:
+           now: datetime | None = None, answers: QueuedAnswers | None = None) -> list[str]:
     """Queue the turn mails this game's state calls for; return one line per mail queued.
+
+    A turn mail to an address that an answer of this run about this game goes
+    to alone (``answers``) takes that answer in: one mail, the answer's text
+    then the turn's, with the attachments of both (each file once, the turn
+    mail's when both carry one name: its head is the newer), threaded and
+    marked as the answer was; the queued answer goes. So a player whose move
+    opened their next decision gets one mail, not two, and a player whose
+    move did not still gets the answer.
 
     A seat handed to a new key since the last run (a seat record not
     announced yet) gets a turn mail now, whatever was mailed before, with a
@@ -680,7 +731,12 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
             wanted += [tuple(r) for r in request["wanted"]]
         message = _turn_mail(game, config, current, player, address, mark, head, wanted, note,
                              asked=request is not None and not due)
+        answer = answers.take(address, gid) if answers is not None else None
+        if answer is not None:
+            message = compose.merged(answer.message, message)
         outbox.queue(message)
+        if answer is not None:
+            answer.path.unlink(missing_ok=True)  # after the mail that holds it is queued: at least once
         if request is not None:
             record_answered(record, request["hashes"])
             del requested[player]
@@ -691,13 +747,16 @@ def notify(game: ServedGame, config: MailConfig, record: MailRecord, outbox: Out
         record.save_marks(marks)
         lines.append(f"game {gid}: queued for {player} <{address}>: {message['Subject']}")
     if not joining:
+        moment = referee_now(now)
         for address in game.entry.spectators:
             mark = mine["spectators"].get(address)
-            if mark == "over" or (isinstance(mark, int) and mark >= current.turn and not current.over):
+            schedule = schedule_of(marks, gid, game.entry.digests, address)
+            if not is_due(marks, gid, schedule, address, mark, current.turn, current.over, moment):
                 continue
-            message = _spectator_mail(game, config, current, address, mark, head)
+            message = _spectator_mail(game, config, current, address, mark, head, schedule)
             outbox.queue(message)
             mine["spectators"][address] = "over" if current.over else current.turn
+            record_sent(marks, gid, address, moment)
             record.save_marks(marks)
             lines.append(f"game {gid}: queued for spectator <{address}>: {message['Subject']}")
     return lines
@@ -749,15 +808,15 @@ def _turn_mail(game: ServedGame, config: MailConfig, current: Status, player: st
 
 
 def _spectator_mail(game: ServedGame, config: MailConfig, current: Status, address: str, mark: Any,
-                    head: Head | None) -> EmailMessage:
-    """The public record since the spectator's last mail, and the turns since then (never a view)."""
+                    head: Head | None, schedule: str) -> EmailMessage:
+    """A digest: the public record since the spectator's last mail, and the turns since then (never a view)."""
     gamefile = game.gamefile
     summary = _status_line(current)
     through = mailed_through(mark)
     carried = catchup.carried(game.dir, gamefile, current.turn, _seats_in_force(current),
                               [(through + 1 if through is not None else 0, current.turn)], head)
     body = compose.spectator_body(gamefile.game_id, gamefile.game, current.turn, summary[0].upper() + summary[1:],
-                                  _events_since(game, mark), carried.turns_line())
+                                  _events_since(game, mark), carried.turns_line(), SCHEDULES[schedule])
     subject = f"{compose.subject_tag(gamefile.game_id)} " + ("game over" if current.over else f"turn {current.turn}")
     message = compose.new_message(config.address, [address], subject, body, automatic="auto-generated")
     for name, data in carried.files.items():
