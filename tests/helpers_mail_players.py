@@ -11,11 +11,12 @@ through typer's CliRunner, which is the command line.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers_mail import REFEREE, SMTP_USERS, SmtpServer
+from helpers_mail import IMAP_PASSWORD, REFEREE, SMTP_USERS, Post, SmtpServer
 from typer.testing import CliRunner, Result
 
 from pbem.cli.main import app
@@ -113,3 +114,17 @@ class MailPlayer:
         ok("mail", "request", copy or self.copy, "--as", self.name, "--key", self.key, "--out", out,
            "--mail", REFEREE, "--from", self.address, *(("--game", game) if game is not None else ()))
         return out.with_suffix(".eml")
+
+
+def serve(post: Post) -> None:
+    """One run of the referee's loop as cron runs it: ``pbem mail serve --once``, by the command line."""
+    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
+    ok("mail", "serve", "--once", "--config", post.write_config())
+
+
+def new_mails(post: Post, player: MailPlayer, read: dict[str, int]) -> list[bytes]:
+    """The mails delivered to ``player`` since the last call (turn mails and answers alike)."""
+    box = post.smtp.post.inboxes[player.address.lower()]
+    fresh = box[read.get(player.name, 0):]
+    read[player.name] = len(box)
+    return list(fresh)

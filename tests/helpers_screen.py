@@ -4,6 +4,7 @@ and what a screen may and may not show."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,3 +97,16 @@ def view_at(game: PlayedGame, player: str, number: int) -> PlayerView:
     gamefile = GameFile.read(gamedir.game_toml)
     turn = read_turn(gamedir, gamefile, number)
     return PlayerView(gamefile=gamefile, turn=turn, doc=open_section(gamefile, turn, player, game.key(player)))
+
+
+#: the golden screens: a transcript of commands and what they printed, one file each
+GOLDEN = Path(__file__).parent / "screen" / "golden"
+
+
+def check_golden(name: str, transcript: str) -> None:
+    """``transcript`` is golden screen ``name`` (``PBEM_REGOLD=1`` writes it anew, on purpose)."""
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("PBEM_REGOLD"):
+        path.write_text(transcript)
+    assert path.exists(), f"{path} is missing: run with PBEM_REGOLD=1 to write it"
+    assert transcript == path.read_text(), f"the screens of {name} changed; regenerate {path} if this is intended"

@@ -43,7 +43,7 @@ from pbem.referee import clock, formats
 from pbem.referee.errors import GameDirError, HistoryLost, StateFileError
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import GameDir, read_file
-from pbem.referee.records import Record, parse_record, read_turn
+from pbem.referee.records import ChainBreak, Record, parse_record, walk_back
 from pbem.referee.storage import dump_json
 
 #: a head is a few hundred bytes; anything much larger is not one
@@ -122,26 +122,19 @@ def missing_from_chain(gamedir: GameDir, gamefile: GameFile, latest: Record, tur
                        turn_hash: str) -> str | None:
     """Why the chain that ends in ``latest`` does not hold turn ``turn`` with hash ``turn_hash`` (or ``None``).
 
-    Walks back from ``latest`` along the ``previous`` hashes, each turn read
-    and signature-checked, so the answer is about the chain itself and not
-    merely about a file of that name. The walk needs every turn between the
-    two: a copy that lacks one says so.
+    Walks back from ``latest`` (:func:`~pbem.referee.records.walk_back`); a
+    copy that lacks a turn between the two says so.
     """
-    current = latest
-    if turn > current.doc["turn"]:
-        return (f"the game now ends at turn {current.doc['turn']}: turns {current.doc['turn'] + 1} to {turn} "
+    if turn > latest.doc["turn"]:
+        return (f"the game now ends at turn {latest.doc['turn']}: turns {latest.doc['turn'] + 1} to {turn} "
                 "were dropped")
-    while current.doc["turn"] > turn:
-        number = current.doc["turn"] - 1
-        try:
-            earlier = read_turn(gamedir, gamefile, number)
-        except GameDirError as error:
-            return f"the chain back to turn {turn} is broken at turn {number}: {error}"
-        if earlier.hash != current.doc["previous"]:
-            return f"turn {number} is not the one turn {number + 1} follows: the turns were rewritten"
-        current = earlier
-    if current.hash != turn_hash:
-        return f"turn {turn} has another hash now ({current.hash}): the turns were rewritten"
+    found = walk_back(gamedir, gamefile, latest, turn)
+    if isinstance(found, ChainBreak):
+        if found.error is not None:
+            return f"the chain back to turn {turn} is broken at turn {found.number}: {found.error}"
+        return f"turn {found.number} is not the one turn {found.number + 1} follows: the turns were rewritten"
+    if found.hash != turn_hash:
+        return f"turn {turn} has another hash now ({found.hash}): the turns were rewritten"
     return None
 
 

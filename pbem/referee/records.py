@@ -216,6 +216,35 @@ def current_turn(gamedir: GameDir, gamefile: GameFile, gapless: bool = False) ->
     return read_turn(gamedir, gamefile, latest)
 
 
+class ChainBreak(NamedTuple):
+    """Where a walk back along the ``previous`` hashes stopped: turn ``number`` could not be read (``error``),
+    or it is not the turn that turn ``number + 1`` follows (``error`` is ``None``)."""
+
+    number: int
+    error: GameDirError | None
+
+
+def walk_back(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: int) -> Record | ChainBreak:
+    """Turn ``turn`` (at most ``latest``'s) of the chain that ends in ``latest``, or where that chain breaks.
+
+    Each turn on the way is read and signature-checked and must be the one
+    its successor names, so the answer is about the chain itself and not
+    merely about a file of that name; the walk needs every turn between the
+    two.
+    """
+    current = latest
+    while current.doc["turn"] > turn:
+        number = current.doc["turn"] - 1
+        try:
+            earlier = read_turn(gamedir, gamefile, number)
+        except GameDirError as error:
+            return ChainBreak(number, error)
+        if earlier.hash != current.doc["previous"]:
+            return ChainBreak(number, None)
+        current = earlier
+    return current
+
+
 def decision_from_json(data: dict[str, Any]) -> "Decision":
     """The :class:`Decision` a player's view carries, rebuilt."""
     from pbem.engine.protocol import Decision, Option  # a view's decision: not for status

@@ -51,7 +51,7 @@ from pbem.referee import formats, seats
 from pbem.referee.errors import GameDirError, UndoRefused
 from pbem.referee.gamefile import GameFile
 from pbem.referee.layout import TURN_DIGITS, GameDir, read_file
-from pbem.referee.records import Record, parse_record, read_record, read_turn
+from pbem.referee.records import ChainBreak, Record, parse_record, read_record, read_turn, walk_back
 
 #: a rollback folder's name: its number
 _ROLLBACK_DIR = re.compile(rf"^\d{{{TURN_DIGITS}}}$")
@@ -219,20 +219,15 @@ class Rollbacks:
 
 def chain_problem(gamedir: GameDir, gamefile: GameFile, latest: Record, turn: int, turn_hash: str) -> str | None:
     """Why the chain ending in ``latest`` does not hold turn ``turn`` with hash ``turn_hash`` (``None``: it does)."""
-    current = latest
-    if turn > current.doc["turn"]:
-        return f"the game ends at turn {current.doc['turn']}, before turn {turn}"
-    while current.doc["turn"] > turn:
-        number = current.doc["turn"] - 1
-        try:
-            earlier = read_turn(gamedir, gamefile, number)
-        except GameDirError as error:
-            return f"the chain back to turn {turn} is broken at turn {number}: {error}"
-        if earlier.hash != current.doc["previous"]:
-            return f"turn {number} is not the one turn {number + 1} follows"
-        current = earlier
-    if current.hash != turn_hash:
-        return f"turn {turn} of the chain has another hash ({current.hash})"
+    if turn > latest.doc["turn"]:
+        return f"the game ends at turn {latest.doc['turn']}, before turn {turn}"
+    found = walk_back(gamedir, gamefile, latest, turn)
+    if isinstance(found, ChainBreak):
+        if found.error is not None:
+            return f"the chain back to turn {turn} is broken at turn {found.number}: {found.error}"
+        return f"turn {found.number} is not the one turn {found.number + 1} follows"
+    if found.hash != turn_hash:
+        return f"turn {turn} of the chain has another hash ({found.hash})"
     return None
 
 

@@ -7,13 +7,12 @@ what the SMTP server delivered to their own address (tests/helpers_mail_players.
 from __future__ import annotations
 
 import json
-import os
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from helpers_mail import ADDRESSES, IMAP_PASSWORD, REFEREE, Post, attachments, body
-from helpers_mail_players import MailPlayer, invoke, ok
+from helpers_mail import ADDRESSES, REFEREE, Post, attachments, body
+from helpers_mail_players import MailPlayer, invoke, new_mails, ok, serve
 
 from pbem.crypto.keys import generate, write_keypair
 from pbem.crypto.signing import sign_document
@@ -33,19 +32,6 @@ def players_of(post: Post) -> dict[str, MailPlayer]:
     return {name: MailPlayer(name, ADDRESSES[name], post.table.key_files[name], post.tmp / "home" / name, post.smtp,
                              login=name if name in ("alice", "bob") else "alice")
             for name in post.addresses}
-
-
-def serve(post: Post) -> None:
-    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
-    ok("mail", "serve", "--once", "--config", post.write_config())
-
-
-def new_mails(post: Post, player: MailPlayer, read: dict[str, int]) -> list[bytes]:
-    """The mails delivered to ``player`` since the last call (turn mails and answers alike)."""
-    box = post.smtp.post.inboxes[player.address.lower()]
-    fresh = box[read.get(player.name, 0):]
-    read[player.name] = len(box)
-    return list(fresh)
 
 
 def play(post: Post, players: dict[str, MailPlayer], rounds: int = 60, keep=lambda name, raw: True) -> dict[str, int]:

@@ -5,10 +5,9 @@ its player received, files the rollback and plays on from the turn returned to."
 from __future__ import annotations
 
 import json
-import os
 
-from helpers_mail import ADDRESSES, IMAP_PASSWORD, Post
-from helpers_mail_players import MailPlayer, invoke, ok
+from helpers_mail import ADDRESSES, Post
+from helpers_mail_players import MailPlayer, invoke, new_mails, ok, serve
 
 from pbem.referee import status
 from pbem.referee.verify import verify
@@ -17,19 +16,6 @@ from pbem.referee.verify import verify
 def players_of(post: Post) -> dict[str, MailPlayer]:
     return {name: MailPlayer(name, ADDRESSES[name], post.table.key_files[name], post.tmp / "home" / name, post.smtp,
                              login=name) for name in post.addresses}
-
-
-def serve(post: Post) -> None:
-    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
-    ok("mail", "serve", "--once", "--config", post.write_config())
-
-
-def new_mails(post: Post, player: MailPlayer, read: dict[str, int]) -> list[bytes]:
-    """The mails delivered to ``player`` since the last call (turn mails and answers alike)."""
-    box = post.smtp.post.inboxes[player.address.lower()]
-    fresh = box[read.get(player.name, 0):]
-    read[player.name] = len(box)
-    return list(fresh)
 
 
 def _catch_up(post, players: dict[str, MailPlayer], read: dict[str, int]) -> list[bytes]:

@@ -29,7 +29,6 @@ seeds of each.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -37,8 +36,8 @@ from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any
 
-from helpers_mail import IMAP_PASSWORD, REFEREE, Dovecot, Post, SmtpServer, body, make_post
-from helpers_mail_players import MailPlayer, invoke, ok
+from helpers_mail import REFEREE, Dovecot, Post, SmtpServer, body, make_post
+from helpers_mail_players import MailPlayer, invoke, ok, serve
 from helpers_referee import make_table
 
 from pbem.crypto.keys import generate, write_keypair
@@ -102,11 +101,6 @@ class Seat:
     game_id: str | None = None
     views: int = 0
     result: dict | None = None
-
-
-def serve(post: Post) -> None:
-    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
-    ok("mail", "serve", "--once", "--config", post.write_config())
 
 
 def read_mails(seat: Seat, raws: list[bytes]) -> bool:

@@ -10,16 +10,12 @@ and read the diff before committing it.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from helpers_screen import PlayedGame
+from helpers_screen import PlayedGame, check_golden
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
 
-GOLDEN = Path(__file__).parent / "golden"
 runner = CliRunner()
 
 
@@ -35,14 +31,6 @@ def _views(game: PlayedGame, *extra: str) -> str:
                    for p in game.players)
 
 
-def _check(name: str, transcript: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("PBEM_REGOLD"):
-        path.write_text(transcript)
-    assert path.exists(), f"{path} is missing: run with PBEM_REGOLD=1 to write it"
-    assert transcript == path.read_text(), f"the screens of {name} changed; regenerate {path} if this is intended"
-
-
 @pytest.mark.parametrize("which", ["nightfall", "nightfall3", "nightlancer"])
 def test_the_screens_of_a_game_under_way_are_unchanged(which: str, request) -> None:
     game: PlayedGame = request.getfixturevalue(which)
@@ -51,11 +39,11 @@ def test_the_screens_of_a_game_under_way_are_unchanged(which: str, request) -> N
 
     first = json.loads(awaited)["awaiting"][0]
     transcript = _views(game) + _run("view", str(game.dir), "--as", first, "--key", str(game.key_file(first)), "--cards")
-    _check(f"{which}-under-way", transcript)
+    check_golden(f"{which}-under-way", transcript)
 
 
 def test_the_screens_and_log_of_a_finished_game_are_unchanged(finished: PlayedGame) -> None:
-    _check("nightfall-finished", _views(finished) + _run("log", str(finished.dir)))
+    check_golden("nightfall-finished", _views(finished) + _run("log", str(finished.dir)))
 
 
 def test_pbem_card_answers_are_unchanged() -> None:
@@ -64,4 +52,4 @@ def test_pbem_card_answers_are_unchanged() -> None:
     queries = [["bad", "smoke"], ["J.J. McTeague"], ["mongrel's", "trap"], ["witness pickup"], ["smoke"],
                ["wound", "--game", "nightfall"], ["headshoot", "--game", "nightfall"],
                ["zzzz", "--game", "nightlancer"], ["bouncer", "--game", "nightlancer"]]
-    _check("card", "".join(_run("card", *q) for q in queries))
+    check_golden("card", "".join(_run("card", *q) for q in queries))

@@ -4,18 +4,16 @@ alone and without keys; golden screens for both games and a spectator, in the ma
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from helpers_archive import SteppedGame, new_stepped_game
-from helpers_screen import PlayedGame, play
+from helpers_screen import PlayedGame, check_golden, play
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
 from pbem.cli.pager import Pager
 
-GOLDEN = Path(__file__).parent / "golden"
 runner = CliRunner()
 
 
@@ -30,14 +28,6 @@ def _transcript(*args: str) -> str:
     return f"$ pbem {shown}\n{_pbem(*args)}\n"
 
 
-def _check(name: str, transcript: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("PBEM_REGOLD"):
-        path.write_text(transcript)
-    assert path.exists(), f"{path} is missing: run with PBEM_REGOLD=1 to write it"
-    assert transcript == path.read_text(), f"the screens of {name} changed; regenerate {path} if this is intended"
-
-
 @pytest.fixture(scope="module")
 def revealed_nightlancer(tmp_path_factory) -> PlayedGame:
     """Two players, 14 turns into a Nightlancer game, which the referee then revealed (and so abandoned)."""
@@ -48,18 +38,18 @@ def revealed_nightlancer(tmp_path_factory) -> PlayedGame:
 
 def test_the_last_turns_of_a_finished_nightfall_game_as_each_seat_saw_them_are_unchanged(finished: PlayedGame) -> None:
     last = len(list((finished.dir / "turns").iterdir())) - 1
-    _check("replay-nightfall", "".join(_transcript("replay", str(finished.dir), "--as", p, "--turn", str(last - 2))
+    check_golden("replay-nightfall", "".join(_transcript("replay", str(finished.dir), "--as", p, "--turn", str(last - 2))
                                        for p in finished.players))
 
 
 def test_a_finished_game_as_a_spectator_saw_it_is_unchanged(finished: PlayedGame) -> None:
     last = len(list((finished.dir / "turns").iterdir())) - 1
-    _check("replay-spectator", _transcript("replay", str(finished.dir), "--as", "spectator", "--turn", str(last - 3)))
+    check_golden("replay-spectator", _transcript("replay", str(finished.dir), "--as", "spectator", "--turn", str(last - 3)))
 
 
 def test_a_revealed_nightlancer_game_as_each_seat_saw_it_is_unchanged(revealed_nightlancer: PlayedGame) -> None:
     game = revealed_nightlancer
-    _check("replay-nightlancer", "".join(_transcript("replay", str(game.dir), "--as", p, "--turn", "11")
+    check_golden("replay-nightlancer", "".join(_transcript("replay", str(game.dir), "--as", p, "--turn", "11")
                                          for p in game.players)
            + _transcript("replay", str(game.dir), "--as", "spectator", "--turn", "13"))
 
