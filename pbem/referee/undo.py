@@ -98,17 +98,14 @@ def _turn_to_return_to(gamedir: GameDir, gamefile: GameFile, head: Record, to: i
     if not 0 <= to < head.doc["turn"]:
         raise UndoRefused(f"turn {to} is not an earlier turn of the game, which is at turn {head.doc['turn']}: "
                           f"a rollback returns to one of turns 0 to {head.doc['turn'] - 1}")
-    problem = rollback.chain_problem(gamedir, gamefile, head, to, _hash_of(gamedir, gamefile, to))
+    try:
+        target = read_turn(gamedir, gamefile, to)
+    except GameDirError as error:
+        raise UndoRefused(f"turn {to} cannot be returned to: {error}") from None
+    problem = rollback.chain_problem(gamedir, gamefile, head, to, target.hash)
     if problem is not None:
         raise UndoRefused(f"turn {to} is not in the chain that ends in turn {head.doc['turn']}: {problem}")
-    return read_turn(gamedir, gamefile, to)
-
-
-def _hash_of(gamedir: GameDir, gamefile: GameFile, number: int) -> str:
-    try:
-        return read_turn(gamedir, gamefile, number).hash
-    except GameDirError as error:
-        raise UndoRefused(f"turn {number} cannot be returned to: {error}") from None
+    return target
 
 
 def apply_rollback(directory: str | Path, consents: Sequence[tuple[str | Path, bytes]], referee_key: PrivateKey,
